@@ -1,0 +1,67 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode with the upcoming features that make
+/// mistakes visible at compile time. CI adds `-warnings-as-errors` on the command line.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let package = Package(
+    name: "notify-sched",
+    products: [
+        .executable(name: "notify-sched", targets: ["notify-sched"]),
+        .library(name: "NotifySchedCore", targets: ["NotifySchedCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure logic: feeds, schedule, time rules. No C, no I/O, no clock.
+        .target(
+            name: "NotifySchedCore",
+            swiftSettings: strictSettings
+        ),
+        // The machine around the core: the tz database, files, environment, the wall clock.
+        .target(
+            name: "NotifySchedPlatform",
+            dependencies: ["NotifySchedCore"],
+            swiftSettings: strictSettings
+        ),
+        // The command-line interface as a library, so tests reach it directly.
+        .target(
+            name: "NotifySchedCommands",
+            dependencies: [
+                "NotifySchedCore",
+                "NotifySchedPlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "notify-sched",
+            dependencies: [
+                "NotifySchedCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "notify-sched-bench",
+            dependencies: ["NotifySchedCore", "NotifySchedPlatform"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NotifySchedCoreTests",
+            dependencies: ["NotifySchedCore", "NotifySchedPlatform"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NotifySchedCommandsTests",
+            dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,114 @@
+/// An error of the core: a code a program can match, a message a person can act on, and
+/// where in the feed it was found.
+///
+/// Readers and parsers throw it; feed validation collects it, with a severity, into
+/// `Diagnostic`s. Its `description` is one line: `line 42: notifications[3].fireDate: not a date: "tomorrow"`.
+public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable string a program can match (`"feed.syntax"`).
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The feed is bigger than the size cap.
+        public static let tooLarge = Code(rawValue: "feed.too-large")
+        /// The bytes are not JSON, an XML plist or a binary plist.
+        public static let unknownFormat = Code(rawValue: "feed.unknown-format")
+        /// The text is not valid UTF-8.
+        public static let invalidUTF8 = Code(rawValue: "feed.invalid-utf8")
+        /// The document is malformed (JSON or XML syntax, a truncated or corrupt binary plist).
+        public static let syntax = Code(rawValue: "feed.syntax")
+        /// The document nests deeper, or holds more objects, than the reader allows.
+        public static let limitExceeded = Code(rawValue: "feed.limit-exceeded")
+        /// The XML has a DOCTYPE with an internal subset or an entity the reader refuses to expand.
+        public static let forbiddenMarkup = Code(rawValue: "feed.forbidden-markup")
+        /// A dictionary names the same key twice.
+        public static let duplicateKey = Code(rawValue: "feed.duplicate-key")
+        /// The root is of a shape no dialect accepts.
+        public static let unknownDialect = Code(rawValue: "feed.unknown-dialect")
+        /// A required key is absent.
+        public static let missingKey = Code(rawValue: "entry.missing-key")
+        /// A value has the wrong type.
+        public static let wrongType = Code(rawValue: "entry.wrong-type")
+        /// A value has the right type but is out of range or malformed.
+        public static let invalidValue = Code(rawValue: "entry.invalid-value")
+        /// Two entries share an id.
+        public static let duplicateID = Code(rawValue: "entry.duplicate-id")
+        /// A date or time string is malformed or names no real date.
+        public static let invalidDate = Code(rawValue: "entry.invalid-date")
+        /// A time-zone name is not in the tz database.
+        public static let unknownZone = Code(rawValue: "entry.unknown-zone")
+        /// A systemd calendar expression is malformed.
+        public static let invalidCalendar = Code(rawValue: "entry.invalid-calendar")
+        /// An action URL is malformed or uses a scheme that is not allowed.
+        public static let disallowedURL = Code(rawValue: "entry.disallowed-url")
+        /// An iSmartNews event pattern is malformed (it then behaves as `ON=1`).
+        public static let invalidPattern = Code(rawValue: "entry.invalid-pattern")
+        /// A key no dialect reads; kept, and reported as a warning.
+        public static let unknownKey = Code(rawValue: "entry.unknown-key")
+        /// A tz database file is malformed.
+        public static let invalidZoneData = Code(rawValue: "zone.invalid-data")
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A sentence a person can act on, without the location.
+    public var message: String
+    /// Where in the feed, if known.
+    public var location: FeedLocation
+
+    public init(_ code: Code, _ message: String, at location: FeedLocation = FeedLocation()) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        let place = location.description
+        return place.isEmpty ? message : "\(place): \(message)"
+    }
+}
+
+/// A place in a feed: a key path such as `notifications[3].fireDate` and, for text formats, a line.
+public struct FeedLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The key path from the root; empty for the root itself.
+    public var keyPath: String
+    /// The 1-based line in the document, when the format has lines.
+    public var line: Int?
+
+    public init(keyPath: String = "", line: Int? = nil) {
+        self.keyPath = keyPath
+        self.line = line
+    }
+
+    public var description: String {
+        switch (line, keyPath.isEmpty) {
+        case (let line?, false): "line \(line): \(keyPath)"
+        case (let line?, true): "line \(line)"
+        case (nil, false): keyPath
+        case (nil, true): ""
+        }
+    }
+}
+
+/// A problem found in a feed, as `notify-sched validate` lists it.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Hashable, Sendable {
+        /// The feed, or the entry it concerns, cannot be used.
+        case error
+        /// The feed is usable; something in it is probably not what its author meant.
+        case warning
+    }
+
+    public var severity: Severity
+    public var error: CoreError
+
+    public init(_ severity: Severity, _ error: CoreError) {
+        self.severity = severity
+        self.error = error
+    }
+
+    public var description: String {
+        severity == .warning ? "warning: \(error)" : error.description
+    }
+}

@@ -1,0 +1,4 @@
+import ArgumentParser
+import NotifySchedCommands
+
+NotifySched.main()
