@@ -5,7 +5,11 @@ public struct NotifySched: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "notify-sched",
         abstract: "Schedule desktop notifications from portal feeds.",
-        subcommands: []
+        discussion: """
+            Exit status: 0 on success, 1 on bad input or a failed operation, 2 on a usage error, \
+            3 when `handle` is given an id notify-sched did not schedule.
+            """,
+        subcommands: [ValidateCommand.self, ListCommand.self]
     )
 
     public init() {}

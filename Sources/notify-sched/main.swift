@@ -1,4 +1,4 @@
-import ArgumentParser
 import NotifySchedCommands
+import Glibc
 
-NotifySched.main()
+exit(CommandRunner.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// Runs `notify-sched` with the exit statuses DESIGN §2 promises: 0 success, 1 bad input or a
+/// failed operation, 2 a usage error, 3 an id that is not ours.
+public enum CommandRunner {
+    /// Parses `arguments` (without the program name), runs the command and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            var command = try NotifySched.parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let error as CommandError {
+            for line in error.lines { Output.standardError.write(line) }
+            return error.status.rawValue
+        } catch {
+            let code = NotifySched.exitCode(for: error)
+            let message = NotifySched.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { Output.standardOutput.write(message) }
+                return 0
+            }
+            if !message.isEmpty { Output.standardError.write(message) }
+            return code == .validationFailure ? CommandError.Status.usage.rawValue : CommandError.Status.failure.rawValue
+        }
+    }
+}
+
+/// Line-oriented writing to standard output or standard error.
+struct Output: Sendable {
+    static let standardOutput = Output(handle: .standardOutput)
+    static let standardError = Output(handle: .standardError)
+
+    let handle: FileHandle
+
+    /// Writes `text` and a newline.
+    func write(_ text: String) {
+        handle.write(Data((text + "\n").utf8))
+    }
+}

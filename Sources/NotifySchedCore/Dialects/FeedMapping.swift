@@ -1,0 +1,46 @@
+/// The shared state of turning one feed document into a `Schedule`: settings and the
+/// problems found so far.
+final class FeedMapping {
+    let zones: any ZoneProvider
+    let urlPolicy: URLPolicy
+    let language: LanguagePreference
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(zones: any ZoneProvider, urlPolicy: URLPolicy, language: LanguagePreference) {
+        self.zones = zones
+        self.urlPolicy = urlPolicy
+        self.language = language
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    func error(_ error: CoreError) {
+        diagnostics.append(Diagnostic(.error, error))
+    }
+
+    func error(_ code: CoreError.Code, _ message: String, at location: FeedLocation) {
+        diagnostics.append(Diagnostic(.error, CoreError(code, message, at: location)))
+    }
+
+    func warning(_ code: CoreError.Code, _ message: String, at location: FeedLocation) {
+        diagnostics.append(Diagnostic(.warning, CoreError(code, message, at: location)))
+    }
+
+    /// The number of errors so far; an entry compares it before and after reading itself.
+    var errorCount: Int { diagnostics.lazy.filter { $0.severity == .error }.count }
+}
+
+/// Key paths as messages print them: `notifications[3].fireDate`, `["2011/02/01"].Title`.
+enum KeyPath {
+    static func child(_ parent: String, key: String) -> String {
+        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == ":"
+        }
+        guard plain else { return parent + "[\"" + key + "\"]" }
+        return parent.isEmpty ? key : parent + "." + key
+    }
+
+    static func element(_ parent: String, index: Int) -> String {
+        parent + "[\(index)]"
+    }
+}

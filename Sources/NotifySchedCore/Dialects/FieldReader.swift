@@ -1,0 +1,227 @@
+/// Reads typed fields from one feed dictionary, reporting each problem with its key path.
+///
+/// Every key read is remembered; `reportUnknownKeys` warns about the rest, which are kept in
+/// the document for forward compatibility but have no effect.
+struct FieldReader {
+    let dictionary: FeedDictionary
+    let path: String
+    let line: Int?
+    let mapping: FeedMapping
+    /// iSmartNews matches keys case-insensitively.
+    private let caseInsensitive: Bool
+    private var readKeys: Set<String> = []
+
+    init(_ dictionary: FeedDictionary, path: String, line: Int?, mapping: FeedMapping, caseInsensitive: Bool = false) {
+        self.dictionary = dictionary
+        self.path = path
+        self.line = line
+        self.mapping = mapping
+        self.caseInsensitive = caseInsensitive
+    }
+
+    /// The location of the dictionary itself.
+    var location: FeedLocation { FeedLocation(keyPath: path, line: line) }
+
+    func location(of key: String, _ node: FeedNode? = nil) -> FeedLocation {
+        FeedLocation(keyPath: KeyPath.child(path, key: key), line: node?.line ?? line)
+    }
+
+    /// The node under `key` (case-insensitively for iSmartNews), marking the key as read.
+    mutating func node(_ key: String) -> (key: String, node: FeedNode)? {
+        let match = caseInsensitive
+            ? dictionary.entries.first { $0.key.lowercased() == key.lowercased() }
+            : dictionary.entries.first { $0.key == key }
+        guard let match else { return nil }
+        readKeys.insert(match.key)
+        if case .null = match.node.value { return nil }
+        return (match.key, match.node)
+    }
+
+    /// The first present of the localized variants of `key` (`text_fr_fr`, `text_fr`, `text`).
+    mutating func localizedNode(_ key: String) -> (key: String, node: FeedNode)? {
+        for candidate in mapping.language.localizedKeys(for: key) {
+            if let found = node(candidate) { return found }
+        }
+        return nil
+    }
+
+    /// Marks keys as known without reading them (keys a dialect defines but notify-sched does not act on).
+    mutating func accept(_ keys: some Sequence<String>) {
+        let wanted = Set(keys.map { caseInsensitive ? $0.lowercased() : $0 })
+        for entry in dictionary.entries where wanted.contains(caseInsensitive ? entry.key.lowercased() : entry.key) {
+            readKeys.insert(entry.key)
+        }
+    }
+
+    /// Marks every key whose name starts with one of `prefixes` followed by `_` as known.
+    mutating func acceptSuffixed(_ bases: some Sequence<String>) {
+        let lowered = bases.map { $0.lowercased() + "_" }
+        for entry in dictionary.entries where lowered.contains(where: { entry.key.lowercased().hasPrefix($0) }) {
+            readKeys.insert(entry.key)
+        }
+    }
+
+    mutating func string(_ key: String, localized: Bool = false) -> String? {
+        guard let (name, node) = localized ? localizedNode(key) : self.node(key) else { return nil }
+        guard case .string(let text) = node.value else {
+            wrongType(name, node, expected: "a string")
+            return nil
+        }
+        return text
+    }
+
+    /// A string that is not empty after trimming spaces; an empty one is reported.
+    mutating func nonEmptyString(_ key: String) -> String? {
+        guard let text = string(key) else { return nil }
+        if text.allSatisfy(\.isWhitespace) {
+            mapping.error(.invalidValue, "`\(key)` is empty", at: location(of: key))
+            return nil
+        }
+        return text
+    }
+
+    /// An integer; with `acceptingStrings`, also a string of decimal digits (ZBiM's columns).
+    mutating func integer(_ key: String, acceptingStrings: Bool = false, localized: Bool = false) -> Int64? {
+        guard let (name, node) = localized ? localizedNode(key) : self.node(key) else { return nil }
+        switch node.value {
+        case .integer(let value):
+            return value
+        case .real(let value) where abs(value) < 9.0e15 && Double(Int64(value)) == value:
+            return Int64(value)
+        case .string(let text) where acceptingStrings:
+            if let value = Int64(text.trimmingSpaces) { return value }
+            mapping.error(.invalidValue, "`\(name)` is not a whole number: \"\(text)\"", at: location(of: name, node))
+            return nil
+        default:
+            wrongType(name, node, expected: acceptingStrings ? "a whole number" : "an integer")
+            return nil
+        }
+    }
+
+    /// A non-negative integer that fits `Int`.
+    mutating func count(_ key: String, acceptingStrings: Bool = false) -> Int? {
+        guard let value = integer(key, acceptingStrings: acceptingStrings) else { return nil }
+        guard value >= 0, value <= Int64(Int32.max) else {
+            mapping.error(.invalidValue, "`\(key)` must be between 0 and \(Int32.max), not \(value)", at: location(of: key))
+            return nil
+        }
+        return Int(value)
+    }
+
+    /// A boolean: `true`/`false`, or the numbers 0 and 1 as older plists write them.
+    mutating func bool(_ key: String, localized: Bool = false) -> Bool? {
+        guard let (name, node) = localized ? localizedNode(key) : self.node(key) else { return nil }
+        switch node.value {
+        case .bool(let value): return value
+        case .integer(let value) where value == 0 || value == 1: return value == 1
+        default:
+            wrongType(name, node, expected: "a boolean")
+            return nil
+        }
+    }
+
+    /// A date-time: a plist `<date>` or an RFC 3339 string, absolute or floating.
+    mutating func timestamp(_ key: String, localized: Bool = false) -> Timestamp? {
+        guard let (name, node) = localized ? localizedNode(key) : self.node(key) else { return nil }
+        switch node.value {
+        case .date(let instant):
+            return .absolute(instant)
+        case .string(let text):
+            if let timestamp = Timestamp.parse(text) { return timestamp }
+            mapping.error(
+                .invalidDate, "`\(name)` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"\(text)\"",
+                at: location(of: name, node))
+            return nil
+        default:
+            wrongType(name, node, expected: "a date")
+            return nil
+        }
+    }
+
+    /// An absolute instant: a plist `<date>` or a string with `Z` or an offset.
+    mutating func instant(_ key: String, localized: Bool = false) -> Instant? {
+        switch timestamp(key, localized: localized) {
+        case .absolute(let instant)?:
+            return instant
+        case .floating?:
+            mapping.error(
+                .invalidDate, "`\(key)` must be an absolute time: add `Z` or an offset such as +02:00", at: location(of: key))
+            return nil
+        case nil:
+            return nil
+        }
+    }
+
+    /// A span: a number of seconds, or a systemd-style string (`90min`, `1h 30min`, `2d`).
+    mutating func span(_ key: String) -> TimeSpan? {
+        guard let (name, node) = self.node(key) else { return nil }
+        switch node.value {
+        case .integer(let seconds) where seconds >= 0 && seconds < Int64.max / 1_000_000:
+            return .seconds(seconds)
+        case .real(let seconds) where seconds >= 0 && seconds < 9.0e12:
+            return TimeSpan(microseconds: Int64(seconds * 1_000_000))
+        case .string(let text):
+            if let span = TimeSpan.parse(text) { return span }
+            mapping.error(.invalidValue, "`\(name)` is not a duration (e.g. 90, \"15min\", \"1h 30min\", \"2d\"): \"\(text)\"", at: location(of: name, node))
+            return nil
+        case .integer, .real:
+            mapping.error(.invalidValue, "`\(name)` must not be negative", at: location(of: name, node))
+            return nil
+        default:
+            wrongType(name, node, expected: "a duration")
+            return nil
+        }
+    }
+
+    mutating func dictionary(_ key: String) -> (dictionary: FeedDictionary, node: FeedNode)? {
+        guard let (name, node) = self.node(key) else { return nil }
+        guard case .dictionary(let dictionary) = node.value else {
+            wrongType(name, node, expected: "a dictionary")
+            return nil
+        }
+        return (dictionary, node)
+    }
+
+    mutating func array(_ key: String) -> [FeedNode]? {
+        guard let (name, node) = self.node(key) else { return nil }
+        guard case .array(let elements) = node.value else {
+            wrongType(name, node, expected: "an array")
+            return nil
+        }
+        return elements
+    }
+
+    /// A URL checked against the allowed schemes.
+    mutating func actionURL(_ key: String, localized: Bool = false) -> ActionURL? {
+        guard let text = string(key, localized: localized) else { return nil }
+        do {
+            return try ActionURL(text, policy: mapping.urlPolicy)
+        } catch {
+            mapping.error(.disallowedURL, "`\(key)`: \(error.message)", at: location(of: key))
+            return nil
+        }
+    }
+
+    /// Reports a required key that is absent.
+    func missing(_ key: String, _ why: String = "") {
+        mapping.error(.missingKey, "`\(key)` is required\(why)", at: location(of: key))
+    }
+
+    func wrongType(_ key: String, _ node: FeedNode, expected: String) {
+        mapping.error(.wrongType, "`\(key)` must be \(expected), not \(node.value.typeName)", at: location(of: key, node))
+    }
+
+    /// Warns about every key that was neither read nor accepted.
+    func reportUnknownKeys() {
+        for entry in dictionary.entries where !readKeys.contains(entry.key) {
+            mapping.warning(
+                .unknownKey, "unknown key `\(entry.key)` is ignored", at: location(of: entry.key, entry.node))
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

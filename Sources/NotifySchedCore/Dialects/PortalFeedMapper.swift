@@ -1,0 +1,142 @@
+/// Maps a portal feed, `{"notifications": [...]}`, whose entries are native or in ZBiM's flat form.
+struct PortalFeedMapper {
+    let mapping: FeedMapping
+
+    static let nativeKeys = [
+        "id", "title", "body", "fireDate", "timeZone", "repeatInterval", "calendar", "until", "count", "maxLateness",
+        "action", "urgency", "icon", "category", "expires", "minVersion", "maxVersion", "events",
+    ]
+
+    func map(_ root: FeedDictionary, line: Int?, source: String, format: FeedFormat) -> Schedule {
+        var reader = FieldReader(root, path: "", line: line, mapping: mapping)
+        let version = reader.integer("version")
+        if let version, version < 0 {
+            mapping.error(.invalidValue, "`version` must not be negative", at: reader.location(of: "version"))
+        }
+        let expires = reader.instant("expires")
+        var entries: [ScheduleEntry] = []
+        var seen: [String: String] = [:]
+        var zbimOnly = true
+        for (index, node) in (reader.array("notifications") ?? []).enumerated() {
+            let path = KeyPath.element("notifications", index: index)
+            guard case .dictionary(let dictionary) = node.value else {
+                mapping.error(.wrongType, "an entry must be a dictionary, not \(node.value.typeName)", at: FeedLocation(keyPath: path, line: node.line))
+                continue
+            }
+            let isZBiM = dictionary["id"] == nil && dictionary["uuid"] != nil
+            zbimOnly = zbimOnly && isZBiM
+            let entryReader = FieldReader(dictionary, path: path, line: node.line, mapping: mapping)
+            guard let entry = isZBiM ? mapZBiM(entryReader) : mapNative(entryReader) else { continue }
+            if let first = seen[entry.id] {
+                mapping.error(.duplicateID, "id \"\(entry.id)\" is already used by \(first)", at: entry.location)
+                continue
+            }
+            seen[entry.id] = entry.location.keyPath
+            entries.append(entry)
+        }
+        reader.reportUnknownKeys()
+        let dialect: FeedDialect = zbimOnly && !entries.isEmpty ? .zbim : .native
+        return Schedule(source: source, dialect: dialect, format: format, entries: entries, version: version, expires: expires)
+    }
+
+    /// A native entry (DESIGN §4.1).
+    private func mapNative(_ reader: FieldReader) -> ScheduleEntry? {
+        var reader = reader
+        let errorsBefore = mapping.errorCount
+        let id = reader.nonEmptyString("id")
+        if reader.node("id") == nil { reader.missing("id", " (a stable, unique string)") }
+        let title = reader.string("title")
+        if title == nil, reader.node("title") == nil { reader.missing("title") }
+        let body = reader.string("body") ?? ""
+        let zone = zone(&reader)
+        let trigger = NativeTrigger.read(&reader, zone: zone)
+        let action = action(&reader)
+        let urgency = urgency(&reader)
+        let entry = ScheduleEntry(
+            id: id ?? "",
+            dialect: .native,
+            content: NotificationContent(title: title ?? "", body: body, icon: reader.string("icon"), urgency: urgency, action: action),
+            trigger: trigger ?? .immediate,
+            maxLateness: reader.span("maxLateness") ?? ScheduleEntry.defaultMaxLateness,
+            expires: reader.instant("expires"),
+            versions: VersionRange(minimum: reader.string("minVersion"), maximum: reader.string("maxVersion")),
+            category: reader.string("category"),
+            location: reader.location)
+        reader.reportUnknownKeys()
+        return mapping.errorCount == errorsBefore ? entry : nil
+    }
+
+    /// An entry in the ZBiM SDK's flat form (seed semantics §3.2).
+    private func mapZBiM(_ reader: FieldReader) -> ScheduleEntry? {
+        var reader = reader
+        let errorsBefore = mapping.errorCount
+        let uuid = reader.nonEmptyString("uuid")
+        let uri = reader.actionURL("uri")
+        if reader.node("uri") == nil { reader.missing("uri", ": a ZBiM notification without a content URI is malformed") }
+        let title = reader.string("title").flatMap { $0.isEmpty ? nil : $0 } ?? "New Content Available"
+        let body = reader.string("body").flatMap { $0.isEmpty ? nil : $0 } ?? "Tap to explore"
+        var fields: [Int] = []
+        for key in ["year", "month", "day", "hour", "minute"] {
+            if let value = reader.integer(key, acceptingStrings: true) {
+                fields.append(Int(clamping: value))
+            } else if reader.node(key) == nil {
+                reader.missing(key)
+            }
+        }
+        let isUTC: Bool
+        switch reader.node("is_utc")?.node.value {
+        case .bool(let flag)?: isUTC = flag
+        case .integer(let flag)?: isUTC = flag != 0
+        case .string(let text)?: isUTC = (Int(text.trimmingSpaces) ?? 0) != 0
+        default: isUTC = false
+        }
+        reader.accept(["id"])
+        var trigger: Trigger?
+        if fields.count == 5 {
+            let civil = CivilDateTime(year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4])
+            if civil.isValid {
+                trigger = .once(FireTime(isUTC ? .absolute(civil.instant(atOffset: 0)) : .floating(civil)))
+            } else {
+                mapping.error(.invalidDate, "year/month/day/hour/minute name no real time: \(civil)", at: reader.location)
+            }
+        }
+        reader.reportUnknownKeys()
+        guard mapping.errorCount == errorsBefore, let uuid, let uri, let trigger else { return nil }
+        return ScheduleEntry(
+            id: uuid, dialect: .zbim,
+            content: NotificationContent(title: title, body: body, action: NotificationAction(label: nil, url: uri)),
+            trigger: trigger, maxLateness: .zero, location: reader.location)
+    }
+
+    private func zone(_ reader: inout FieldReader) -> ZoneRules? {
+        guard let name = reader.string("timeZone") else { return nil }
+        if let zone = mapping.zones.zone(named: name) { return zone }
+        mapping.error(.unknownZone, "`timeZone` \"\(name)\" is not in the time-zone database", at: reader.location(of: "timeZone"))
+        return nil
+    }
+
+    private func action(_ reader: inout FieldReader) -> NotificationAction? {
+        guard let (key, node) = reader.node("action") else { return nil }
+        switch node.value {
+        case .string:
+            return reader.actionURL("action").map { NotificationAction(label: nil, url: $0) }
+        case .dictionary(let dictionary):
+            var actionReader = FieldReader(dictionary, path: KeyPath.child(reader.path, key: key), line: node.line, mapping: mapping)
+            let label = actionReader.string("label")
+            let url = actionReader.actionURL("url")
+            if actionReader.node("url") == nil { actionReader.missing("url") }
+            actionReader.reportUnknownKeys()
+            return url.map { NotificationAction(label: label, url: $0) }
+        default:
+            reader.wrongType(key, node, expected: "a dictionary with `label` and `url`")
+            return nil
+        }
+    }
+
+    private func urgency(_ reader: inout FieldReader) -> Urgency {
+        guard let text = reader.string("urgency") else { return .normal }
+        if let urgency = Urgency(rawValue: text.lowercased()) { return urgency }
+        mapping.error(.invalidValue, "`urgency` must be low, normal or critical, not \"\(text)\"", at: reader.location(of: "urgency"))
+        return .normal
+    }
+}

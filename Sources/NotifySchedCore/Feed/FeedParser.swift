@@ -1,0 +1,76 @@
+/// Turns feed bytes into a `Schedule`, listing every problem on the way.
+///
+/// The order follows `reference/safety-facts.md`: size cap, format sniffing, bounded reading
+/// into a `FeedValue` tree, then the dialect's typed mapping with a key path in every message.
+/// Entries with errors are left out of the schedule; the rest stay usable.
+///
+/// ```swift
+/// let parser = FeedParser(zones: TimeZoneDatabase.system)
+/// let result = parser.parse(bytes, source: "demo.json")
+/// for problem in result.diagnostics { print(problem) }
+/// ```
+public struct FeedParser: Sendable {
+    /// Where `timeZone` names and zones in calendar expressions are looked up.
+    public var zones: any ZoneProvider
+    /// Which action URLs are accepted.
+    public var urlPolicy: URLPolicy
+    /// The user's language, for iSmartNews's localized keys.
+    public var language: LanguagePreference
+    /// Size, depth and node limits for reading the document.
+    public var limits: FeedReadLimits
+
+    public init(
+        zones: any ZoneProvider, urlPolicy: URLPolicy = URLPolicy(), language: LanguagePreference = .none,
+        limits: FeedReadLimits = FeedReadLimits()
+    ) {
+        self.zones = zones
+        self.urlPolicy = urlPolicy
+        self.language = language
+        self.limits = limits
+    }
+
+    /// Parses one feed.
+    ///
+    /// - Parameters:
+    ///   - bytes: The feed exactly as fetched or read.
+    ///   - source: The path or URL the feed came from; it names the schedule's source.
+    /// - Returns: The schedule (nil when the document itself could not be read) and every
+    ///   error and warning found.
+    public func parse(_ bytes: [UInt8], source: String) -> FeedParseResult {
+        let document: FeedDocument
+        do {
+            document = try FeedDocument.read(bytes, limits: limits)
+        } catch {
+            return FeedParseResult(schedule: nil, diagnostics: [Diagnostic(.error, error)])
+        }
+        let mapping = FeedMapping(zones: zones, urlPolicy: urlPolicy, language: language)
+        let schedule: Schedule?
+        switch document.root.value {
+        case .dictionary(let root) where root["notifications"] != nil:
+            schedule = PortalFeedMapper(mapping: mapping).map(root, line: document.root.line, source: source, format: document.format)
+        case .dictionary(let root):
+            schedule = INotifyFeedMapper(mapping: mapping).map(root, source: source, format: document.format)
+        case .array(let items):
+            schedule = ISmartNewsFeedMapper(mapping: mapping).map(items, source: source, format: document.format)
+        default:
+            mapping.error(
+                .unknownDialect,
+                "the root is \(document.root.value.typeName); a feed's root is a dictionary (a portal feed with "
+                    + "`notifications`, or an iNotify feed) or an array (an iSmartNews feed)",
+                at: FeedLocation(line: document.root.line))
+            schedule = nil
+        }
+        return FeedParseResult(schedule: schedule, diagnostics: mapping.diagnostics)
+    }
+}
+
+/// What `FeedParser.parse` found.
+public struct FeedParseResult: Sendable {
+    /// The usable part of the feed; nil when the document could not be read or has no known shape.
+    public var schedule: Schedule?
+    /// Errors and warnings in document order.
+    public var diagnostics: [Diagnostic]
+
+    /// Whether any problem is an error (`validate` then exits 1).
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}

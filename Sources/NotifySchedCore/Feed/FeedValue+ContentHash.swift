@@ -1,0 +1,60 @@
+extension FeedValue {
+    /// A stable 64-bit FNV-1a hash of the value, as 16 hex digits.
+    ///
+    /// Dictionary keys are lower-cased and sorted first, so the hash does not depend on key
+    /// order or case (iSmartNews reads keys case-insensitively); every other byte counts,
+    /// so editing any field gives a new hash.
+    public var contentHash: String {
+        var hasher = FNV1a()
+        hasher.combine(self)
+        let hex = String(hasher.value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+private struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+    }
+
+    mutating func add(_ number: UInt64) {
+        withUnsafeBytes(of: number.littleEndian) { add($0) }
+    }
+
+    mutating func add(_ text: String) {
+        add(UInt64(text.utf8.count))
+        add(text.utf8)
+    }
+
+    mutating func combine(_ value: FeedValue) {
+        switch value {
+        case .string(let text):
+            add([1]); add(text)
+        case .integer(let number):
+            add([2]); add(UInt64(bitPattern: number))
+        case .real(let number):
+            add([3]); add(number.bitPattern)
+        case .bool(let flag):
+            add([4, flag ? 1 : 0])
+        case .date(let instant):
+            add([5]); add(UInt64(bitPattern: instant.microseconds))
+        case .data(let bytes):
+            add([6]); add(UInt64(bytes.count)); add(bytes)
+        case .array(let nodes):
+            add([7]); add(UInt64(nodes.count))
+            for node in nodes { combine(node.value) }
+        case .dictionary(let dictionary):
+            add([8]); add(UInt64(dictionary.count))
+            for (key, node) in dictionary.entries.map({ ($0.key.lowercased(), $0.node) }).sorted(by: { $0.0 < $1.0 }) {
+                add(key)
+                combine(node.value)
+            }
+        case .null:
+            add([9])
+        }
+    }
+}

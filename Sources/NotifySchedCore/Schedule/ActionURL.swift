@@ -1,0 +1,69 @@
+/// A URL an action may open: parsed, with a scheme the user allowed.
+///
+/// Only notify-sched's own policy decides what opens: feeds are untrusted, so a URL is checked
+/// when the feed is read and again before it is opened.
+public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
+    /// The URL exactly as the feed gave it.
+    public let string: String
+    /// The scheme, lower-cased.
+    public let scheme: String
+
+    /// Checks `text` against `policy`.
+    ///
+    /// - Throws: `CoreError` with code `.disallowedURL` when the text is not an absolute URL,
+    ///   holds spaces or control characters, or its scheme is not allowed.
+    public init(_ text: String, policy: URLPolicy) throws(CoreError) {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw CoreError(.disallowedURL, "\"\(text)\" is not an absolute URL (it has no scheme)")
+        }
+        let scheme = text[..<colon]
+        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
+            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        else {
+            throw CoreError(.disallowedURL, "\"\(text)\" does not start with a valid URL scheme")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            throw CoreError(.disallowedURL, "\"\(text)\" contains spaces or control characters")
+        }
+        let lowered = scheme.lowercased()
+        guard policy.allows(scheme: lowered) else {
+            let allowed = policy.allowedSchemes.sorted().joined(separator: ", ")
+            throw CoreError(.disallowedURL, "the URL scheme \"\(lowered):\" is not allowed (allowed: \(allowed))")
+        }
+        if ["http", "https"].contains(lowered), !text.dropFirst(lowered.count + 1).hasPrefix("//") {
+            throw CoreError(.disallowedURL, "\"\(text)\" has no host")
+        }
+        self.string = text
+        self.scheme = lowered
+    }
+
+    public var description: String { string }
+}
+
+/// Which URL schemes actions may open.
+public struct URLPolicy: Sendable, Equatable {
+    /// Schemes that can never be allowed: they run code or read local files.
+    public static let forbiddenSchemes: Set<String> = ["javascript", "vbscript", "file", "data", "about", "blob"]
+
+    /// The allowed schemes, lower-case. The default is `https`, `http` and `mailto`.
+    public private(set) var allowedSchemes: Set<String>
+
+    /// A policy allowing the defaults plus `extraSchemes` (forbidden schemes are never added).
+    public init(extraSchemes: [String] = []) {
+        allowedSchemes = ["https", "http", "mailto"]
+        for scheme in extraSchemes.map({ $0.lowercased() }) where !URLPolicy.forbiddenSchemes.contains(scheme) {
+            allowedSchemes.insert(scheme)
+        }
+    }
+
+    /// Whether a URL with `scheme` (lower-case) may be opened.
+    public func allows(scheme: String) -> Bool {
+        allowedSchemes.contains(scheme) && !URLPolicy.forbiddenSchemes.contains(scheme)
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIILetter: Bool {
+        ("a"..."z").contains(self) || ("A"..."Z").contains(self)
+    }
+}

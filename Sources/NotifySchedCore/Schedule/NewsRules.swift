@@ -1,0 +1,73 @@
+/// How an iSmartNews item is shown and repeated (seed semantics §2.3–§2.8).
+public struct NewsRules: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A classic message: title, text, link, one or two buttons.
+        case message
+        /// A 2.0+ meta item, identified by its uuid.
+        case meta(MetaItem)
+    }
+
+    public var kind: Kind
+    /// Shown only from this instant on (inclusive).
+    public var start: Instant?
+    /// Shown only before this instant (exclusive).
+    public var end: Instant?
+    /// Keep showing until OK is pressed (Cancel does not mark it shown).
+    public var repeats: Bool
+    /// Never mark it shown: it shows every cycle.
+    public var always: Bool
+    /// Show only from this run of the counter on.
+    public var counter: Int?
+    /// The rotation queue it belongs to.
+    public var queue: String?
+    /// The OK button's label; nil means the translated "OK". The button exists only with a link.
+    public var okLabel: String?
+    /// The Cancel button's label; nil when the message has no Cancel button.
+    public var cancelLabel: String?
+    /// The stable hash of the whole message: editing any field makes it a new message.
+    public var contentHash: String
+
+    public init(
+        kind: Kind, start: Instant? = nil, end: Instant? = nil, repeats: Bool = false, always: Bool = false,
+        counter: Int? = nil, queue: String? = nil, okLabel: String? = nil, cancelLabel: String? = nil,
+        contentHash: String
+    ) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.repeats = repeats
+        self.always = always
+        self.counter = counter
+        self.queue = queue
+        self.okLabel = okLabel
+        self.cancelLabel = cancelLabel
+        self.contentHash = contentHash
+    }
+
+    /// Whether the item's date window admits `now`: `start <= now < end`.
+    public func isInWindow(at now: Instant) -> Bool {
+        (start.map { $0 <= now } ?? true) && (end.map { now < $0 } ?? true)
+    }
+}
+
+/// The parts of an iSmartNews meta item that notify-sched acts on.
+public struct MetaItem: Sendable, Equatable {
+    /// The pages or alerts the item shows, in order (`urls`).
+    public var urls: [String]
+    /// Higher shows first.
+    public var priority: Int
+    /// Minimum time between two showings.
+    public var minShowInterval: TimeSpan?
+    /// Show once per application version (`oncePerVersion`).
+    public var oncePerVersion: Bool
+    /// Show once per install (`oncePerInstall`).
+    public var oncePerInstall: Bool
+
+    public init(urls: [String], priority: Int = 0, minShowInterval: TimeSpan? = nil, oncePerVersion: Bool = false, oncePerInstall: Bool = false) {
+        self.urls = urls
+        self.priority = priority
+        self.minShowInterval = minShowInterval
+        self.oncePerVersion = oncePerVersion
+        self.oncePerInstall = oncePerInstall
+    }
+}

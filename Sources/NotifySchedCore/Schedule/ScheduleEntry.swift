@@ -1,0 +1,99 @@
+/// One notification a feed asks for: what it says, when it fires, and how late it may be.
+public struct ScheduleEntry: Sendable {
+    /// Stable identity within its source (native `id`, ZBiM `uuid`, iNotify key, iSmartNews uuid or hash).
+    public var id: String
+    /// The dialect this entry was written in.
+    public var dialect: FeedDialect
+    /// What the popup shows.
+    public var content: NotificationContent
+    /// When it fires.
+    public var trigger: Trigger
+    /// Occurrences missed by no more than this are caught up once; older ones are recorded as missed.
+    ///
+    /// The default is 24 hours; ZBiM-form entries default to zero, since the ZBiM SDK skips
+    /// notifications whose time has passed.
+    public var maxLateness: TimeSpan
+    /// After this instant the entry is not shown at all.
+    public var expires: Instant?
+    /// The application versions the entry is meant for (iNotify `MinVersion`/`MaxVersion`).
+    public var versions: VersionRange
+    /// A free-form category for the notification server.
+    public var category: String?
+    /// iSmartNews presentation and repetition rules; nil for other dialects.
+    public var news: NewsRules?
+    /// Where the entry stands in its feed, for messages about it.
+    public var location: FeedLocation
+
+    public init(
+        id: String, dialect: FeedDialect, content: NotificationContent, trigger: Trigger,
+        maxLateness: TimeSpan = ScheduleEntry.defaultMaxLateness, expires: Instant? = nil,
+        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil,
+        location: FeedLocation = FeedLocation()
+    ) {
+        self.id = id
+        self.dialect = dialect
+        self.content = content
+        self.trigger = trigger
+        self.maxLateness = maxLateness
+        self.expires = expires
+        self.versions = versions
+        self.category = category
+        self.news = news
+        self.location = location
+    }
+
+    /// The lateness window entries get when their feed does not say: 24 hours.
+    public static let defaultMaxLateness = TimeSpan.hours(24)
+}
+
+/// The visible part of a notification.
+public struct NotificationContent: Sendable, Equatable {
+    /// The popup's summary line.
+    public var title: String
+    /// The popup's body, plain text.
+    public var body: String
+    /// An icon name from the icon theme, or a file path.
+    public var icon: String?
+    public var urgency: Urgency
+    /// What the action button (and a click on the popup) opens.
+    public var action: NotificationAction?
+
+    public init(title: String, body: String, icon: String? = nil, urgency: Urgency = .normal, action: NotificationAction? = nil) {
+        self.title = title
+        self.body = body
+        self.icon = icon
+        self.urgency = urgency
+        self.action = action
+    }
+}
+
+/// A button that opens a URL.
+public struct NotificationAction: Sendable, Equatable {
+    /// The button's label; nil means the translated "More Info".
+    public var label: String?
+    /// The URL to open, already checked against the allowed schemes.
+    public var url: ActionURL
+
+    public init(label: String?, url: ActionURL) {
+        self.label = label
+        self.url = url
+    }
+}
+
+/// How urgent a notification is, as the freedesktop notification spec defines it.
+public enum Urgency: String, Sendable, CaseIterable {
+    case low, normal, critical
+}
+
+/// An inclusive range of application versions, compared like `String.compare(_:options: .numeric)`.
+///
+/// Bounds are kept as the feed wrote them (iNotify semantics: `1.0.0` is not `1.0`).
+public struct VersionRange: Sendable, Equatable {
+    public var minimum: String?
+    public var maximum: String?
+
+    public init(minimum: String? = nil, maximum: String? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}

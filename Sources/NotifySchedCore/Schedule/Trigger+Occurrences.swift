@@ -1,0 +1,194 @@
+extension Trigger {
+    /// The next instants the trigger fires at or after `now`, ascending.
+    ///
+    /// Event-driven and check-driven triggers have no clock time and return none; an immediate
+    /// trigger fires at `now`.
+    ///
+    /// - Parameters:
+    ///   - now: The current time; nothing earlier is returned.
+    ///   - limit: At most this many instants.
+    ///   - userZone: The user's current zone, for floating times without a zone of their own.
+    /// - Complexity: O(`limit`) for `repeating`; calendar triggers with a `count` walk their
+    ///   elapses from the first (at most `RecurrenceBounds.maximumCount`).
+    public func occurrences(onOrAfter now: Instant, limit: Int, userZone: ZoneRules) -> [Instant] {
+        guard limit > 0 else { return [] }
+        switch self {
+        case .immediate:
+            return [now]
+        case .once(let time):
+            let instant = time.instant(userZone: userZone)
+            return instant >= now ? [instant] : []
+        case .repeating(let first, let interval, let bounds):
+            let series = RepeatSeries(first: first, interval: interval, userZone: userZone)
+            var result: [Instant] = []
+            var index = series.firstIndex(onOrAfter: now)
+            while result.count < limit, bounds.admits(index: index) {
+                let instant = series.occurrence(index)
+                guard bounds.admits(instant) else { break }
+                result.append(instant)
+                index += 1
+            }
+            return result
+        case .calendar(let expression, let zone, let notBefore, let bounds):
+            var walk = CalendarWalk(expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
+            return walk.elapses(onOrAfter: now, limit: limit)
+        case .events, .check:
+            return []
+        }
+    }
+
+    /// The last instant the trigger fired before `now`, if any: what a daemon that was not
+    /// running would catch up.
+    public func lastOccurrence(before now: Instant, userZone: ZoneRules) -> Instant? {
+        switch self {
+        case .immediate, .events, .check:
+            return nil
+        case .once(let time):
+            let instant = time.instant(userZone: userZone)
+            return instant < now ? instant : nil
+        case .repeating(let first, let interval, let bounds):
+            let series = RepeatSeries(first: first, interval: interval, userZone: userZone)
+            var index = series.firstIndex(onOrAfter: now) - 1
+            if let count = bounds.count { index = min(index, count - 1) }
+            while index >= 0 {
+                let instant = series.occurrence(index)
+                if bounds.admits(instant) { return instant }
+                index -= 1
+            }
+            return nil
+        case .calendar(let expression, let zone, let notBefore, let bounds):
+            var walk = CalendarWalk(expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
+            return walk.lastElapse(before: now)
+        }
+    }
+}
+
+extension RecurrenceBounds {
+    func admits(index: Int) -> Bool {
+        count.map { index < $0 } ?? true
+    }
+
+    func admits(_ instant: Instant) -> Bool {
+        until.map { instant <= $0 } ?? true
+    }
+}
+
+/// The occurrences of a `repeatInterval` entry, indexed from 0 (the first fire time).
+///
+/// Minutes and hours are fixed lengths of time from the first instant, so an hourly repeat
+/// keeps its spacing across a DST change (as Foundation's `Calendar` adds hours). Days, weeks,
+/// months and years step the wall clock in the entry's zone: a daily 09:00 stays 09:00 across
+/// DST. Each occurrence is computed from the first, not from the previous one, and a day that
+/// does not exist in the target month clamps to the month's last day: a monthly entry on
+/// 31 January fires on 28 (or 29) February and again on 31 March.
+struct RepeatSeries {
+    private let firstInstant: Instant
+    private let firstCivil: CivilDateTime
+    private let interval: RepeatInterval
+    private let zone: ZoneRules
+
+    init(first: FireTime, interval: RepeatInterval, userZone: ZoneRules) {
+        zone = first.zone ?? userZone
+        firstInstant = first.instant(userZone: userZone)
+        switch first.kind {
+        case .floating(let civil): firstCivil = civil
+        case .absolute(let instant): firstCivil = zone.civil(at: instant)
+        }
+        self.interval = interval
+    }
+
+    /// The `index`-th occurrence.
+    func occurrence(_ index: Int) -> Instant {
+        let step = Int64(index)
+        var civil = firstCivil
+        switch interval {
+        case .minute: return firstInstant + .minutes(step)
+        case .hour: return firstInstant + .hours(step)
+        case .day, .week:
+            let days = civil.daysSinceEpoch + step * (interval == .day ? 1 : 7)
+            let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: days)
+            civil.year = Int(year)
+            civil.month = Int(month)
+            civil.day = Int(day)
+        case .month:
+            let monthIndex = Int64(civil.month - 1) + step
+            civil.year += Int(monthIndex.floorDivided(by: 12))
+            civil.month = Int(monthIndex.floorModulo(12)) + 1
+            civil.day = min(firstCivil.day, CivilDateTime.daysInMonth(year: civil.year, month: civil.month))
+        case .year:
+            civil.year += index
+            civil.day = min(firstCivil.day, CivilDateTime.daysInMonth(year: civil.year, month: civil.month))
+        }
+        return zone.instant(forFloating: civil)
+    }
+
+    /// The smallest index whose occurrence is at or after `now` (0 when the first is).
+    func firstIndex(onOrAfter now: Instant) -> Int {
+        guard now > firstInstant else { return 0 }
+        let nominal: Int64 = switch interval {
+        case .minute: 60
+        case .hour: 3600
+        case .day: 86_400
+        case .week: 604_800
+        case .month: 2_629_746
+        case .year: 31_556_952
+        }
+        // Start a little below the estimate: DST and month lengths move occurrences by less
+        // than two nominal units, and the loop below walks forward from there.
+        let elapsed = (now - firstInstant).seconds
+        var index = max(0, Int(clamping: elapsed / nominal) - 2)
+        while occurrence(index) < now { index += 1 }
+        return index
+    }
+}
+
+/// Walks a calendar expression's elapses, counting from `notBefore` when a `count` needs it.
+struct CalendarWalk {
+    private let expression: CalendarExpression
+    private let zone: ZoneRules
+    private let notBefore: Instant?
+    private let bounds: RecurrenceBounds
+
+    init(_ expression: CalendarExpression, zone: ZoneRules, notBefore: Instant?, bounds: RecurrenceBounds) {
+        self.expression = expression
+        self.zone = zone
+        self.notBefore = notBefore
+        self.bounds = bounds
+    }
+
+    /// Every admitted elapse from the start (or from just before `from` when uncounted),
+    /// in order, with its index; stops when `body` returns false or the bounds end.
+    private func forEachElapse(from: Instant, _ body: (Int, Instant) -> Bool) {
+        let counted = bounds.count != nil
+        var start = notBefore ?? from
+        if !counted, start < from { start = from }
+        var cursor = Instant(microseconds: start.microseconds - 1)
+        var index = 0
+        while bounds.admits(index: index), let next = expression.nextElapse(after: cursor, in: zone), bounds.admits(next) {
+            guard body(index, next) else { return }
+            cursor = next
+            index += 1
+        }
+    }
+
+    mutating func elapses(onOrAfter now: Instant, limit: Int) -> [Instant] {
+        var result: [Instant] = []
+        forEachElapse(from: now) { _, instant in
+            if instant >= now { result.append(instant) }
+            return result.count < limit
+        }
+        return result
+    }
+
+    /// The last admitted elapse before `now`. Without a start it looks back one maximum
+    /// lateness-sized window at most, which is all a catch-up needs.
+    mutating func lastElapse(before now: Instant, lookBack: TimeSpan = .days(31)) -> Instant? {
+        var last: Instant?
+        forEachElapse(from: now - lookBack) { _, instant in
+            guard instant < now else { return false }
+            last = instant
+            return true
+        }
+        return last
+    }
+}

@@ -1,0 +1,78 @@
+/// When an entry fires.
+public enum Trigger: Sendable {
+    /// As soon as the feed is loaded (an entry with no time and no events).
+    case immediate
+    /// Once, at a time.
+    case once(FireTime)
+    /// At `first` and then every `interval`, in calendar arithmetic (DESIGN §3).
+    case repeating(first: FireTime, every: RepeatInterval, bounds: RecurrenceBounds)
+    /// At every elapse of a systemd calendar expression, not before `notBefore` when given.
+    /// The expression is read in its own zone if it names one, else in `zone` (the entry's
+    /// `timeZone`), else in the user's current zone.
+    case calendar(CalendarExpression, zone: ZoneRules?, notBefore: FireTime?, bounds: RecurrenceBounds)
+    /// When named events occur, filtered by their patterns (iSmartNews, native `events`).
+    case events(EventBinding)
+    /// When the daemon checks its iNotify source (start-up, resume, unlock), throttled by its periods.
+    case check
+}
+
+/// A time from a feed, resolved against zones only when occurrences are computed.
+public struct FireTime: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A fixed instant: a time with `Z` or an offset, or a plist `<date>`.
+        case absolute(Instant)
+        /// A wall-clock time, in `zone` or else in the user's current zone.
+        case floating(CivilDateTime)
+    }
+
+    public var kind: Kind
+    /// The entry's `timeZone`: where floating times are read and calendar arithmetic is done.
+    /// Nil means the user's current zone.
+    public var zone: ZoneRules?
+
+    public init(_ kind: Kind, zone: ZoneRules? = nil) {
+        self.kind = kind
+        self.zone = zone
+    }
+
+    /// The instant this time names, reading floating times in `zone` or else `userZone`
+    /// (a time in a spring-forward gap moves later by the gap; a repeated time takes the first).
+    public func instant(userZone: ZoneRules) -> Instant {
+        switch kind {
+        case .absolute(let instant): instant
+        case .floating(let civil): (zone ?? userZone).instant(forFloating: civil)
+        }
+    }
+}
+
+/// The calendar unit a repeating entry steps by.
+public enum RepeatInterval: String, Sendable, CaseIterable {
+    case minute, hour, day, week, month, year
+}
+
+/// Limits on a recurrence: up to and including `until`, at most `count` occurrences in all.
+public struct RecurrenceBounds: Sendable, Equatable {
+    public var until: Instant?
+    public var count: Int?
+
+    public init(until: Instant? = nil, count: Int? = nil) {
+        self.until = until
+        self.count = count
+    }
+
+    public static let unbounded = RecurrenceBounds()
+
+    /// The largest `count` a feed may give; leave `count` out for a repeat without end.
+    ///
+    /// Counting a calendar expression's elapses walks them from the first, so the bound keeps
+    /// that walk short.
+    public static let maximumCount = 1_000_000
+}
+
+/// Which events an event-driven entry listens to.
+public enum EventBinding: Sendable, Equatable {
+    /// The feed's global events (iSmartNews items without events of their own).
+    case global
+    /// The entry's own events, which override the global ones.
+    case local([EventRule])
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs the built `notify-sched` executable the way a user does, capturing what it prints.
+struct CommandLineHarness {
+    struct Outcome: Equatable {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The repository root, found from this file's path.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The executable built beside the test bundle.
+    static let executable: URL = {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [products, products.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("notify-sched")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return repository.appendingPathComponent(".build/debug/notify-sched")
+    }()
+
+    /// A path in the shipped `share/feeds`.
+    static func demoFeed(_ name: String) -> String {
+        repository.appendingPathComponent("share/feeds/\(name)").path
+    }
+
+    /// Runs `notify-sched arguments…` with `TZ` and a C locale unless `environment` says otherwise.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var merged = ["TZ": "UTC", "LANG": "C", "PATH": "/usr/bin:/bin"]
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Writes `text` to a new temporary file and returns its path.
+    static func temporaryFile(_ text: String, name: String = "feed.json") throws -> String {
+        try temporaryFile(Data(text.utf8), name: name)
+    }
+
+    static func temporaryFile(_ data: Data, name: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-sched-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite struct ValidateCommandTests {
+    typealias CLI = CommandLineHarness
+
+    @Test(arguments: [
+        ("demo.json", "native feed (json), 6 entries"),
+        ("demo-zbim.json", "zbim feed (json), 2 entries"),
+        ("demo-inotify.plist", "inotify feed (xml-plist), 3 entries"),
+        ("demo-ismartnews.plist", "ismartnews feed (xml-plist), 5 entries"),
+    ])
+    func everyShippedFeedIsValid(name: String, summary: String) throws {
+        let path = CLI.demoFeed(name)
+        let outcome = try CLI.run(["validate", path])
+        #expect(outcome == .init(status: 0, standardOutput: "\(path): ok: \(summary)\n", standardError: ""))
+    }
+
+    @Test func everyProblemIsPrintedWithFileLineAndKeyPathAndExitIs1() throws {
+        let path = try CLI.temporaryFile("""
+            {"notifications": [
+              {"id": "a", "title": "T", "fireDate": "2026-02-30T25:61Z"},
+              {"id": "a", "title": "T", "calendar": "Mon..Funday"},
+              {"id": "c", "title": "T", "shade": "blue"}
+            ]}
+            """)
+        let outcome = try CLI.run(["validate", path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput == "")
+        let lines = outcome.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0] == "\(path):2: notifications[0].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"2026-02-30T25:61Z\"")
+        #expect(lines[1].hasPrefix("\(path):3: notifications[1].calendar: `calendar` \"Mon..Funday\": "))
+        #expect(lines[2] == "\(path):4: notifications[2].shade: warning: unknown key `shade` is ignored")
+    }
+
+    @Test func missingFileIsAClearErrorNotACrash() throws {
+        let outcome = try CLI.run(["validate", "/nonexistent/feed.json"])
+        #expect(outcome == .init(status: 1, standardOutput: "", standardError: "/nonexistent/feed.json: No such file or directory\n"))
+    }
+
+    @Test func feedAboveTheSizeCapIsRefusedBeforeParsing() throws {
+        let path = try CLI.temporaryFile(Data(repeating: UInt8(ascii: " "), count: 16 * 1024 * 1024 + 1), name: "big.json")
+        let outcome = try CLI.run(["validate", path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError == "\(path): 16777217 bytes is larger than the feed size cap of 16777216 bytes\n")
+    }
+
+    @Test func hostileDocumentsGiveOneCleanError() throws {
+        let bomb = """
+            <?xml version="1.0"?>
+            <!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>
+            <plist version="1.0"><string>&b;</string></plist>
+            """
+        for (name, data) in [
+            ("bomb.plist", Data(bomb.utf8)),
+            ("deep.json", Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)),
+            ("truncated.bplist", Data("bplist00\u{D1}\u{01}".utf8)),
+            ("binary.json", Data([0xFF, 0xFE, 0x00, 0x7B])),
+        ] {
+            let path = try CLI.temporaryFile(data, name: name)
+            let outcome = try CLI.run(["validate", path])
+            #expect(outcome.status == 1, "\(name) must be refused")
+            #expect(outcome.standardError.split(separator: "\n").count == 1, "\(name): \(outcome.standardError)")
+            #expect(outcome.standardError.hasPrefix(path), "\(name): \(outcome.standardError)")
+        }
+    }
+
+    @Test func noFeedIsAUsageError() throws {
+        let outcome = try CLI.run(["validate"])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("Missing expected argument"))
+    }
+
+    @Test func unknownSubcommandIsAUsageError() throws {
+        #expect(try CLI.run(["frobnicate"]).status == 2)
+    }
+}
