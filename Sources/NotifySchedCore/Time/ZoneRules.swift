@@ -1,0 +1,178 @@
+/// The rules of one time zone: which UTC offset is in force at every instant.
+///
+/// Built from a TZif file (`init(identifier:tzif:)`) or a POSIX `TZ` rule
+/// (`init(identifier:posixRule:)`). A value type with no mutable state: lookups binary-search
+/// the transition table, and instants after the last transition follow the file's POSIX
+/// footer rule.
+public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
+    /// The zone's name: `Europe/Berlin`, or the rule text for a rule-only zone.
+    public let identifier: String
+    /// Transition instants in seconds since the epoch, strictly ascending.
+    let transitionTimes: [Int64]
+    /// For each transition, the index in `offsets` of the offset it starts.
+    let transitionOffsetIndices: [Int]
+    /// The distinct local-time types.
+    let offsets: [ZoneOffset]
+    /// In force before the first transition (TZif time type 0).
+    let initialOffset: ZoneOffset
+    /// Governs instants at and after the last transition, or all instants when there are none.
+    let rule: PosixTimeZoneRule?
+    /// What glibc puts in `tzname[0]` and `tzname[1]` when it loads this zone; systemd matches
+    /// calendar expressions' trailing abbreviations against them.
+    public let standardAbbreviation: String
+    /// See `standardAbbreviation`.
+    public let daylightAbbreviation: String
+
+    init(
+        identifier: String, transitionTimes: [Int64], transitionOffsetIndices: [Int], offsets: [ZoneOffset],
+        initialOffset: ZoneOffset, rule: PosixTimeZoneRule?
+    ) {
+        self.identifier = identifier
+        self.transitionTimes = transitionTimes
+        self.transitionOffsetIndices = transitionOffsetIndices
+        self.offsets = offsets
+        self.initialOffset = initialOffset
+        self.rule = rule
+        if transitionTimes.isEmpty {
+            let standard = rule?.standard.abbreviation ?? initialOffset.abbreviation
+            standardAbbreviation = standard
+            daylightAbbreviation = rule?.daylight?.offset.abbreviation ?? standard
+        } else {
+            // glibc's __tzfile_read takes the latest standard and latest DST names in the table.
+            var standard: String?
+            var daylight: String?
+            for index in transitionOffsetIndices.reversed() {
+                let offset = offsets[index]
+                if offset.isDST {
+                    daylight = daylight ?? offset.abbreviation
+                } else {
+                    standard = standard ?? offset.abbreviation
+                }
+                if standard != nil && daylight != nil { break }
+            }
+            let resolvedStandard = standard ?? offsets[0].abbreviation
+            standardAbbreviation = resolvedStandard
+            daylightAbbreviation = daylight ?? resolvedStandard
+        }
+    }
+
+    /// Rules for a POSIX `TZ` value such as `CET-1CEST,M3.5.0,M10.5.0/3` or `<+0330>-3:30`.
+    ///
+    /// - Parameters:
+    ///   - identifier: The name to report.
+    ///   - posixRule: The rule, without a leading `:`.
+    /// - Throws: `CoreError` with code `.invalidZoneData` when the rule is malformed.
+    public init(identifier: String, posixRule: String) throws(CoreError) {
+        let rule = try PosixTimeZoneRule(parsing: posixRule)
+        self.init(
+            identifier: identifier, transitionTimes: [], transitionOffsetIndices: [], offsets: [rule.standard],
+            initialOffset: rule.standard, rule: rule)
+    }
+
+    /// Coordinated Universal Time.
+    public static let utc = ZoneRules(
+        identifier: "UTC", transitionTimes: [], transitionOffsetIndices: [], offsets: [.utc], initialOffset: .utc,
+        rule: nil)
+
+    public var description: String { identifier }
+
+    /// The offset in force at `instant`.
+    ///
+    /// - Complexity: O(log n) in the number of transitions.
+    public func offset(at instant: Instant) -> ZoneOffset {
+        let seconds = instant.secondsSinceEpoch
+        guard let last = transitionTimes.last else { return rule?.offset(at: instant) ?? initialOffset }
+        if seconds >= last, let rule { return rule.offset(at: instant) }
+        guard let index = lastTransitionIndex(atOrBefore: seconds) else { return initialOffset }
+        return offsets[transitionOffsetIndices[index]]
+    }
+
+    /// The wall-clock time at `instant`.
+    ///
+    /// - Complexity: O(log n) in the number of transitions.
+    public func civil(at instant: Instant) -> CivilDateTime {
+        CivilDateTime(instant, offset: offset(at: instant).seconds)
+    }
+
+    /// The first transition strictly after `instant`, or nil when the offset never changes again.
+    ///
+    /// A transition may change only the abbreviation or the DST flag.
+    ///
+    /// - Complexity: O(log n) in the number of transitions.
+    public func nextTransition(after instant: Instant) -> Instant? {
+        let seconds = instant.secondsSinceEpoch
+        if let last = transitionTimes.last, seconds < last {
+            let index = (lastTransitionIndex(atOrBefore: seconds) ?? -1) + 1
+            return Instant(secondsSinceEpoch: transitionTimes[index])
+        }
+        return rule?.nextTransition(after: instant)
+    }
+
+    /// Which instants the wall-clock time `local` names here.
+    ///
+    /// - Parameter local: A wall-clock time; its fields should be valid.
+    /// - Returns: `.unique`, `.gap` (with the RFC 5545 forward-shifted instant) or `.overlap`.
+    /// - Complexity: O(log n) in the number of transitions.
+    public func resolve(_ local: CivilDateTime) -> LocalTimeResolution {
+        let asUTC = local.instant(atOffset: 0)
+        // Offsets never exceed a day, so every offset that can apply to `local` is in force
+        // somewhere within two days of it.
+        let windowStart = asUTC - .days(2)
+        let windowEnd = asUTC + .days(2)
+        var candidates = [offset(at: windowStart).seconds]
+        var steps: [(before: Int, after: Int, at: Instant)] = []
+        var cursor = windowStart
+        while let next = nextTransition(after: cursor), next <= windowEnd {
+            let before = offset(at: next - TimeSpan(microseconds: 1)).seconds
+            let after = offset(at: next).seconds
+            candidates.append(after)
+            steps.append((before, after, next))
+            cursor = next
+        }
+        var matches: [Instant] = []
+        for candidate in Set(candidates) {
+            let instant = asUTC - .seconds(Int64(candidate))
+            if offset(at: instant).seconds == candidate { matches.append(instant) }
+        }
+        matches.sort()
+        if let first = matches.first, let last = matches.last {
+            return first == last ? .unique(first) : .overlap(earlier: first, later: last)
+        }
+        for step in steps where step.after > step.before {
+            let gapStart = step.at + .seconds(Int64(step.before))
+            let gapEnd = step.at + .seconds(Int64(step.after))
+            if asUTC >= gapStart && asUTC < gapEnd {
+                return .gap(shiftedForward: asUTC - .seconds(Int64(step.before)))
+            }
+        }
+        return .gap(shiftedForward: asUTC - .seconds(Int64(candidates[0])))
+    }
+
+    /// The instant a floating wall-clock time fires at (DESIGN §3): the time itself when
+    /// unique, shifted forward by the gap in a spring-forward gap, the first of two in a
+    /// fall-back overlap.
+    ///
+    /// - Parameter local: The wall-clock time.
+    /// - Returns: The instant.
+    public func instant(forFloating local: CivilDateTime) -> Instant {
+        switch resolve(local) {
+        case .unique(let instant): instant
+        case .gap(let shiftedForward): shiftedForward
+        case .overlap(let earlier, _): earlier
+        }
+    }
+
+    private func lastTransitionIndex(atOrBefore seconds: Int64) -> Int? {
+        var low = 0
+        var high = transitionTimes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitionTimes[middle] <= seconds {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low == 0 ? nil : low - 1
+    }
+}
