@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "NotifySchedCore", targets: ["NotifySchedCore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // Pure logic: feeds, schedule, time rules. No C, no I/O, no clock.
@@ -50,7 +50,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "notify-sched-bench",
-            dependencies: ["NotifySchedCore", "NotifySchedPlatform"],
+            dependencies: [
+                "NotifySchedCore",
+                "NotifySchedPlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

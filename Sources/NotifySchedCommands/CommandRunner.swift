@@ -21,7 +21,8 @@ public enum CommandRunner {
                 return 0
             }
             if !message.isEmpty { Output.standardError.write(message) }
-            return code == .validationFailure ? CommandError.Status.usage.rawValue : CommandError.Status.failure.rawValue
+            return code == .validationFailure
+                ? CommandError.Status.usage.rawValue : CommandError.Status.failure.rawValue
         }
     }
 }

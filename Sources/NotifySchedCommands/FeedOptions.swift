@@ -5,9 +5,11 @@ import NotifySchedPlatform
 
 /// Options every command that reads feeds shares.
 struct FeedOptions: ParsableArguments {
-    @Option(name: .customLong("allow-scheme"), help: ArgumentHelp(
-        "Also allow action URLs with this scheme (repeatable); https, http and mailto always are.",
-        valueName: "scheme"))
+    @Option(
+        name: .customLong("allow-scheme"),
+        help: ArgumentHelp(
+            "Also allow action URLs with this scheme (repeatable); https, http and mailto always are.",
+            valueName: "scheme"))
     var allowedSchemes: [String] = []
 
     /// Everything a command needs to read feeds, taken from the options and the environment.

@@ -17,9 +17,10 @@ struct ListCommand: ParsableCommand {
     @Option(name: .customLong("feed"), help: ArgumentHelp("A feed file to list (repeatable).", valueName: "path"))
     var feeds: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "The time to list from, RFC 3339 (2026-03-29T09:00:00Z; without an offset it is local time) or @SECONDS.",
-        valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "The time to list from, RFC 3339 (2026-03-29T09:00:00Z; without an offset it is local time) or @SECONDS.",
+            valueName: "time"))
     var now: String?
 
     @Option(help: ArgumentHelp("How many occurrences to show per entry.", valueName: "n"))
@@ -52,7 +53,8 @@ struct ListCommand: ParsableCommand {
             failed = failed || feed.hasErrors
             if let schedule = feed.schedule { schedules.append(schedule) }
         }
-        let listing = ScheduleListing(schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone)
+        let listing = ScheduleListing(
+            schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone)
         Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: context.userZone))
         if failed { throw CommandError(.failure, []) }
     }

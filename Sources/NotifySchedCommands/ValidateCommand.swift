@@ -6,7 +6,8 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check feeds and list every problem.",
-        discussion: "Prints one line per problem (file, line or key path, cause) to standard error and exits 1 if any is an error; warnings alone exit 0."
+        discussion:
+            "Prints one line per problem (file, line or key path, cause) to standard error and exits 1 if any is an error; warnings alone exit 0."
     )
 
     @Argument(help: ArgumentHelp("Feed files to check (JSON, XML or binary plist).", valueName: "feed"))
@@ -29,7 +30,8 @@ struct ValidateCommand: ParsableCommand {
             } else if let schedule = feed.schedule {
                 let count = schedule.entries.count
                 Output.standardOutput.write(
-                    "\(path): ok: \(schedule.dialect.rawValue) feed (\(schedule.format.rawValue)), \(count) \(count == 1 ? "entry" : "entries")")
+                    "\(path): ok: \(schedule.dialect.rawValue) feed (\(schedule.format.rawValue)), \(count) \(count == 1 ? "entry" : "entries")"
+                )
             }
         }
         if failed { throw CommandError(.failure, []) }

@@ -17,7 +17,9 @@ public enum DemoFeeds {
         let dataDirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         candidates += dataDirs.split(separator: ":").map { "\($0)/notify-sched/feeds" }
         // A build tree: <repo>/.build/<triple>/<configuration>/notify-sched.
-        candidates.append(binDir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path + "/share/feeds")
+        candidates.append(
+            binDir.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+                + "/share/feeds")
         return candidates.first { isDirectory($0) }
     }
 

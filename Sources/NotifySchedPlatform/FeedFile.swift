@@ -9,7 +9,8 @@ public enum FeedFile {
     ///   - path: A file path; `-` reads standard input.
     ///   - maxBytes: The size cap (`FeedReadLimits.maxBytes`, 16 MiB by default).
     /// - Throws: `PlatformError` when the file is missing, unreadable, not a regular file or too large.
-    public static func read(_ path: String, maxBytes: Int = FeedReadLimits().maxBytes) throws(PlatformError) -> [UInt8] {
+    public static func read(_ path: String, maxBytes: Int = FeedReadLimits().maxBytes) throws(PlatformError) -> [UInt8]
+    {
         if path == "-" {
             return try readBounded(FileHandle.standardInput, path: "standard input", maxBytes: maxBytes)
         }
@@ -21,7 +22,8 @@ public enum FeedFile {
             throw PlatformError(.unreadable, "\(path): not a regular file")
         }
         guard Int(status.st_size) <= maxBytes else {
-            throw PlatformError(.tooLarge, "\(path): \(status.st_size) bytes is larger than the feed size cap of \(maxBytes) bytes")
+            throw PlatformError(
+                .tooLarge, "\(path): \(status.st_size) bytes is larger than the feed size cap of \(maxBytes) bytes")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw PlatformError(.unreadable, "\(path): \(String(cString: strerror(errno)))")
@@ -32,7 +34,8 @@ public enum FeedFile {
 
     /// Reads until end of file, failing as soon as more than `maxBytes` arrive (the file may
     /// grow after `stat`, and standard input has no size).
-    private static func readBounded(_ handle: FileHandle, path: String, maxBytes: Int) throws(PlatformError) -> [UInt8] {
+    private static func readBounded(_ handle: FileHandle, path: String, maxBytes: Int) throws(PlatformError) -> [UInt8]
+    {
         var bytes: [UInt8] = []
         while true {
             let chunk: Data?

@@ -1,4 +1,4 @@
-import NotifySchedCommands
 import Glibc
+import NotifySchedCommands
 
 exit(CommandRunner.run(Array(CommandLine.arguments.dropFirst())))

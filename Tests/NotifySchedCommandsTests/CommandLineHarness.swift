@@ -55,7 +55,8 @@ struct CommandLineHarness {
     }
 
     static func temporaryFile(_ data: Data, name: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-sched-tests-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notify-sched-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try data.write(to: url)

@@ -12,14 +12,20 @@ import Testing
     }
 
     @Test func jsonHasTheContractFieldsAndUpcomingInstantsInUTC() throws {
-        let rows = try listJSON(["--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T08:00:00Z", "--upcoming", "3"])
+        let rows = try listJSON([
+            "--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T08:00:00Z", "--upcoming", "3",
+        ])
         #expect(rows.count == 6)
         for row in rows {
-            #expect(row["id"] is String && row["title"] is String && row["source"] is String && row["trigger"] is String)
+            #expect(
+                row["id"] is String && row["title"] is String && row["source"] is String && row["trigger"] is String)
             #expect(row["occurrences"] is [String])
         }
         let standup = try #require(rows.first { $0["id"] as? String == "standup" })
-        #expect(standup["occurrences"] as? [String] == ["2026-03-27T08:25:00Z", "2026-03-30T07:25:00Z", "2026-03-31T07:25:00Z"])
+        #expect(
+            standup["occurrences"] as? [String] == [
+                "2026-03-27T08:25:00Z", "2026-03-30T07:25:00Z", "2026-03-31T07:25:00Z",
+            ])
         let events = try #require(rows.first { $0["id"] as? String == "release-notes" })
         #expect(events["occurrences"] as? [String] == [])
         #expect(events["trigger"] as? String == "on event session:start (ON=1|OFF=4)")
@@ -29,12 +35,16 @@ import Testing
 
     @Test func rowsAreSortedByNextOccurrence() throws {
         let rows = try listJSON(["--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T08:00:00Z"])
-        #expect(rows.map { $0["id"] as? String } == ["welcome", "standup", "stretch", "weekly-review", "backup-check", "release-notes"])
+        #expect(
+            rows.map { $0["id"] as? String } == [
+                "welcome", "standup", "stretch", "weekly-review", "backup-check", "release-notes",
+            ])
     }
 
     @Test func floatingNowAndTheTableUseTheUserZone() throws {
         let outcome = try CLI.run(
-            ["list", "--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T09:00:00"], environment: ["TZ": "Europe/Berlin"])
+            ["list", "--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T09:00:00"],
+            environment: ["TZ": "Europe/Berlin"])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("ID") == true)
@@ -49,7 +59,9 @@ import Testing
     }
 
     @Test func zbimDemoFiresAtItsUTCComponents() throws {
-        let rows = try listJSON(["--feed", CLI.demoFeed("demo-zbim.json"), "--now", "2026-01-01T00:00:00Z"], environment: ["TZ": "America/New_York"])
+        let rows = try listJSON(
+            ["--feed", CLI.demoFeed("demo-zbim.json"), "--now", "2026-01-01T00:00:00Z"],
+            environment: ["TZ": "America/New_York"])
         #expect(rows.map { $0["occurrences"] as? [String] } == [["2027-01-04T08:30:00Z"], ["2027-03-20T13:00:00Z"]])
     }
 

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func everyProblemIsPrintedWithFileLineAndKeyPathAndExitIs1() throws {
-        let path = try CLI.temporaryFile("""
+        let path = try CLI.temporaryFile(
+            """
             {"notifications": [
               {"id": "a", "title": "T", "fireDate": "2026-02-30T25:61Z"},
               {"id": "a", "title": "T", "calendar": "Mon..Funday"},
@@ -29,18 +30,26 @@ import Testing
         #expect(outcome.standardOutput == "")
         let lines = outcome.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[0] == "\(path):2: notifications[0].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"2026-02-30T25:61Z\"")
+        #expect(
+            lines[0]
+                == "\(path):2: notifications[0].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"2026-02-30T25:61Z\""
+        )
         #expect(lines[1].hasPrefix("\(path):3: notifications[1].calendar: `calendar` \"Mon..Funday\": "))
         #expect(lines[2] == "\(path):4: notifications[2].shade: warning: unknown key `shade` is ignored")
     }
 
     @Test func missingFileIsAClearErrorNotACrash() throws {
         let outcome = try CLI.run(["validate", "/nonexistent/feed.json"])
-        #expect(outcome == .init(status: 1, standardOutput: "", standardError: "/nonexistent/feed.json: No such file or directory\n"))
+        #expect(
+            outcome
+                == .init(
+                    status: 1, standardOutput: "", standardError: "/nonexistent/feed.json: No such file or directory\n")
+        )
     }
 
     @Test func feedAboveTheSizeCapIsRefusedBeforeParsing() throws {
-        let path = try CLI.temporaryFile(Data(repeating: UInt8(ascii: " "), count: 16 * 1024 * 1024 + 1), name: "big.json")
+        let path = try CLI.temporaryFile(
+            Data(repeating: UInt8(ascii: " "), count: 16 * 1024 * 1024 + 1), name: "big.json")
         let outcome = try CLI.run(["validate", path])
         #expect(outcome.status == 1)
         #expect(outcome.standardError == "\(path): 16777217 bytes is larger than the feed size cap of 16777216 bytes\n")

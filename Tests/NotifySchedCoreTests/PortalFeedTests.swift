@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct PortalFeedTests {
     @Test func nativeEntryReadsEveryField() throws {
-        let result = parse("""
+        let result = parse(
+            """
             {"version": 3, "expires": "2027-01-01T00:00:00Z", "notifications": [{
               "id": "a", "title": "Title", "body": "Body", "fireDate": "2026-05-01T09:00:00",
               "timeZone": "Europe/Berlin", "repeatInterval": "day", "until": "2026-06-01T00:00:00Z", "count": 10,
@@ -19,9 +20,12 @@ import Testing
         #expect(schedule.expires == instant("2027-01-01T00:00:00Z"))
         let entry = try #require(schedule.entries.first)
         #expect(entry.id == "a")
-        #expect(entry.content == NotificationContent(
-            title: "Title", body: "Body", icon: "mail-unread", urgency: .critical,
-            action: NotificationAction(label: "Open", url: try ActionURL("https://example.org/a", policy: URLPolicy()))))
+        #expect(
+            entry.content
+                == NotificationContent(
+                    title: "Title", body: "Body", icon: "mail-unread", urgency: .critical,
+                    action: NotificationAction(
+                        label: "Open", url: try ActionURL("https://example.org/a", policy: URLPolicy()))))
         #expect(entry.maxLateness == .hours(2))
         #expect(entry.expires == instant("2026-12-01T00:00:00Z"))
         #expect(entry.versions == VersionRange(minimum: "1.0", maximum: "2.0"))
@@ -30,7 +34,10 @@ import Testing
             Issue.record("expected a daily repeat, got \(entry.trigger)")
             return
         }
-        #expect(first == FireTime(.floating(CivilDateTime(year: 2026, month: 5, day: 1, hour: 9)), zone: zone("Europe/Berlin")))
+        #expect(
+            first
+                == FireTime(
+                    .floating(CivilDateTime(year: 2026, month: 5, day: 1, hour: 9)), zone: zone("Europe/Berlin")))
         #expect(bounds == RecurrenceBounds(until: instant("2026-06-01T00:00:00Z"), count: 10))
     }
 
@@ -41,12 +48,14 @@ import Testing
             Issue.record("expected an immediate trigger, got \(entry.trigger)")
             return
         }
-        #expect(entry.trigger.occurrences(onOrAfter: instant("2026-01-01T00:00:00Z"), limit: 3, userZone: .utc)
-            == [instant("2026-01-01T00:00:00Z")])
+        #expect(
+            entry.trigger.occurrences(onOrAfter: instant("2026-01-01T00:00:00Z"), limit: 3, userZone: .utc)
+                == [instant("2026-01-01T00:00:00Z")])
     }
 
     @Test func everyProblemIsListedWithItsKeyPathAndLine() {
-        let result = parse("""
+        let result = parse(
+            """
             {"notifications": [
               {"title": "no id"},
               {"id": "b", "title": "T", "fireDate": "tomorrow"},
@@ -59,32 +68,35 @@ import Testing
               {"id": "b", "title": "again"}
             ]}
             """)
-        #expect(errors(result) == [
-            "line 2: notifications[0].id: `id` is required (a stable, unique string)",
-            "line 3: notifications[1].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"tomorrow\"",
-            "line 4: notifications[2].timeZone: `timeZone` \"Mars/Olympus_Mons\" is not in the time-zone database",
-            "line 5: notifications[3].action.url: `url`: the URL scheme \"javascript:\" is not allowed (allowed: http, https, mailto)",
-            "line 6: notifications[4].action.url: `url`: the URL scheme \"file:\" is not allowed (allowed: http, https, mailto)",
-            "line 7: notifications[5].count: `count` must be between 1 and 1000000, not -1",
-            "line 8: notifications[6].title: `title` must be a string, not an integer",
-            "line 9: notifications[7].repeatInterval: `repeatInterval` of less than a minute is not supported",
-            "line 10: notifications[8]: id \"b\" is already used by notifications[1]",
-        ])
+        #expect(
+            errors(result) == [
+                "line 2: notifications[0].id: `id` is required (a stable, unique string)",
+                "line 3: notifications[1].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"tomorrow\"",
+                "line 4: notifications[2].timeZone: `timeZone` \"Mars/Olympus_Mons\" is not in the time-zone database",
+                "line 5: notifications[3].action.url: `url`: the URL scheme \"javascript:\" is not allowed (allowed: http, https, mailto)",
+                "line 6: notifications[4].action.url: `url`: the URL scheme \"file:\" is not allowed (allowed: http, https, mailto)",
+                "line 7: notifications[5].count: `count` must be between 1 and 1000000, not -1",
+                "line 8: notifications[6].title: `title` must be a string, not an integer",
+                "line 9: notifications[7].repeatInterval: `repeatInterval` of less than a minute is not supported",
+                "line 10: notifications[8]: id \"b\" is already used by notifications[1]",
+            ])
         #expect(result.schedule?.entries.map(\.id) == [])
     }
 
     @Test func unknownKeysAreKeptAndReportedAsWarnings() {
         let result = parse(#"{"notifications": [{"id": "a", "title": "T", "colour": "red"}], "publisher": "x"}"#)
         #expect(errors(result) == [])
-        #expect(warnings(result) == [
-            "line 1: notifications[0].colour: unknown key `colour` is ignored",
-            "line 1: publisher: unknown key `publisher` is ignored",
-        ])
+        #expect(
+            warnings(result) == [
+                "line 1: notifications[0].colour: unknown key `colour` is ignored",
+                "line 1: publisher: unknown key `publisher` is ignored",
+            ])
         #expect(result.schedule?.entries.count == 1)
     }
 
     @Test func zbimFlatFormGetsTheSDKDefaults() throws {
-        let result = parse("""
+        let result = parse(
+            """
             {"notifications": [{"id": 7, "uuid": "u-1", "uri": "https://example.org/c", "year": "2030", "month": "3",
               "day": "10", "hour": "12", "minute": "0", "is_utc": 1}]}
             """)
@@ -96,27 +108,41 @@ import Testing
         #expect(entry.content.body == "Tap to explore")
         #expect(entry.content.action?.url.string == "https://example.org/c")
         #expect(entry.maxLateness == .zero)
-        #expect(entry.trigger.occurrences(onOrAfter: instant("2030-01-01T00:00:00Z"), limit: 2, userZone: zone("Europe/Berlin"))
-            == [instant("2030-03-10T12:00:00Z")])
+        #expect(
+            entry.trigger.occurrences(
+                onOrAfter: instant("2030-01-01T00:00:00Z"), limit: 2, userZone: zone("Europe/Berlin"))
+                == [instant("2030-03-10T12:00:00Z")])
     }
 
     @Test func zbimEntryWithoutURIIsMalformed() {
-        let result = parse(#"{"notifications": [{"uuid": "u", "year": 2030, "month": 1, "day": 1, "hour": 0, "minute": 0}]}"#)
-        #expect(errors(result) == [
-            "line 1: notifications[0].uri: `uri` is required: a ZBiM notification without a content URI is malformed"
-        ])
+        let result = parse(
+            #"{"notifications": [{"uuid": "u", "year": 2030, "month": 1, "day": 1, "hour": 0, "minute": 0}]}"#)
+        #expect(
+            errors(result) == [
+                "line 1: notifications[0].uri: `uri` is required: a ZBiM notification without a content URI is malformed"
+            ])
     }
 
     @Test func zbimLocalComponentsAreFloating() throws {
-        let result = parse(#"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": 2030, "month": 3, "day": 10, "hour": 12, "minute": 0}]}"#)
+        let result = parse(
+            #"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": 2030, "month": 3, "day": 10, "hour": 12, "minute": 0}]}"#
+        )
         let entry = try #require(result.schedule?.entries.first)
         let now = instant("2030-01-01T00:00:00Z")
-        #expect(entry.trigger.occurrences(onOrAfter: now, limit: 1, userZone: zone("America/New_York")) == [instant("2030-03-10T12:00:00-04:00")])
-        #expect(entry.trigger.occurrences(onOrAfter: now, limit: 1, userZone: zone("Asia/Kolkata")) == [instant("2030-03-10T12:00:00+05:30")])
+        #expect(
+            entry.trigger.occurrences(onOrAfter: now, limit: 1, userZone: zone("America/New_York")) == [
+                instant("2030-03-10T12:00:00-04:00")
+            ])
+        #expect(
+            entry.trigger.occurrences(onOrAfter: now, limit: 1, userZone: zone("Asia/Kolkata")) == [
+                instant("2030-03-10T12:00:00+05:30")
+            ])
     }
 
     @Test func zbimEntryInThePastIsSkippedButNowIsStillScheduled() throws {
-        let result = parse(#"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": 2030, "month": 3, "day": 10, "hour": 12, "minute": 0, "is_utc": 1}]}"#)
+        let result = parse(
+            #"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": 2030, "month": 3, "day": 10, "hour": 12, "minute": 0, "is_utc": 1}]}"#
+        )
         let entry = try #require(result.schedule?.entries.first)
         let fire = instant("2030-03-10T12:00:00Z")
         #expect(entry.trigger.occurrences(onOrAfter: fire, limit: 1, userZone: .utc) == [fire])
@@ -127,9 +153,11 @@ import Testing
     }
 
     @Test func disallowedSchemeCanBeAllowedByPolicyButNeverJavascript() {
-        let feed = #"{"notifications": [{"id": "a", "title": "T", "action": "zbimdb://hub/1"}, {"id": "b", "title": "T", "action": "javascript:x"}]}"#
-        #expect(errors(parse(feed, policy: URLPolicy(extraSchemes: ["zbimdb", "javascript"]))) == [
-            "line 1: notifications[1].action: `action`: the URL scheme \"javascript:\" is not allowed (allowed: http, https, mailto, zbimdb)"
-        ])
+        let feed =
+            #"{"notifications": [{"id": "a", "title": "T", "action": "zbimdb://hub/1"}, {"id": "b", "title": "T", "action": "javascript:x"}]}"#
+        #expect(
+            errors(parse(feed, policy: URLPolicy(extraSchemes: ["zbimdb", "javascript"]))) == [
+                "line 1: notifications[1].action: `action`: the URL scheme \"javascript:\" is not allowed (allowed: http, https, mailto, zbimdb)"
+            ])
     }
 }

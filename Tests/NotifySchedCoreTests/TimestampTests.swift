@@ -8,7 +8,9 @@ import Testing
     }
 
     @Test func timeWithoutOffsetIsFloating() {
-        #expect(Timestamp.parse("2026-03-29T02:30") == .floating(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)))
+        #expect(
+            Timestamp.parse("2026-03-29T02:30")
+                == .floating(CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)))
     }
 
     @Test func impossibleDatesAreRefusedNotRolledOver() {

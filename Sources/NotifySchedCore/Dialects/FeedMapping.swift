@@ -33,9 +33,12 @@ final class FeedMapping {
 /// Key paths as messages print them: `notifications[3].fireDate`, `["2011/02/01"].Title`.
 enum KeyPath {
     static func child(_ parent: String, key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == ":"
-        }
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+                    || $0 == "-" || $0 == ":"
+            }
         guard plain else { return parent + "[\"" + key + "\"]" }
         return parent.isEmpty ? key : parent + "." + key
     }

@@ -28,7 +28,8 @@ struct FieldReader {
 
     /// The node under `key` (case-insensitively for iSmartNews), marking the key as read.
     mutating func node(_ key: String) -> (key: String, node: FeedNode)? {
-        let match = caseInsensitive
+        let match =
+            caseInsensitive
             ? dictionary.entries.first { $0.key.lowercased() == key.lowercased() }
             : dictionary.entries.first { $0.key == key }
         guard let match else { return nil }
@@ -102,7 +103,8 @@ struct FieldReader {
     mutating func count(_ key: String, acceptingStrings: Bool = false) -> Int? {
         guard let value = integer(key, acceptingStrings: acceptingStrings) else { return nil }
         guard value >= 0, value <= Int64(Int32.max) else {
-            mapping.error(.invalidValue, "`\(key)` must be between 0 and \(Int32.max), not \(value)", at: location(of: key))
+            mapping.error(
+                .invalidValue, "`\(key)` must be between 0 and \(Int32.max), not \(value)", at: location(of: key))
             return nil
         }
         return Int(value)
@@ -145,7 +147,8 @@ struct FieldReader {
             return instant
         case .floating?:
             mapping.error(
-                .invalidDate, "`\(key)` must be an absolute time: add `Z` or an offset such as +02:00", at: location(of: key))
+                .invalidDate, "`\(key)` must be an absolute time: add `Z` or an offset such as +02:00",
+                at: location(of: key))
             return nil
         case nil:
             return nil
@@ -162,7 +165,9 @@ struct FieldReader {
             return TimeSpan(microseconds: Int64(seconds * 1_000_000))
         case .string(let text):
             if let span = TimeSpan.parse(text) { return span }
-            mapping.error(.invalidValue, "`\(name)` is not a duration (e.g. 90, \"15min\", \"1h 30min\", \"2d\"): \"\(text)\"", at: location(of: name, node))
+            mapping.error(
+                .invalidValue, "`\(name)` is not a duration (e.g. 90, \"15min\", \"1h 30min\", \"2d\"): \"\(text)\"",
+                at: location(of: name, node))
             return nil
         case .integer, .real:
             mapping.error(.invalidValue, "`\(name)` must not be negative", at: location(of: name, node))
@@ -208,7 +213,8 @@ struct FieldReader {
     }
 
     func wrongType(_ key: String, _ node: FeedNode, expected: String) {
-        mapping.error(.wrongType, "`\(key)` must be \(expected), not \(node.value.typeName)", at: location(of: key, node))
+        mapping.error(
+            .wrongType, "`\(key)` must be \(expected), not \(node.value.typeName)", at: location(of: key, node))
     }
 
     /// Warns about every key that was neither read nor accepted.

@@ -25,7 +25,8 @@ struct INotifyFeedMapper {
             entries.append(
                 ScheduleEntry(
                     id: key, dialect: .iNotify,
-                    content: NotificationContent(title: title, body: body, action: url.map { NotificationAction(label: label, url: $0) }),
+                    content: NotificationContent(
+                        title: title, body: body, action: url.map { NotificationAction(label: label, url: $0) }),
                     trigger: .check, versions: versions, location: reader.location))
         }
         return Schedule(source: source, dialect: .iNotify, format: format, entries: entries)

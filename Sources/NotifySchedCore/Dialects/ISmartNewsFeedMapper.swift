@@ -5,12 +5,15 @@ struct ISmartNewsFeedMapper {
     let mapping: FeedMapping
 
     /// Classic-message keys notify-sched reads, and 4.x keys it accepts without acting on them.
-    private static let classicKeys = ["title", "text", "link", "ok", "cancel", "start", "end", "repeat", "always", "counter", "queue"]
+    private static let classicKeys = [
+        "title", "text", "link", "ok", "cancel", "start", "end", "repeat", "always", "counter", "queue",
+    ]
     private static let classicPresentationKeys = [
         "type", "review", "remind", "review_type", "style", "allowAllIphoneOrientations", "FirstShowInterval",
     ]
     private static let metaPresentationKeys = [
-        "dates", "uselocaltime", "showOnlyIfUpgrade", "FirstShowInterval", "showIfApps", "skipIfApps", "showIf", "skipIf",
+        "dates", "uselocaltime", "showOnlyIfUpgrade", "FirstShowInterval", "showIfApps", "skipIfApps", "showIf",
+        "skipIf",
         "segment", "randomize", "fixurl", "minDelay", "maxDelay", "autoHideInterval", "orientations", "style", "onShow",
         "removeAdsAction", "title", "text",
     ]
@@ -24,7 +27,9 @@ struct ISmartNewsFeedMapper {
         for (index, node) in items.enumerated() {
             let path = KeyPath.element("", index: index)
             guard case .dictionary(let item) = node.value else {
-                mapping.error(.wrongType, "an item must be a dictionary, not \(node.value.typeName)", at: FeedLocation(keyPath: path, line: node.line))
+                mapping.error(
+                    .wrongType, "an item must be a dictionary, not \(node.value.typeName)",
+                    at: FeedLocation(keyPath: path, line: node.line))
                 continue
             }
             var reader = FieldReader(item, path: path, line: node.line, mapping: mapping, caseInsensitive: true)
@@ -67,7 +72,9 @@ struct ISmartNewsFeedMapper {
 
     private func globalEvent(_ reader: inout FieldReader) -> [EventRule] {
         guard let (event, node) = reader.dictionary("event") else { return [] }
-        var eventReader = FieldReader(event, path: KeyPath.child(reader.path, key: "event"), line: node.line, mapping: mapping, caseInsensitive: true)
+        var eventReader = FieldReader(
+            event, path: KeyPath.child(reader.path, key: "event"), line: node.line, mapping: mapping,
+            caseInsensitive: true)
         defer { eventReader.reportUnknownKeys() }
         guard let name = eventReader.string("name")?.trimmingSpaces.lowercased(), !name.isEmpty else {
             eventReader.missing("name", ": a global event needs a non-empty name")
@@ -77,7 +84,8 @@ struct ISmartNewsFeedMapper {
         let patternText = eventReader.string("pattern") ?? "ON=1"
         if EventPattern.parse(patternText) == nil {
             mapping.warning(
-                .invalidPattern, "event pattern \"\(patternText)\" is not valid (ON=n|OFF=m…, n > 0); it behaves as ON=1",
+                .invalidPattern,
+                "event pattern \"\(patternText)\" is not valid (ON=n|OFF=m…, n > 0); it behaves as ON=1",
                 at: eventReader.location(of: "pattern"))
         }
         return [EventRule(name: name, patternText: patternText)]
@@ -106,7 +114,8 @@ struct ISmartNewsFeedMapper {
             okLabel: okLabel, cancelLabel: cancelLabel, contentHash: hash)
         return ScheduleEntry(
             id: "news-" + hash, dialect: .iSmartNews,
-            content: NotificationContent(title: title ?? "", body: text, action: link.map { NotificationAction(label: okLabel, url: $0) }),
+            content: NotificationContent(
+                title: title ?? "", body: text, action: link.map { NotificationAction(label: okLabel, url: $0) }),
             trigger: .events(.global), news: rules, location: reader.location)
     }
 
@@ -118,7 +127,9 @@ struct ISmartNewsFeedMapper {
 
     private func meta(_ reader: inout FieldReader) -> ScheduleEntry? {
         guard let (meta, node) = reader.dictionary("meta") else { return nil }
-        var metaReader = FieldReader(meta, path: KeyPath.child(reader.path, key: "meta"), line: node.line, mapping: mapping, caseInsensitive: true)
+        var metaReader = FieldReader(
+            meta, path: KeyPath.child(reader.path, key: "meta"), line: node.line, mapping: mapping,
+            caseInsensitive: true)
         defer { metaReader.reportUnknownKeys() }
         let errorsBefore = mapping.errorCount
         let uuid = metaReader.string("uuid")?.trimmingSpaces
@@ -143,7 +154,9 @@ struct ISmartNewsFeedMapper {
             urls: urls, priority: Int(clamping: priority), minShowInterval: minShowInterval,
             oncePerVersion: oncePerVersion, oncePerInstall: oncePerInstall)
         let firstURL = urls[0]
-        let action = (try? ActionURL(firstURL, policy: mapping.urlPolicy)).map { NotificationAction(label: nil, url: $0) }
+        let action = (try? ActionURL(firstURL, policy: mapping.urlPolicy)).map {
+            NotificationAction(label: nil, url: $0)
+        }
         let title = metaReader.string("title", localized: true) ?? uuid
         let body = metaReader.string("text", localized: true) ?? firstURL
         let rules = NewsRules(
@@ -163,7 +176,8 @@ struct ISmartNewsFeedMapper {
         let errorsBefore = mapping.errorCount
         var urls: [String] = []
         for (index, element) in elements.enumerated() {
-            let location = FeedLocation(keyPath: KeyPath.element(KeyPath.child(reader.path, key: "urls"), index: index), line: element.line)
+            let location = FeedLocation(
+                keyPath: KeyPath.element(KeyPath.child(reader.path, key: "urls"), index: index), line: element.line)
             guard case .string(let text) = element.value else {
                 mapping.error(.wrongType, "a URL must be a string, not \(element.value.typeName)", at: location)
                 continue
@@ -197,7 +211,9 @@ struct ISmartNewsFeedMapper {
             case "week": return .days(7)
             default:
                 if let span = TimeSpan.parse(text) { return span }
-                mapping.error(.invalidValue, "`minShowInterval` must be hour, day, week or seconds, not \"\(text)\"", at: reader.location(of: key, node))
+                mapping.error(
+                    .invalidValue, "`minShowInterval` must be hour, day, week or seconds, not \"\(text)\"",
+                    at: reader.location(of: key, node))
                 return nil
             }
         default:
@@ -224,16 +240,22 @@ struct ISmartNewsFeedMapper {
         for (index, element) in elements.enumerated() {
             let path = KeyPath.element(KeyPath.child(reader.path, key: "queues"), index: index)
             guard case .dictionary(let queue) = element.value else {
-                mapping.error(.wrongType, "a queue must be a dictionary, not \(element.value.typeName)", at: FeedLocation(keyPath: path, line: element.line))
+                mapping.error(
+                    .wrongType, "a queue must be a dictionary, not \(element.value.typeName)",
+                    at: FeedLocation(keyPath: path, line: element.line))
                 continue
             }
-            var queueReader = FieldReader(queue, path: path, line: element.line, mapping: mapping, caseInsensitive: true)
+            var queueReader = FieldReader(
+                queue, path: path, line: element.line, mapping: mapping, caseInsensitive: true)
             if let name = queueReader.nonEmptyString("name") {
                 // iSmartNews 4.x turns a negative timeout into 1 s and caps it at 1000 s.
                 let given = queueReader.integer("timeout") ?? 0
                 let timeout = given < 0 ? 1 : min(given, 1000)
                 let range = max(queueReader.integer("timeoutRange") ?? 0, 0)
-                queues.append(NewsQueue(name: name.trimmingSpaces, timeout: .seconds(timeout), timeoutRange: .seconds(min(range, 1000))))
+                queues.append(
+                    NewsQueue(
+                        name: name.trimmingSpaces, timeout: .seconds(timeout), timeoutRange: .seconds(min(range, 1000)))
+                )
             } else if queueReader.node("name") == nil {
                 queueReader.missing("name")
             }

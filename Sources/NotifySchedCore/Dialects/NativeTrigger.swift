@@ -31,7 +31,8 @@ enum NativeTrigger {
         }
         if interval != nil, calendar != nil {
             mapping.error(
-                .invalidValue, "use either `repeatInterval` or `calendar`, not both", at: reader.location(of: "calendar"))
+                .invalidValue, "use either `repeatInterval` or `calendar`, not both",
+                at: reader.location(of: "calendar"))
             return nil
         }
         if let events { return .events(.local(events)) }
@@ -63,7 +64,8 @@ enum NativeTrigger {
     private static func repeatInterval(_ reader: inout FieldReader) -> RepeatInterval? {
         guard let text = reader.string("repeatInterval") else { return nil }
         if let interval = RepeatInterval(rawValue: text.lowercased()) { return interval }
-        let message = ["second", "seconds", "sec", "s"].contains(text.lowercased())
+        let message =
+            ["second", "seconds", "sec", "s"].contains(text.lowercased())
             ? "`repeatInterval` of less than a minute is not supported"
             : "`repeatInterval` must be minute, hour, day, week, month or year, not \"\(text)\""
         reader.mapping.error(.invalidValue, message, at: reader.location(of: "repeatInterval"))
@@ -75,7 +77,8 @@ enum NativeTrigger {
         do {
             return try CalendarExpression.parse(text, zones: reader.mapping.zones)
         } catch {
-            reader.mapping.error(.invalidCalendar, "`calendar` \"\(text)\": \(error.message)", at: reader.location(of: "calendar"))
+            reader.mapping.error(
+                .invalidCalendar, "`calendar` \"\(text)\": \(error.message)", at: reader.location(of: "calendar"))
             return nil
         }
     }
@@ -93,7 +96,8 @@ enum NativeTrigger {
                 continue
             }
             guard case .string(let text) = patternNode.value else {
-                reader.mapping.error(.wrongType, "an event pattern must be a string, not \(patternNode.value.typeName)", at: location)
+                reader.mapping.error(
+                    .wrongType, "an event pattern must be a string, not \(patternNode.value.typeName)", at: location)
                 continue
             }
             let rule = EventRule(name: trimmedName, patternText: text.trimmingSpaces)
@@ -105,7 +109,8 @@ enum NativeTrigger {
             rules.append(rule)
         }
         if rules.isEmpty {
-            reader.mapping.error(.invalidValue, "`events` names no event", at: FeedLocation(keyPath: path, line: node.line))
+            reader.mapping.error(
+                .invalidValue, "`events` names no event", at: FeedLocation(keyPath: path, line: node.line))
             return nil
         }
         return rules

@@ -20,7 +20,9 @@ struct PortalFeedMapper {
         for (index, node) in (reader.array("notifications") ?? []).enumerated() {
             let path = KeyPath.element("notifications", index: index)
             guard case .dictionary(let dictionary) = node.value else {
-                mapping.error(.wrongType, "an entry must be a dictionary, not \(node.value.typeName)", at: FeedLocation(keyPath: path, line: node.line))
+                mapping.error(
+                    .wrongType, "an entry must be a dictionary, not \(node.value.typeName)",
+                    at: FeedLocation(keyPath: path, line: node.line))
                 continue
             }
             let isZBiM = dictionary["id"] == nil && dictionary["uuid"] != nil
@@ -36,7 +38,8 @@ struct PortalFeedMapper {
         }
         reader.reportUnknownKeys()
         let dialect: FeedDialect = zbimOnly && !entries.isEmpty ? .zbim : .native
-        return Schedule(source: source, dialect: dialect, format: format, entries: entries, version: version, expires: expires)
+        return Schedule(
+            source: source, dialect: dialect, format: format, entries: entries, version: version, expires: expires)
     }
 
     /// A native entry (DESIGN §4.1).
@@ -55,7 +58,8 @@ struct PortalFeedMapper {
         let entry = ScheduleEntry(
             id: id ?? "",
             dialect: .native,
-            content: NotificationContent(title: title ?? "", body: body, icon: reader.string("icon"), urgency: urgency, action: action),
+            content: NotificationContent(
+                title: title ?? "", body: body, icon: reader.string("icon"), urgency: urgency, action: action),
             trigger: trigger ?? .immediate,
             maxLateness: reader.span("maxLateness") ?? ScheduleEntry.defaultMaxLateness,
             expires: reader.instant("expires"),
@@ -72,7 +76,9 @@ struct PortalFeedMapper {
         let errorsBefore = mapping.errorCount
         let uuid = reader.nonEmptyString("uuid")
         let uri = reader.actionURL("uri")
-        if reader.node("uri") == nil { reader.missing("uri", ": a ZBiM notification without a content URI is malformed") }
+        if reader.node("uri") == nil {
+            reader.missing("uri", ": a ZBiM notification without a content URI is malformed")
+        }
         let title = reader.string("title").flatMap { $0.isEmpty ? nil : $0 } ?? "New Content Available"
         let body = reader.string("body").flatMap { $0.isEmpty ? nil : $0 } ?? "Tap to explore"
         var fields: [Int] = []
@@ -93,11 +99,13 @@ struct PortalFeedMapper {
         reader.accept(["id"])
         var trigger: Trigger?
         if fields.count == 5 {
-            let civil = CivilDateTime(year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4])
+            let civil = CivilDateTime(
+                year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4])
             if civil.isValid {
                 trigger = .once(FireTime(isUTC ? .absolute(civil.instant(atOffset: 0)) : .floating(civil)))
             } else {
-                mapping.error(.invalidDate, "year/month/day/hour/minute name no real time: \(civil)", at: reader.location)
+                mapping.error(
+                    .invalidDate, "year/month/day/hour/minute name no real time: \(civil)", at: reader.location)
             }
         }
         reader.reportUnknownKeys()
@@ -111,7 +119,9 @@ struct PortalFeedMapper {
     private func zone(_ reader: inout FieldReader) -> ZoneRules? {
         guard let name = reader.string("timeZone") else { return nil }
         if let zone = mapping.zones.zone(named: name) { return zone }
-        mapping.error(.unknownZone, "`timeZone` \"\(name)\" is not in the time-zone database", at: reader.location(of: "timeZone"))
+        mapping.error(
+            .unknownZone, "`timeZone` \"\(name)\" is not in the time-zone database", at: reader.location(of: "timeZone")
+        )
         return nil
     }
 
@@ -121,7 +131,8 @@ struct PortalFeedMapper {
         case .string:
             return reader.actionURL("action").map { NotificationAction(label: nil, url: $0) }
         case .dictionary(let dictionary):
-            var actionReader = FieldReader(dictionary, path: KeyPath.child(reader.path, key: key), line: node.line, mapping: mapping)
+            var actionReader = FieldReader(
+                dictionary, path: KeyPath.child(reader.path, key: key), line: node.line, mapping: mapping)
             let label = actionReader.string("label")
             let url = actionReader.actionURL("url")
             if actionReader.node("url") == nil { actionReader.missing("url") }
@@ -136,7 +147,9 @@ struct PortalFeedMapper {
     private func urgency(_ reader: inout FieldReader) -> Urgency {
         guard let text = reader.string("urgency") else { return .normal }
         if let urgency = Urgency(rawValue: text.lowercased()) { return urgency }
-        mapping.error(.invalidValue, "`urgency` must be low, normal or critical, not \"\(text)\"", at: reader.location(of: "urgency"))
+        mapping.error(
+            .invalidValue, "`urgency` must be low, normal or critical, not \"\(text)\"",
+            at: reader.location(of: "urgency"))
         return .normal
     }
 }

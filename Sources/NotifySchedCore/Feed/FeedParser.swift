@@ -47,7 +47,8 @@ public struct FeedParser: Sendable {
         let schedule: Schedule?
         switch document.root.value {
         case .dictionary(let root) where root["notifications"] != nil:
-            schedule = PortalFeedMapper(mapping: mapping).map(root, line: document.root.line, source: source, format: document.format)
+            schedule = PortalFeedMapper(mapping: mapping).map(
+                root, line: document.root.line, source: source, format: document.format)
         case .dictionary(let root):
             schedule = INotifyFeedMapper(mapping: mapping).map(root, source: source, format: document.format)
         case .array(let items):

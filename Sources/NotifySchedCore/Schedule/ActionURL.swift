@@ -18,7 +18,9 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
         }
         let scheme = text[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+            scheme.unicodeScalars.allSatisfy({
+                $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+            })
         else {
             throw CoreError(.disallowedURL, "\"\(text)\" does not start with a valid URL scheme")
         }

@@ -63,7 +63,10 @@ public struct MetaItem: Sendable, Equatable {
     /// Show once per install (`oncePerInstall`).
     public var oncePerInstall: Bool
 
-    public init(urls: [String], priority: Int = 0, minShowInterval: TimeSpan? = nil, oncePerVersion: Bool = false, oncePerInstall: Bool = false) {
+    public init(
+        urls: [String], priority: Int = 0, minShowInterval: TimeSpan? = nil, oncePerVersion: Bool = false,
+        oncePerInstall: Bool = false
+    ) {
         self.urls = urls
         self.priority = priority
         self.minShowInterval = minShowInterval

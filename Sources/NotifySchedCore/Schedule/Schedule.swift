@@ -63,7 +63,9 @@ public struct NewsSettings: Sendable, Equatable {
     }
 
     /// The events an iSmartNews feed without global events gets: each `ON=1`.
-    public static let defaultEventNames = ["app:activate", "app:didfinishlaunching", "app:didfinishlaunchingafterupgrade"]
+    public static let defaultEventNames = [
+        "app:activate", "app:didfinishlaunching", "app:didfinishlaunchingafterupgrade",
+    ]
 }
 
 /// An iSmartNews queue: messages sharing a name show one per cycle, in rotation.

@@ -58,7 +58,9 @@ public struct NotificationContent: Sendable, Equatable {
     /// What the action button (and a click on the popup) opens.
     public var action: NotificationAction?
 
-    public init(title: String, body: String, icon: String? = nil, urgency: Urgency = .normal, action: NotificationAction? = nil) {
+    public init(
+        title: String, body: String, icon: String? = nil, urgency: Urgency = .normal, action: NotificationAction? = nil
+    ) {
         self.title = title
         self.body = body
         self.icon = icon

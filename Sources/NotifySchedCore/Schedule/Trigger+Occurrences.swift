@@ -30,7 +30,8 @@ extension Trigger {
             }
             return result
         case .calendar(let expression, let zone, let notBefore, let bounds):
-            var walk = CalendarWalk(expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
+            var walk = CalendarWalk(
+                expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
             return walk.elapses(onOrAfter: now, limit: limit)
         case .events, .check:
             return []
@@ -57,7 +58,8 @@ extension Trigger {
             }
             return nil
         case .calendar(let expression, let zone, let notBefore, let bounds):
-            var walk = CalendarWalk(expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
+            var walk = CalendarWalk(
+                expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
             return walk.lastElapse(before: now)
         }
     }
@@ -125,14 +127,15 @@ struct RepeatSeries {
     /// The smallest index whose occurrence is at or after `now` (0 when the first is).
     func firstIndex(onOrAfter now: Instant) -> Int {
         guard now > firstInstant else { return 0 }
-        let nominal: Int64 = switch interval {
-        case .minute: 60
-        case .hour: 3600
-        case .day: 86_400
-        case .week: 604_800
-        case .month: 2_629_746
-        case .year: 31_556_952
-        }
+        let nominal: Int64 =
+            switch interval {
+            case .minute: 60
+            case .hour: 3600
+            case .day: 86_400
+            case .week: 604_800
+            case .month: 2_629_746
+            case .year: 31_556_952
+            }
         // Start a little below the estimate: DST and month lengths move occurrences by less
         // than two nominal units, and the loop below walks forward from there.
         let elapsed = (now - firstInstant).seconds
@@ -164,7 +167,9 @@ struct CalendarWalk {
         if !counted, start < from { start = from }
         var cursor = Instant(microseconds: start.microseconds - 1)
         var index = 0
-        while bounds.admits(index: index), let next = expression.nextElapse(after: cursor, in: zone), bounds.admits(next) {
+        while bounds.admits(index: index), let next = expression.nextElapse(after: cursor, in: zone),
+            bounds.admits(next)
+        {
             guard body(index, next) else { return }
             cursor = next
             index += 1

@@ -18,7 +18,8 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// 0…999 999.
     public var microsecond: Int
 
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, microsecond: Int = 0) {
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, microsecond: Int = 0)
+    {
         self.year = year
         self.month = month
         self.day = day
@@ -69,7 +70,8 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     public var description: String {
         var text = "\(CivilDateTime.padded(year, 4))-\(CivilDateTime.padded(month, 2))-\(CivilDateTime.padded(day, 2))"
-        text += "T\(CivilDateTime.padded(hour, 2)):\(CivilDateTime.padded(minute, 2)):\(CivilDateTime.padded(second, 2))"
+        text +=
+            "T\(CivilDateTime.padded(hour, 2)):\(CivilDateTime.padded(minute, 2)):\(CivilDateTime.padded(second, 2))"
         if microsecond != 0 {
             text += "." + CivilDateTime.fraction(microsecond)
         }

@@ -64,7 +64,9 @@ extension Instant {
     public func rfc3339(offset offsetSeconds: Int) -> String {
         let magnitude = abs(offsetSeconds)
         let sign = offsetSeconds < 0 ? "-" : "+"
-        let zone = offsetSeconds == 0 ? "Z"
+        let zone =
+            offsetSeconds == 0
+            ? "Z"
             : "\(sign)\(CivilDateTime.padded(magnitude / 3600, 2)):\(CivilDateTime.padded(magnitude / 60 % 60, 2))"
         return CivilDateTime(self, offset: offsetSeconds).description + zone
     }

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+
+/// `notify-sched-bench feeds`: parse + schedule time and peak memory for a generated feed in
+/// JSON and in XML plist, beside Python's `json` and `plistlib` on the same files.
+///
+/// Every measurement runs in a child process of its own, so each peak RSS is that parse's alone.
+struct FeedBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feeds", abstract: "Parse and schedule a generated feed; compare with Python.")
+
+    @Option(help: "Entries in the generated feed.")
+    var entries = 100_000
+
+    @Option(help: "Runs per measurement; the best time and its memory are reported.")
+    var runs = 3
+
+    @Flag(help: "End with one JSON object of the figures.")
+    var json = false
+
+    func run() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-sched-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let feed = GeneratedFeed(entries: entries)
+        let jsonPath = folder.appendingPathComponent("feed.json").path
+        let plistPath = folder.appendingPathComponent("feed.plist").path
+        try Data(feed.json().utf8).write(to: URL(fileURLWithPath: jsonPath))
+        try Data(feed.xmlPropertyList().utf8).write(to: URL(fileURLWithPath: plistPath))
+
+        var figures: [String: Double] = ["entries": Double(entries)]
+        var rows: [[String]] = []
+        for (format, path, pythonModule) in [("json", jsonPath, "json"), ("xml-plist", plistPath, "plistlib")] {
+            let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            let ours = try best(of: runs) { try Measurement.child(["parse-file", path]) }
+            let python = try best(of: runs) { try Measurement.python(module: pythonModule, path: path) }
+            let key = format.replacingOccurrences(of: "-", with: "_")
+            figures["\(key)_ms"] = ours.milliseconds
+            figures["\(key)_peak_mb"] = ours.peakMegabytes
+            figures["\(key)_python_ms"] = python.milliseconds
+            figures["\(key)_python_peak_mb"] = python.peakMegabytes
+            figures["\(key)_speedup_vs_python"] = python.milliseconds / ours.milliseconds
+            rows.append([
+                format, String(format: "%.1f MB", size / 1_048_576),
+                String(format: "%.0f ms", ours.milliseconds), String(format: "%.0f MB", ours.peakMegabytes),
+                String(format: "%.0f ms", python.milliseconds), String(format: "%.0f MB", python.peakMegabytes),
+                String(format: "%.2f×", python.milliseconds / ours.milliseconds),
+            ])
+        }
+        print(
+            "parse + schedule of \(entries) entries (best of \(runs); notify-sched also computes each entry's next occurrence)"
+        )
+        print(
+            Table.render(
+                header: ["format", "size", "notify-sched", "peak RSS", "Python parse", "Python RSS", "speed-up"],
+                rows: rows))
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    private func best(of runs: Int, _ measure: () throws -> Measurement) throws -> Measurement {
+        var results: [Measurement] = []
+        for _ in 0..<max(1, runs) { results.append(try measure()) }
+        return results.min { $0.milliseconds < $1.milliseconds } ?? results[0]
+    }
+}
+
+/// A timing and the peak resident memory of the process that did the work.
+struct Measurement {
+    var milliseconds: Double
+    var peakMegabytes: Double
+
+    /// Runs this benchmark executable with `arguments`; the child prints `milliseconds peak-kilobytes`.
+    static func child(_ arguments: [String]) throws -> Measurement {
+        try run(executable: CommandLine.arguments[0], arguments: arguments)
+    }
+
+    /// Times Python's `module.load` on `path` in a fresh interpreter.
+    static func python(module: String, path: String) throws -> Measurement {
+        let script = """
+            import \(module), resource, sys, time
+            start = time.perf_counter()
+            with open(sys.argv[1], 'rb') as f: \(module).load(f)
+            elapsed = (time.perf_counter() - start) * 1000
+            print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+            """
+        return try run(executable: "/usr/bin/env", arguments: ["python3", "-c", script, path])
+    }
+
+    private static func run(executable: String, arguments: [String]) throws -> Measurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap {
+            Double($0)
+        }
+        guard process.terminationStatus == 0, fields.count == 2 else {
+            throw ValidationError(
+                "\(executable) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+        }
+        return Measurement(milliseconds: fields[0], peakMegabytes: fields[1] / 1024)
+    }
+}
+
+/// Plain aligned text tables for benchmark output.
+enum Table {
+    static func render(header: [String], rows: [[String]]) -> String {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in cell.padding(toLength: widths[column], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

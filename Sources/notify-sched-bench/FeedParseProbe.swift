@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import NotifySchedCore
+import NotifySchedPlatform
+
+/// `notify-sched-bench parse-file PATH`: the measured work, in a process of its own. Reads,
+/// parses and computes every entry's next occurrence; prints `milliseconds peak-kilobytes`.
+struct FeedParseProbe: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "parse-file", shouldDisplay: false)
+
+    @Argument var path: String
+
+    func run() throws {
+        let zones = TimeZoneDatabase()
+        let userZone = SystemTimeZone.current(environment: ProcessInfo.processInfo.environment)
+        let now = WallClock.now()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let bytes = try FeedFile.read(path)
+        let result = FeedParser(zones: zones).parse(bytes, source: path)
+        guard let schedule = result.schedule, !result.hasErrors else {
+            throw ValidationError("the generated feed has errors: \(result.diagnostics.prefix(3))")
+        }
+        var scheduled = 0
+        for entry in schedule.entries
+        where !entry.trigger.occurrences(onOrAfter: now, limit: 1, userZone: userZone).isEmpty {
+            scheduled += 1
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        guard scheduled == schedule.entries.count else {
+            throw ValidationError("only \(scheduled) of \(schedule.entries.count) entries have a next occurrence")
+        }
+        print(elapsed, usage.ru_maxrss)
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// Benchmarks that print figures and ratios against baselines measured in the same run.
+@main
+struct NotifySchedBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify-sched-bench",
+        abstract: "Measure notify-sched against baselines in one run (use a release build).",
+        subcommands: [FeedBenchmark.self, FeedParseProbe.self]
+    )
+}
