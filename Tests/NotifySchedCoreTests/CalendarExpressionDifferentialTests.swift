@@ -1,7 +1,8 @@
 import Foundation
-@testable import NotifySchedCore
 import NotifySchedPlatform
 import Testing
+
+@testable import NotifySchedCore
 
 /// Runs `systemd-analyze calendar` on seeded random expressions and requires the same
 /// accept/reject decision, the same normalized form and the same elapse instants.
@@ -11,7 +12,9 @@ import Testing
 /// result. Figures at the time of writing: 400 expressions × 6 zones × 6 base times, about
 /// 14 000 expression runs and 60 000 instants compared per run.
 @Suite struct CalendarExpressionDifferentialTests {
-    static let zones = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "America/Sao_Paulo"]
+    static let zones = [
+        "UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "America/Sao_Paulo",
+    ]
     static let baseTimes: [String] = [
         "1774744200",  // 2026-03-29 00:30Z, Berlin springs forward at 01:00Z
         "1792888200.5",  // 2026-10-25 00:30:00.5Z, Berlin falls back at 01:00Z
@@ -46,28 +49,22 @@ import Testing
         for zoneName in Self.zones {
             let localZone = try database.loadZone(named: zoneName)
             var expressions = (0..<Self.expressionCount).map { _ in
-                CalendarExpressionGenerator.expression(using: &generator, abbreviations: Self.stableAbbreviations[zoneName] ?? [])
+                CalendarExpressionGenerator.expression(
+                    using: &generator, abbreviations: Self.stableAbbreviations[zoneName] ?? [])
             }
             expressions = Array(Set(expressions)).sorted()
             for base in Self.baseTimes {
-                let output = try ExternalCommand.run(
-                    systemdAnalyze,
-                    ["calendar", "--iterations=\(Self.iterations)", "--base-time=@\(base)"] + expressions,
-                    environment: ["TZ": zoneName, "SYSTEMD_COLORS": "0", "SYSTEMD_PAGER": "cat"])
-                let theirs = Self.parse(output.standardOutput, count: expressions.count)
-                let baseInstant = Self.instant(fromEpochText: base)
-                var mktime = GlibcMktime()
-                for (expression, expected) in zip(expressions, theirs) {
-                    runs += 1
-                    let mine = Self.outcome(expression, after: baseInstant, localZone: localZone, database: database, mktime: &mktime)
-                    compared += expected.seconds.count
-                    if mine != expected {
-                        mismatches.append("TZ=\(zoneName) base @\(base) '\(expression)': systemd \(expected), ours \(mine)")
-                    }
-                }
+                let result = try Self.compare(
+                    expressions, zone: localZone, base: base, iterations: Self.iterations, tool: systemdAnalyze,
+                    database: database)
+                runs += expressions.count
+                compared += result.compared
+                mismatches += result.mismatches
             }
         }
-        print("calendar differential: \(runs) expression runs over \(Self.zones.count) zones and \(Self.baseTimes.count) base times, \(compared) instants compared, \(mismatches.count) mismatches")
+        print(
+            "calendar differential: \(runs) expression runs over \(Self.zones.count) zones and \(Self.baseTimes.count) base times, \(compared) instants compared, \(mismatches.count) mismatches"
+        )
         for mismatch in mismatches.prefix(40) { Issue.record(Comment(rawValue: mismatch)) }
         #expect(mismatches.isEmpty, "every expression behaves as systemd-analyze")
     }
@@ -96,25 +93,44 @@ import Testing
         for (zoneName, bases) in transitions {
             let localZone = try database.loadZone(named: zoneName)
             for base in bases {
-                let output = try ExternalCommand.run(
-                    systemdAnalyze, ["calendar", "--iterations=24", "--base-time=@\(base)"] + expressions,
-                    environment: ["TZ": zoneName, "SYSTEMD_COLORS": "0"])
-                let theirs = Self.parse(output.standardOutput, count: expressions.count)
-                var mktime = GlibcMktime()
-                for (expression, expected) in zip(expressions, theirs) {
-                    let mine = Self.outcome(
-                        expression, after: Self.instant(fromEpochText: base), localZone: localZone, database: database,
-                        mktime: &mktime, iterations: 24)
-                    compared += expected.seconds.count
-                    if mine != expected {
-                        mismatches.append("TZ=\(zoneName) base @\(base) '\(expression)': systemd \(expected), ours \(mine)")
-                    }
-                }
+                let result = try Self.compare(
+                    expressions, zone: localZone, base: base, iterations: 24, tool: systemdAnalyze, database: database)
+                compared += result.compared
+                mismatches += result.mismatches
             }
         }
-        print("calendar DST differential: \(expressions.count) expressions x 12 base times, \(compared) instants compared, \(mismatches.count) mismatches")
+        print(
+            "calendar DST differential: \(expressions.count) expressions x 12 base times, \(compared) instants compared, \(mismatches.count) mismatches"
+        )
         for mismatch in mismatches.prefix(20) { Issue.record(Comment(rawValue: mismatch)) }
         #expect(mismatches.isEmpty, "every expression behaves as systemd-analyze around DST transitions")
+    }
+
+    /// Runs systemd-analyze once on `expressions` with `TZ` set to `zone` and compares each
+    /// expression's outcome with ours.
+    static func compare(
+        _ expressions: [String], zone: ZoneRules, base: String, iterations: Int, tool: String,
+        database: TimeZoneDatabase
+    ) throws -> (compared: Int, mismatches: [String]) {
+        let output = try ExternalCommand.run(
+            tool, ["calendar", "--iterations=\(iterations)", "--base-time=@\(base)"] + expressions,
+            environment: ["TZ": zone.identifier, "SYSTEMD_COLORS": "0", "SYSTEMD_PAGER": "cat"])
+        let theirs = parse(output.standardOutput, count: expressions.count)
+        // One systemd-analyze process computes the whole batch, so glibc's mktime state is shared.
+        var mktime = GlibcMktime()
+        var compared = 0
+        var mismatches: [String] = []
+        for (expression, expected) in zip(expressions, theirs) {
+            let mine = outcome(
+                expression, after: instant(fromEpochText: base), localZone: zone, database: database,
+                mktime: &mktime, iterations: iterations)
+            compared += expected.seconds.count
+            if mine != expected {
+                mismatches.append(
+                    "TZ=\(zone.identifier) base @\(base) '\(expression)': systemd \(expected), ours \(mine)")
+            }
+        }
+        return (compared, mismatches)
     }
 
     /// Abbreviations glibc's `tzname` keeps whatever instant was converted last; others (such
@@ -139,15 +155,17 @@ import Testing
     /// Our answer, threading glibc's `mktime` state through the batch as systemd-analyze's one
     /// process does.
     static func outcome(
-        _ text: String, after base: Instant, localZone: ZoneRules, database: TimeZoneDatabase, mktime: inout GlibcMktime,
-        iterations: Int = iterations
+        _ text: String, after base: Instant, localZone: ZoneRules, database: TimeZoneDatabase,
+        mktime: inout GlibcMktime, iterations: Int
     ) -> Outcome {
         guard let expression = try? CalendarExpression.parse(text, zones: database, localZone: localZone) else {
             return Outcome(normalized: nil, seconds: [])
         }
         var seconds: [Int64] = []
         var cursor = base
-        while seconds.count < iterations, let next = expression.nextElapse(after: cursor, in: localZone, mktime: &mktime) {
+        while seconds.count < iterations,
+            let next = expression.nextElapse(after: cursor, in: localZone, mktime: &mktime)
+        {
             seconds.append(next.secondsSinceEpoch)
             cursor = next
         }
@@ -198,7 +216,8 @@ import Testing
         let date = fields[1].split(separator: "-").compactMap { Int($0) }
         let time = fields[2].split(separator: ":").compactMap { Int($0) }
         guard date.count == 3, time.count == 3 else { return nil }
-        let civil = CivilDateTime(year: date[0], month: date[1], day: date[2], hour: time[0], minute: time[1], second: time[2])
+        let civil = CivilDateTime(
+            year: date[0], month: date[1], day: date[2], hour: time[0], minute: time[1], second: time[2])
         return civil.instant(atOffset: 0).secondsSinceEpoch
     }
 }

@@ -9,8 +9,11 @@ import Testing
         try CalendarExpression.parse(text, zones: database, localZone: local.flatMap { database.zone(named: $0) })
     }
 
-    static func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Instant {
-        CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).instant(atOffset: 0)
+    static func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0)
+        -> Instant
+    {
+        CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).instant(
+            atOffset: 0)
     }
 
     @Test(arguments: [
@@ -83,8 +86,10 @@ import Testing
         let expression = try Self.parse("*:*:0/0.5 UTC")
         #expect(
             expression.nextElapses(after: Self.utc(2026, 1, 1), count: 3, in: .utc)
-                == [Self.utc(2026, 1, 1) + TimeSpan(microseconds: 500_000), Self.utc(2026, 1, 1, 0, 0, 1),
-                    Self.utc(2026, 1, 1, 0, 0, 1) + TimeSpan(microseconds: 500_000)])
+                == [
+                    Self.utc(2026, 1, 1) + TimeSpan(microseconds: 500_000), Self.utc(2026, 1, 1, 0, 0, 1),
+                    Self.utc(2026, 1, 1, 0, 0, 1) + TimeSpan(microseconds: 500_000),
+                ])
     }
 
     @Test func lastDayOfMonthCountsFromTheEnd() throws {
@@ -105,7 +110,8 @@ import Testing
         #expect(standard.normalized == "*-*-* 12:00:00 CET")
         #expect(standard.nextElapse(after: Self.utc(2026, 3, 29, 0, 43, 20), in: berlin) == nil)
         // Without the local zone, CET is the IANA zone of that name.
-        #expect(try Self.parse("12:00 CET").nextElapse(after: Self.utc(2026, 7, 1), in: berlin) == Self.utc(2026, 7, 1, 10))
+        #expect(
+            try Self.parse("12:00 CET").nextElapse(after: Self.utc(2026, 7, 1), in: berlin) == Self.utc(2026, 7, 1, 10))
     }
 
     @Test func kolkataHistoricalDaylightNameNeverElapses() throws {

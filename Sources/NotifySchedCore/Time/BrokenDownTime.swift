@@ -31,8 +31,9 @@ struct BrokenDownTime: Hashable, Sendable {
     /// out of range (months roll into years, days into months, and so on).
     var linearSeconds: Int64 {
         let yearCarry = Int64(month).floorDivided(by: 12)
-        let days = CivilDateTime.daysSinceEpoch(
-            year: Int64(year) + yearCarry, month: Int64(month).floorModulo(12) + 1, day: 1) + Int64(day) - 1
+        let days =
+            CivilDateTime.daysSinceEpoch(
+                year: Int64(year) + yearCarry, month: Int64(month).floorModulo(12) + 1, day: 1) + Int64(day) - 1
         return days * 86_400 + Int64(hour) * 3600 + Int64(minute) * 60 + Int64(second)
     }
 }

@@ -154,7 +154,8 @@ struct CalendarExpressionParser {
                 throw failure("expected a weekday at \"\(rest)\"")
             }
             let end = index + name.utf8.count
-            guard [0, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: " ")].contains(byte(at: end))
+            guard
+                [0, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: " ")].contains(byte(at: end))
             else { throw failure("unknown weekday at \"\(rest)\"") }
             bits |= 1 << number
             if rangeStart >= 0 {
@@ -210,12 +211,7 @@ struct CalendarExpressionParser {
             index = start
             return false
         }
-        if current == UInt8(ascii: "~") {
-            expression.endOfMonth = true
-        } else if current != UInt8(ascii: "-") {
-            throw failure("expected \"-\" or \"~\" in the date at \"\(rest)\"")
-        }
-        index += 1
+        try consumeDateSeparator()
         let second = try parseChain(microseconds: false)
         if current == 0 || current == UInt8(ascii: " ") {
             skipSpaces()
@@ -223,12 +219,7 @@ struct CalendarExpressionParser {
             return false
         }
         if expression.endOfMonth { throw failure("\"~\" must come before the day") }
-        if current == UInt8(ascii: "~") {
-            expression.endOfMonth = true
-        } else if current != UInt8(ascii: "-") {
-            throw failure("expected \"-\" or \"~\" in the date at \"\(rest)\"")
-        }
-        index += 1
+        try consumeDateSeparator()
         let third = try parseChain(microseconds: false)
         guard current == 0 || current == UInt8(ascii: " ") else {
             throw failure("expected a space after the date at \"\(rest)\"")
@@ -236,6 +227,16 @@ struct CalendarExpressionParser {
         skipSpaces()
         (expression.year, expression.month, expression.day) = (first, second, third)
         return false
+    }
+
+    /// `-` or `~` between date fields; `~` counts the days from the end of the month.
+    private mutating func consumeDateSeparator() throws(CoreError) {
+        if current == UInt8(ascii: "~") {
+            expression.endOfMonth = true
+        } else if current != UInt8(ascii: "-") {
+            throw failure("expected \"-\" or \"~\" in the date at \"\(rest)\"")
+        }
+        index += 1
     }
 
     /// `@` and seconds since the epoch, read like C's `strtoul`: leading white space and a
@@ -324,10 +325,14 @@ struct CalendarExpressionParser {
                 // Without a step, seconds ranges advance by whole seconds, so systemd refuses
                 // one shorter than a second.
                 if microseconds && stop >= 0 && start + repetition > stop {
-                    throw failure("seconds range \(Double(start) / 1e6)..\(Double(stop) / 1e6) is shorter than its one-second step")
+                    throw failure(
+                        "seconds range \(Double(start) / 1e6)..\(Double(stop) / 1e6) is shorter than its one-second step"
+                    )
                 }
             }
-            let separators: [UInt8] = [0, UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: ":")]
+            let separators: [UInt8] = [
+                0, UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: ":"),
+            ]
             guard separators.contains(current) else { throw failure("unexpected \"\(rest)\"") }
             components.append(CalendarExpression.Component(start: start, stop: stop, repetition: repetition))
             guard current == UInt8(ascii: ",") else { return components }
@@ -445,19 +450,25 @@ struct CalendarExpressionParser {
                 throw failure("\(field) \(show(component.start)) is outside \(range)")
             }
             guard component.repetition <= upper - lower else {
-                throw failure("\(field) repetition \(show(component.repetition)) is longer than the field's range \(range)")
+                throw failure(
+                    "\(field) repetition \(show(component.repetition)) is longer than the field's range \(range)")
             }
             if component.stop >= 0 {
                 guard (lower...upper).contains(component.stop) else {
                     throw failure("\(field) range end \(show(component.stop)) is outside \(range)")
                 }
                 guard component.start + component.repetition <= component.stop else {
-                    throw failure("\(field) range \(show(component.start))..\(show(component.stop)) is empty or shorter than its step")
+                    throw failure(
+                        "\(field) range \(show(component.start))..\(show(component.stop)) is empty or shorter than its step"
+                    )
                 }
             } else if endOfMonth && component.start - component.repetition < lower {
-                throw failure("\(field) \(show(component.start)) with repetition \(show(component.repetition)) leaves the month")
+                throw failure(
+                    "\(field) \(show(component.start)) with repetition \(show(component.repetition)) leaves the month")
             } else if !endOfMonth && component.start + component.repetition > upper {
-                throw failure("\(field) \(show(component.start)) with repetition \(show(component.repetition)) passes \(show(upper))")
+                throw failure(
+                    "\(field) \(show(component.start)) with repetition \(show(component.repetition)) passes \(show(upper))"
+                )
             }
         }
     }

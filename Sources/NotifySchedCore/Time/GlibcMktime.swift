@@ -47,7 +47,9 @@ struct GlibcMktime: Hashable, Sendable {
             previousWasDST = foundDST
         }
         if !oscillating && isDST >= 0 && (isDST != 0) != (found.isDST != 0) {
-            guard let match = searchForRequestedDST(isDST: isDST, near: t, wanted: wanted, zone: zone) else { return nil }
+            guard let match = searchForRequestedDST(isDST: isDST, near: t, wanted: wanted, zone: zone) else {
+                return nil
+            }
             t = match
             found = localTime(t, zone)
         }

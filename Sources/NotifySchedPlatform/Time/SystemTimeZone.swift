@@ -26,8 +26,10 @@ public enum SystemTimeZone {
         if value.hasPrefix(":") { value.removeFirst() }
         if value.isEmpty { return .utc }
         if value.hasPrefix("/") {
-            return (try? ZoneRules(identifier: zoneName(fromPath: value) ?? value,
-                tzif: TimeZoneDatabase.readZoneFile(value, name: value))) ?? .utc
+            return
+                (try? ZoneRules(
+                    identifier: zoneName(fromPath: value) ?? value,
+                    tzif: TimeZoneDatabase.readZoneFile(value, name: value))) ?? .utc
         }
         if let zone = database.zone(named: value) { return zone }
         return (try? ZoneRules(identifier: value, posixRule: value)) ?? .utc
@@ -49,7 +51,9 @@ public enum SystemTimeZone {
         let marker = Array("zoneinfo/".utf8)
         let bytes = Array(path.utf8)
         guard bytes.count > marker.count,
-            let start = (0...(bytes.count - marker.count)).last(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) })
+            let start = (0...(bytes.count - marker.count)).last(where: {
+                bytes[$0..<$0 + marker.count].elementsEqual(marker)
+            })
         else { return nil }
         let name = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
         return TimeZoneDatabase.isAcceptableName(name) ? name : nil

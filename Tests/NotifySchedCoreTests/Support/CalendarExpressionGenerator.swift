@@ -8,7 +8,9 @@ enum CalendarExpressionGenerator {
         "minutely", "hourly", "daily", "weekly", "monthly", "yearly", "annually", "quarterly", "semiannually",
         "semi-annually", "Daily", "HOURLY",
     ]
-    static let zoneNames = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "Etc/GMT-3", "Nowhere/Zone"]
+    static let zoneNames = [
+        "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "Etc/GMT-3", "Nowhere/Zone",
+    ]
 
     static func expression(using generator: inout SplitMix64, abbreviations: [String]) -> String {
         var text: String
@@ -25,17 +27,20 @@ enum CalendarExpressionGenerator {
             case 1: parts.append("\(field(&generator, 1...12, width: 2))-\(field(&generator, 1...31, width: 2))")
             case 2:
                 parts.append(
-                    "\(field(&generator, 2025...2031, width: 4))-\(field(&generator, 1...12, width: 2))~\(field(&generator, 1...7, width: 2))")
+                    "\(field(&generator, 2025...2031, width: 4))-\(field(&generator, 1...12, width: 2))~\(field(&generator, 1...7, width: 2))"
+                )
             default:
                 parts.append(
-                    "\(field(&generator, 2025...2031, width: 4))-\(field(&generator, 1...12, width: 2))-\(field(&generator, 1...31, width: 2))")
+                    "\(field(&generator, 2025...2031, width: 4))-\(field(&generator, 1...12, width: 2))-\(field(&generator, 1...31, width: 2))"
+                )
             }
             switch generator.next() % 4 {
             case 0 where !parts.isEmpty: break
             case 1: parts.append("\(field(&generator, 0...23, width: 2)):\(field(&generator, 0...59, width: 2))")
             default:
                 parts.append(
-                    "\(field(&generator, 0...23, width: 2)):\(field(&generator, 0...59, width: 2)):\(seconds(&generator))")
+                    "\(field(&generator, 0...23, width: 2)):\(field(&generator, 0...59, width: 2)):\(seconds(&generator))"
+                )
             }
             text = parts.joined(separator: " ")
         }
