@@ -8,7 +8,7 @@ public enum SystemTimeZone {
     /// Reads `TZ` as glibc does: unset means `/etc/localtime`; empty means UTC; a leading `:`
     /// is dropped; an absolute path names a TZif file; anything else is first a zone name in
     /// `database`, then a POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`). `/etc/localtime` is named
-    /// after its symlink target below a `zoneinfo` folder (`Europe/Berlin`) and parsed from the
+    /// after its symlink target (or its own path) below a `zoneinfo` folder (`Europe/Berlin`) and parsed from the
     /// file itself when that name does not load. Anything unusable falls back to UTC, as glibc does.
     ///
     /// - Parameters:
@@ -41,7 +41,9 @@ public enum SystemTimeZone {
         {
             return zone
         }
-        let name = symlinkTarget(localtimePath).flatMap(zoneName(fromPath:)) ?? "localtime"
+        let name =
+            symlinkTarget(localtimePath).flatMap(zoneName(fromPath:)) ?? zoneName(fromPath: localtimePath)
+            ?? "localtime"
         return (try? ZoneRules(identifier: name, tzif: TimeZoneDatabase.readZoneFile(localtimePath, name: name)))
             ?? .utc
     }
