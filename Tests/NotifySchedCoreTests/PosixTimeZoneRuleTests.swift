@@ -9,9 +9,11 @@ import Testing
     @Test func europeanRuleSwitchesOnLastSundays() throws {
         let zone = try ZoneRules(identifier: "CET", posixRule: "CET-1CEST,M3.5.0,M10.5.0/3")
         #expect(zone.offset(at: Self.utc(2026, 3, 29, 0, 59)).seconds == 3600)
-        #expect(zone.offset(at: Self.utc(2026, 3, 29, 1)) == ZoneOffset(seconds: 7200, isDST: true, abbreviation: "CEST"))
+        #expect(
+            zone.offset(at: Self.utc(2026, 3, 29, 1)) == ZoneOffset(seconds: 7200, isDST: true, abbreviation: "CEST"))
         #expect(zone.offset(at: Self.utc(2026, 10, 25, 0, 59)).seconds == 7200)
-        #expect(zone.offset(at: Self.utc(2026, 10, 25, 1)) == ZoneOffset(seconds: 3600, isDST: false, abbreviation: "CET"))
+        #expect(
+            zone.offset(at: Self.utc(2026, 10, 25, 1)) == ZoneOffset(seconds: 3600, isDST: false, abbreviation: "CET"))
     }
 
     @Test func missingDatesDefaultToUSRules() throws {
@@ -22,7 +24,8 @@ import Testing
 
     @Test func quotedNamesAndMinuteOffsets() throws {
         let zone = try ZoneRules(identifier: "Tehran", posixRule: "<+0330>-3:30")
-        #expect(zone.offset(at: Self.utc(2026, 7, 1)) == ZoneOffset(seconds: 12600, isDST: false, abbreviation: "+0330"))
+        #expect(
+            zone.offset(at: Self.utc(2026, 7, 1)) == ZoneOffset(seconds: 12600, isDST: false, abbreviation: "+0330"))
         #expect(zone.nextTransition(after: Self.utc(2026, 7, 1)) == nil)
     }
 
@@ -50,7 +53,10 @@ import Testing
         #expect(late.nextTransition(after: Self.utc(2026, 2, 1)) == Self.utc(2026, 3, 5, 4))
     }
 
-    @Test(arguments: ["", "E", "EST", "EST5EDT,M3", "EST5EDT,M13.1.0,M11.1.0", "<AB>1", "EST5EDT,J0,J10", "EST99", "EST5EDT,M3.2.0/200,M11.1.0", "EST5x"])
+    @Test(arguments: [
+        "", "E", "EST", "EST5EDT,M3", "EST5EDT,M13.1.0,M11.1.0", "<AB>1", "EST5EDT,J0,J10", "EST99",
+        "EST5EDT,M3.2.0/200,M11.1.0", "EST5x",
+    ])
     func malformedRulesThrow(rule: String) {
         #expect(throws: CoreError.self) { try PosixTimeZoneRule(parsing: rule) }
     }

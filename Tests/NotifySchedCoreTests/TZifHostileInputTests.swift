@@ -3,7 +3,8 @@ import NotifySchedCore
 import Testing
 
 @Suite struct TZifHostileInputTests {
-    static let berlin: [UInt8] = (try? Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Europe/Berlin")))) ?? []
+    static let berlin: [UInt8] =
+        (try? Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/Europe/Berlin")))) ?? []
 
     @Test func everyTruncationThrowsInvalidZoneData() throws {
         try #require(Self.berlin.count > 100, "the system tz database has Europe/Berlin")
@@ -22,7 +23,9 @@ import Testing
     }
 
     @Test func bytesThatAreNotTZifThrow() {
-        #expect(throws: CoreError.self) { try ZoneRules(identifier: "x", tzif: Array("not a zone file at all, no".utf8)) }
+        #expect(throws: CoreError.self) {
+            try ZoneRules(identifier: "x", tzif: Array("not a zone file at all, no".utf8))
+        }
         #expect(throws: CoreError.self) { try ZoneRules(identifier: "x", tzif: []) }
     }
 

@@ -63,13 +63,19 @@ import Testing
 
     @Test func knownOffsetsAndDaylightFlags() throws {
         let berlin = try Self.zone("Europe/Berlin")
-        #expect(berlin.offset(at: Self.utc(2026, 1, 15)) == ZoneOffset(seconds: 3600, isDST: false, abbreviation: "CET"))
-        #expect(berlin.offset(at: Self.utc(2026, 7, 15)) == ZoneOffset(seconds: 7200, isDST: true, abbreviation: "CEST"))
+        #expect(
+            berlin.offset(at: Self.utc(2026, 1, 15)) == ZoneOffset(seconds: 3600, isDST: false, abbreviation: "CET"))
+        #expect(
+            berlin.offset(at: Self.utc(2026, 7, 15)) == ZoneOffset(seconds: 7200, isDST: true, abbreviation: "CEST"))
         let lordHowe = try Self.zone("Australia/Lord_Howe")
-        #expect(lordHowe.offset(at: Self.utc(2026, 1, 15)) == ZoneOffset(seconds: 39600, isDST: true, abbreviation: "+11"))
-        #expect(lordHowe.offset(at: Self.utc(2026, 7, 15)) == ZoneOffset(seconds: 37800, isDST: false, abbreviation: "+1030"))
+        #expect(
+            lordHowe.offset(at: Self.utc(2026, 1, 15)) == ZoneOffset(seconds: 39600, isDST: true, abbreviation: "+11"))
+        #expect(
+            lordHowe.offset(at: Self.utc(2026, 7, 15))
+                == ZoneOffset(seconds: 37800, isDST: false, abbreviation: "+1030"))
         let kolkata = try Self.zone("Asia/Kolkata")
-        #expect(kolkata.offset(at: Self.utc(2090, 7, 15)) == ZoneOffset(seconds: 19800, isDST: false, abbreviation: "IST"))
+        #expect(
+            kolkata.offset(at: Self.utc(2090, 7, 15)) == ZoneOffset(seconds: 19800, isDST: false, abbreviation: "IST"))
     }
 
     @Test func civilTimeFollowsTheOffset() throws {
@@ -79,10 +85,19 @@ import Testing
 
     @Test func springForwardGapShiftsForwardByGapLength() throws {
         let cases: [(String, CivilDateTime, Instant)] = [
-            ("Europe/Berlin", CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30), Self.utc(2026, 3, 29, 1, 30)),
-            ("America/New_York", CivilDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30), Self.utc(2026, 3, 8, 7, 30)),
+            (
+                "Europe/Berlin", CivilDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30),
+                Self.utc(2026, 3, 29, 1, 30)
+            ),
+            (
+                "America/New_York", CivilDateTime(year: 2026, month: 3, day: 8, hour: 2, minute: 30),
+                Self.utc(2026, 3, 8, 7, 30)
+            ),
             // Lord Howe moves from +10:30 to +11:00: a 30-minute gap from 02:00 to 02:30.
-            ("Australia/Lord_Howe", CivilDateTime(year: 2026, month: 10, day: 4, hour: 2, minute: 15), Self.utc(2026, 10, 3, 15, 45)),
+            (
+                "Australia/Lord_Howe", CivilDateTime(year: 2026, month: 10, day: 4, hour: 2, minute: 15),
+                Self.utc(2026, 10, 3, 15, 45)
+            ),
             // Apia skipped 2011-12-30 entirely, going from -10:00 to +14:00.
             ("Pacific/Apia", CivilDateTime(year: 2011, month: 12, day: 30, hour: 12), Self.utc(2011, 12, 30, 22)),
         ]
@@ -95,12 +110,18 @@ import Testing
 
     @Test func fallBackOverlapOffersBothAndFloatingTakesTheEarlier() throws {
         let cases: [(String, CivilDateTime, Instant, Instant)] = [
-            ("Europe/Berlin", CivilDateTime(year: 2026, month: 10, day: 25, hour: 2, minute: 30),
-             Self.utc(2026, 10, 25, 0, 30), Self.utc(2026, 10, 25, 1, 30)),
-            ("America/New_York", CivilDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30),
-             Self.utc(2026, 11, 1, 5, 30), Self.utc(2026, 11, 1, 6, 30)),
-            ("Australia/Lord_Howe", CivilDateTime(year: 2026, month: 4, day: 5, hour: 1, minute: 45),
-             Self.utc(2026, 4, 4, 14, 45), Self.utc(2026, 4, 4, 15, 15)),
+            (
+                "Europe/Berlin", CivilDateTime(year: 2026, month: 10, day: 25, hour: 2, minute: 30),
+                Self.utc(2026, 10, 25, 0, 30), Self.utc(2026, 10, 25, 1, 30)
+            ),
+            (
+                "America/New_York", CivilDateTime(year: 2026, month: 11, day: 1, hour: 1, minute: 30),
+                Self.utc(2026, 11, 1, 5, 30), Self.utc(2026, 11, 1, 6, 30)
+            ),
+            (
+                "Australia/Lord_Howe", CivilDateTime(year: 2026, month: 4, day: 5, hour: 1, minute: 45),
+                Self.utc(2026, 4, 4, 14, 45), Self.utc(2026, 4, 4, 15, 15)
+            ),
         ]
         for (name, local, earlier, later) in cases {
             let zone = try Self.zone(name)
@@ -111,7 +132,9 @@ import Testing
 
     @Test func ordinaryLocalTimeIsUnique() throws {
         let kolkata = try Self.zone("Asia/Kolkata")
-        #expect(kolkata.resolve(CivilDateTime(year: 2026, month: 5, day: 1, hour: 9)) == .unique(Self.utc(2026, 5, 1, 3, 30)))
+        #expect(
+            kolkata.resolve(CivilDateTime(year: 2026, month: 5, day: 1, hour: 9))
+                == .unique(Self.utc(2026, 5, 1, 3, 30)))
         #expect(ZoneRules.utc.resolve(CivilDateTime(year: 2026, month: 5, day: 1)) == .unique(Self.utc(2026, 5, 1)))
     }
 
@@ -122,7 +145,9 @@ import Testing
         #expect(ZoneRules.utc.nextTransition(after: Self.utc(2026, 1, 1)) == nil)
     }
 
-    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "America/Nuuk", "America/Santiago", "Europe/Dublin"])
+    @Test(arguments: [
+        "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "America/Nuuk", "America/Santiago", "Europe/Dublin",
+    ])
     func footerRuleAgreesWithTheTransitionTable(name: String) throws {
         let zone = try Self.zone(name)
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/\(name)")))

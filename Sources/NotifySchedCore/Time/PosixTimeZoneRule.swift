@@ -71,7 +71,8 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
         }
         guard scanner.atEnd else { throw scanner.failure("unexpected text after the DST end rule") }
         daylight = DaylightSaving(
-            offset: ZoneOffset(seconds: daylightOffset, isDST: true, abbreviation: daylightName), start: start, end: end)
+            offset: ZoneOffset(seconds: daylightOffset, isDST: true, abbreviation: daylightName), start: start, end: end
+        )
     }
 
     /// The offset in force at `instant`.

@@ -8,7 +8,7 @@ public enum SystemTimeZone {
     /// Reads `TZ` as glibc does: unset means `/etc/localtime`; empty means UTC; a leading `:`
     /// is dropped; an absolute path names a TZif file; anything else is first a zone name in
     /// `database`, then a POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`). `/etc/localtime` is named
-    /// after its symlink target below a `zoneinfo` folder (`Europe/Berlin`) and parsed from the
+    /// after its symlink target (or its own path) below a `zoneinfo` folder (`Europe/Berlin`) and parsed from the
     /// file itself when that name does not load. Anything unusable falls back to UTC, as glibc does.
     ///
     /// - Parameters:
@@ -26,8 +26,10 @@ public enum SystemTimeZone {
         if value.hasPrefix(":") { value.removeFirst() }
         if value.isEmpty { return .utc }
         if value.hasPrefix("/") {
-            return (try? ZoneRules(identifier: zoneName(fromPath: value) ?? value,
-                tzif: TimeZoneDatabase.readZoneFile(value, name: value))) ?? .utc
+            return
+                (try? ZoneRules(
+                    identifier: zoneName(fromPath: value) ?? value,
+                    tzif: TimeZoneDatabase.readZoneFile(value, name: value))) ?? .utc
         }
         if let zone = database.zone(named: value) { return zone }
         return (try? ZoneRules(identifier: value, posixRule: value)) ?? .utc
@@ -39,7 +41,9 @@ public enum SystemTimeZone {
         {
             return zone
         }
-        let name = symlinkTarget(localtimePath).flatMap(zoneName(fromPath:)) ?? "localtime"
+        let name =
+            symlinkTarget(localtimePath).flatMap(zoneName(fromPath:)) ?? zoneName(fromPath: localtimePath)
+            ?? "localtime"
         return (try? ZoneRules(identifier: name, tzif: TimeZoneDatabase.readZoneFile(localtimePath, name: name)))
             ?? .utc
     }
@@ -49,7 +53,9 @@ public enum SystemTimeZone {
         let marker = Array("zoneinfo/".utf8)
         let bytes = Array(path.utf8)
         guard bytes.count > marker.count,
-            let start = (0...(bytes.count - marker.count)).last(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) })
+            let start = (0...(bytes.count - marker.count)).last(where: {
+                bytes[$0..<$0 + marker.count].elementsEqual(marker)
+            })
         else { return nil }
         let name = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
         return TimeZoneDatabase.isAcceptableName(name) ? name : nil

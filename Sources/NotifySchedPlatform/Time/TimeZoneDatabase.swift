@@ -100,7 +100,8 @@ public final class TimeZoneDatabase: ZoneProvider, Sendable {
             }
             if result < 0 && errno == EINTR { continue }
             guard result >= 0 else {
-                throw CoreError(.invalidZoneData, "zone \(name): reading \(path) failed: \(String(cString: strerror(errno)))")
+                throw CoreError(
+                    .invalidZoneData, "zone \(name): reading \(path) failed: \(String(cString: strerror(errno)))")
             }
             if result == 0 { break }
             count += result

@@ -1,0 +1,223 @@
+import Foundation
+import NotifySchedPlatform
+import Testing
+
+@testable import NotifySchedCore
+
+/// Runs `systemd-analyze calendar` on seeded random expressions and requires the same
+/// accept/reject decision, the same normalized form and the same elapse instants.
+///
+/// systemd prints instants to the second, so instants are compared floored to whole seconds;
+/// sub-second behaviour still shows because each iteration starts from the previous exact
+/// result. Figures at the time of writing: 400 expressions × 6 zones × 6 base times, about
+/// 14 000 expression runs and 60 000 instants compared per run.
+@Suite struct CalendarExpressionDifferentialTests {
+    static let zones = [
+        "UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "America/Sao_Paulo",
+    ]
+    static let baseTimes: [String] = [
+        "1774744200",  // 2026-03-29 00:30Z, Berlin springs forward at 01:00Z
+        "1792888200.5",  // 2026-10-25 00:30:00.5Z, Berlin falls back at 01:00Z
+        "1772951400",  // 2026-03-08 06:30Z, New York springs forward at 07:00Z
+        "1793510999.999999",  // 2026-11-01 05:29:59.999999Z, New York falls back at 06:00Z
+        "1775313000",  // 2026-04-04 14:30Z, Lord Howe falls back at 15:00Z
+        "1781526896.789",  // 2026-06-15 12:34:56.789Z, an ordinary day
+    ]
+    static let iterations = 5
+    static let expressionCount = 400
+
+    struct Outcome: Equatable, CustomStringConvertible {
+        var normalized: String?
+        var seconds: [Int64]
+
+        var description: String {
+            guard let normalized else { return "rejected" }
+            return "\(normalized) -> \(seconds.map { Instant(secondsSinceEpoch: $0).rfc3339 })"
+        }
+    }
+
+    @Test func matchesSystemdAnalyze() throws {
+        guard let systemdAnalyze = ExternalCommand.locate("systemd-analyze") else {
+            Issue.record("systemd-analyze is not installed; the differential test cannot run")
+            return
+        }
+        let database = TimeZoneDatabase()
+        var generator = SplitMix64(seed: 0xCA1E_DA25)
+        var compared = 0
+        var runs = 0
+        var mismatches: [String] = []
+        for zoneName in Self.zones {
+            let localZone = try database.loadZone(named: zoneName)
+            var expressions = (0..<Self.expressionCount).map { _ in
+                CalendarExpressionGenerator.expression(
+                    using: &generator, abbreviations: Self.stableAbbreviations[zoneName] ?? [])
+            }
+            expressions = Array(Set(expressions)).sorted()
+            for base in Self.baseTimes {
+                let result = try Self.compare(
+                    expressions, zone: localZone, base: base, iterations: Self.iterations, tool: systemdAnalyze,
+                    database: database)
+                runs += expressions.count
+                compared += result.compared
+                mismatches += result.mismatches
+            }
+        }
+        print(
+            "calendar differential: \(runs) expression runs over \(Self.zones.count) zones and \(Self.baseTimes.count) base times, \(compared) instants compared, \(mismatches.count) mismatches"
+        )
+        for mismatch in mismatches.prefix(40) { Issue.record(Comment(rawValue: mismatch)) }
+        #expect(mismatches.isEmpty, "every expression behaves as systemd-analyze")
+    }
+
+    /// Expressions whose elapses fall in or next to DST gaps and overlaps, iterated 24 times
+    /// from just before each transition, in every zone with DST.
+    @Test func matchesSystemdAnalyzeAcrossDSTTransitions() throws {
+        guard let systemdAnalyze = ExternalCommand.locate("systemd-analyze") else {
+            Issue.record("systemd-analyze is not installed; the differential test cannot run")
+            return
+        }
+        let expressions = [
+            "*-*-* 02:30", "*-*-* 02:00", "*-*-* 01:30", "*-*-* 03:00", "*-*-* 02:15:30", "*:0/15", "*:0/20:30",
+            "*:*:0/20", "hourly", "daily", "*-*-* *:30", "*-*-* 02:*:00", "*-*-* 01,02,03:45", "Sun *-*-* 02:30",
+            "*-*~1 02:30", "*-*-* 00/2:10", "*-*-* 02:30 Europe/Berlin", "*-*-* 02:15 Australia/Lord_Howe",
+            "*-*-* 01:30 America/New_York", "*-*-* 23:59:59.5", "*:*:59.999999", "*-*-* 02:30:00/0.25",
+        ]
+        let transitions: [(zone: String, bases: [String])] = [
+            ("Europe/Berlin", ["1774742400", "1774747799", "1792886400", "1792890000.25"]),
+            ("America/New_York", ["1772945999", "1772951400.5", "1793505600", "1793512800"]),
+            ("Australia/Lord_Howe", ["1775309400", "1775313900", "1791212400", "1791216000.75"]),
+        ]
+        let database = TimeZoneDatabase()
+        var compared = 0
+        var mismatches: [String] = []
+        for (zoneName, bases) in transitions {
+            let localZone = try database.loadZone(named: zoneName)
+            for base in bases {
+                let result = try Self.compare(
+                    expressions, zone: localZone, base: base, iterations: 24, tool: systemdAnalyze, database: database)
+                compared += result.compared
+                mismatches += result.mismatches
+            }
+        }
+        print(
+            "calendar DST differential: \(expressions.count) expressions x 12 base times, \(compared) instants compared, \(mismatches.count) mismatches"
+        )
+        for mismatch in mismatches.prefix(20) { Issue.record(Comment(rawValue: mismatch)) }
+        #expect(mismatches.isEmpty, "every expression behaves as systemd-analyze around DST transitions")
+    }
+
+    /// Runs systemd-analyze once on `expressions` with `TZ` set to `zone` and compares each
+    /// expression's outcome with ours.
+    static func compare(
+        _ expressions: [String], zone: ZoneRules, base: String, iterations: Int, tool: String,
+        database: TimeZoneDatabase
+    ) throws -> (compared: Int, mismatches: [String]) {
+        let output = try ExternalCommand.run(
+            tool, ["calendar", "--iterations=\(iterations)", "--base-time=@\(base)"] + expressions,
+            environment: ["TZ": zone.identifier, "SYSTEMD_COLORS": "0", "SYSTEMD_PAGER": "cat"])
+        let theirs = parse(output.standardOutput, count: expressions.count)
+        // One systemd-analyze process computes the whole batch, so glibc's mktime state is shared.
+        var mktime = GlibcMktime()
+        var compared = 0
+        var mismatches: [String] = []
+        for (expression, expected) in zip(expressions, theirs) {
+            let mine = outcome(
+                expression, after: instant(fromEpochText: base), localZone: zone, database: database,
+                mktime: &mktime, iterations: iterations)
+            compared += expected.seconds.count
+            if mine != expected {
+                mismatches.append(
+                    "TZ=\(zone.identifier) base @\(base) '\(expression)': systemd \(expected), ours \(mine)")
+            }
+        }
+        return (compared, mismatches)
+    }
+
+    /// Abbreviations glibc's `tzname` keeps whatever instant was converted last; others (such
+    /// as Kolkata's `+0630`) change as systemd-analyze converts times and are tested alone.
+    static let stableAbbreviations: [String: [String]] = [
+        "Europe/Berlin": ["CET", "CEST", "cest"],
+        "America/New_York": ["EST", "EDT"],
+        "Australia/Lord_Howe": ["+1030", "+11"],
+        "Asia/Kolkata": ["IST"],
+    ]
+
+    static func instant(fromEpochText text: String) -> Instant {
+        let parts = text.split(separator: ".")
+        var microseconds = (Int64(parts[0]) ?? 0) * 1_000_000
+        if parts.count > 1 {
+            let digits = String(parts[1]).padding(toLength: 6, withPad: "0", startingAt: 0)
+            microseconds += Int64(digits) ?? 0
+        }
+        return Instant(microseconds: microseconds)
+    }
+
+    /// Our answer, threading glibc's `mktime` state through the batch as systemd-analyze's one
+    /// process does.
+    static func outcome(
+        _ text: String, after base: Instant, localZone: ZoneRules, database: TimeZoneDatabase,
+        mktime: inout GlibcMktime, iterations: Int
+    ) -> Outcome {
+        guard let expression = try? CalendarExpression.parse(text, zones: database, localZone: localZone) else {
+            return Outcome(normalized: nil, seconds: [])
+        }
+        var seconds: [Int64] = []
+        var cursor = base
+        while seconds.count < iterations,
+            let next = expression.nextElapse(after: cursor, in: localZone, mktime: &mktime)
+        {
+            seconds.append(next.secondsSinceEpoch)
+            cursor = next
+        }
+        return Outcome(normalized: expression.normalized, seconds: seconds)
+    }
+
+    /// Splits systemd-analyze's standard output into one outcome per expression: a table per
+    /// accepted expression, nothing for a rejected one, and an empty line between expressions.
+    static func parse(_ output: String, count: Int) -> [Outcome] {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+        var outcomes: [Outcome] = []
+        for _ in 0..<count {
+            var block: [String] = []
+            while let line = lines.first, !line.isEmpty {
+                block.append(line)
+                lines.removeFirst()
+            }
+            if !lines.isEmpty { lines.removeFirst() }
+            guard !block.isEmpty else {
+                outcomes.append(Outcome(normalized: nil, seconds: []))
+                continue
+            }
+            var outcome = Outcome(normalized: nil, seconds: [])
+            var pendingLocal: Int64?
+            for line in block {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let label = line[..<colon].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if label == "Normalized form" {
+                    outcome.normalized = value
+                } else if label == "Next elapse" || label.hasPrefix("Iter. #") {
+                    if let pendingLocal { outcome.seconds.append(pendingLocal) }
+                    pendingLocal = value == "never" ? nil : timestamp(value)
+                } else if label == "(in UTC)" {
+                    pendingLocal = timestamp(value)
+                }
+            }
+            if let pendingLocal { outcome.seconds.append(pendingLocal) }
+            outcomes.append(outcome)
+        }
+        return outcomes
+    }
+
+    /// `Sun 2026-03-29 01:30:00 UTC` to seconds; only UTC lines are read for their value.
+    static func timestamp(_ text: String) -> Int64? {
+        let fields = text.split(separator: " ")
+        guard fields.count >= 3 else { return nil }
+        let date = fields[1].split(separator: "-").compactMap { Int($0) }
+        let time = fields[2].split(separator: ":").compactMap { Int($0) }
+        guard date.count == 3, time.count == 3 else { return nil }
+        let civil = CivilDateTime(
+            year: date[0], month: date[1], day: date[2], hour: time[0], minute: time[1], second: time[2])
+        return civil.instant(atOffset: 0).secondsSinceEpoch
+    }
+}
