@@ -15,11 +15,12 @@ struct FeedOptions: ParsableArguments {
     /// Everything a command needs to read feeds, taken from the options and the environment.
     func context(environment: [String: String] = ProcessInfo.processInfo.environment) -> FeedContext {
         let zones = TimeZoneDatabase()
+        let userZone = SystemTimeZone.current(environment: environment, database: zones)
         return FeedContext(
             parser: FeedParser(
                 zones: zones, urlPolicy: URLPolicy(extraSchemes: allowedSchemes),
-                language: .fromEnvironment(environment)),
-            userZone: SystemTimeZone.current(environment: environment))
+                language: .fromEnvironment(environment), userZone: userZone),
+            userZone: userZone)
     }
 }
 

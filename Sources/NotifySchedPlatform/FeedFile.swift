@@ -8,9 +8,13 @@ public enum FeedFile {
     /// - Parameters:
     ///   - path: A file path; `-` reads standard input.
     ///   - maxBytes: The size cap (`FeedReadLimits.maxBytes`, 16 MiB by default).
-    /// - Throws: `PlatformError` when the file is missing, unreadable, not a regular file or too large.
+    /// - Throws: `PlatformError` when the file is missing, unreadable, not a regular file or too large,
+    ///   or when `path` is a URL.
     public static func read(_ path: String, maxBytes: Int = FeedReadLimits().maxBytes) throws(PlatformError) -> [UInt8]
     {
+        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+            throw PlatformError(.unsupported, "\(path): feeds over HTTP(S) cannot be fetched yet; download the feed and name the file")
+        }
         if path == "-" {
             return try readBounded(FileHandle.standardInput, path: "standard input", maxBytes: maxBytes)
         }

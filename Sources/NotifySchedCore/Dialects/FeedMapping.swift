@@ -4,10 +4,12 @@ final class FeedMapping {
     let zones: any ZoneProvider
     let urlPolicy: URLPolicy
     let language: LanguagePreference
+    let userZone: ZoneRules?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(zones: any ZoneProvider, urlPolicy: URLPolicy, language: LanguagePreference) {
+    init(zones: any ZoneProvider, urlPolicy: URLPolicy, language: LanguagePreference, userZone: ZoneRules?) {
         self.zones = zones
+        self.userZone = userZone
         self.urlPolicy = urlPolicy
         self.language = language
     }

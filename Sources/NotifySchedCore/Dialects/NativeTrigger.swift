@@ -10,7 +10,7 @@ enum NativeTrigger {
             }
         }
         let interval = repeatInterval(&reader)
-        let calendar = calendarExpression(&reader)
+        let calendar = calendarExpression(&reader, localZone: zone ?? mapping.userZone)
         let until = reader.instant("until")
         let count = reader.integer("count")
         let events = events(&reader)
@@ -72,10 +72,10 @@ enum NativeTrigger {
         return nil
     }
 
-    private static func calendarExpression(_ reader: inout FieldReader) -> CalendarExpression? {
+    private static func calendarExpression(_ reader: inout FieldReader, localZone: ZoneRules?) -> CalendarExpression? {
         guard let text = reader.string("calendar") else { return nil }
         do {
-            return try CalendarExpression.parse(text, zones: reader.mapping.zones)
+            return try CalendarExpression.parse(text, zones: reader.mapping.zones, localZone: localZone)
         } catch {
             reader.mapping.error(
                 .invalidCalendar, "`calendar` \"\(text)\": \(error.message)", at: reader.location(of: "calendar"))

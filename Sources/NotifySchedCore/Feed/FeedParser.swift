@@ -16,14 +16,18 @@ public struct FeedParser: Sendable {
     public var urlPolicy: URLPolicy
     /// The user's language, for iSmartNews's localized keys.
     public var language: LanguagePreference
+    /// The user's zone, whose abbreviations (`CET`, `EDT`) a calendar expression may end with,
+    /// as systemd allows; nil accepts only `UTC` and IANA names there.
+    public var userZone: ZoneRules?
     /// Size, depth and node limits for reading the document.
     public var limits: FeedReadLimits
 
     public init(
         zones: any ZoneProvider, urlPolicy: URLPolicy = URLPolicy(), language: LanguagePreference = .none,
-        limits: FeedReadLimits = FeedReadLimits()
+        userZone: ZoneRules? = nil, limits: FeedReadLimits = FeedReadLimits()
     ) {
         self.zones = zones
+        self.userZone = userZone
         self.urlPolicy = urlPolicy
         self.language = language
         self.limits = limits
@@ -43,7 +47,7 @@ public struct FeedParser: Sendable {
         } catch {
             return FeedParseResult(schedule: nil, diagnostics: [Diagnostic(.error, error)])
         }
-        let mapping = FeedMapping(zones: zones, urlPolicy: urlPolicy, language: language)
+        let mapping = FeedMapping(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone)
         let schedule: Schedule?
         switch document.root.value {
         case .dictionary(let root) where root["notifications"] != nil:
