@@ -65,14 +65,14 @@ struct BinaryPropertyListReader {
         guard objectCount >= 1, topObject < objectCount else {
             throw CoreError(.syntax, "the binary plist trailer names no valid top object")
         }
-        guard objectCount <= UInt64(limits.maxBinaryObjects) else {
-            throw CoreError(
-                .limitExceeded, "the binary plist declares \(objectCount) objects; the limit is \(limits.maxBinaryObjects)")
-        }
         guard tableStart > UInt64(Self.headerSize), tableStart < UInt64(trailer),
             objectCount <= (UInt64(trailer) - tableStart) / UInt64(offsetSize)
         else {
             throw CoreError(.syntax, "the binary plist's offset table lies outside the file")
+        }
+        guard objectCount <= UInt64(limits.maxBinaryObjects) else {
+            throw CoreError(
+                .limitExceeded, "the binary plist declares \(objectCount) objects; the limit is \(limits.maxBinaryObjects)")
         }
         self.bytes = bytes
         self.limits = limits
