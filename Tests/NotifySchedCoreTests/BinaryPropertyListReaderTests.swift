@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test func readsRealsOfBothSizesAndRefusesNonFiniteOnes() throws {
-        #expect(try Self.value([0x22] + BinaryPlistBuilder.bigEndian(UInt64(Float(0.5).bitPattern), size: 4)) == .real(0.5))
+        #expect(
+            try Self.value([0x22] + BinaryPlistBuilder.bigEndian(UInt64(Float(0.5).bitPattern), size: 4)) == .real(0.5))
         #expect(try Self.value(BinaryPlistBuilder.real(-2.25)) == .real(-2.25))
         #expect(throws: CoreError.self) { try Self.value(BinaryPlistBuilder.real(.nan)) }
         #expect(throws: CoreError.self) { try Self.value(BinaryPlistBuilder.real(-.infinity)) }
@@ -59,7 +60,9 @@ import Testing
         #expect(try Self.value([0x00]) == .null)
         #expect(try Self.value([0x08]) == .bool(false))
         #expect(try Self.value([0x09]) == .bool(true))
-        #expect(try Self.value(BinaryPlistBuilder.date(secondsSince2001: 0)) == .date(Instant(secondsSinceEpoch: 978_307_200)))
+        #expect(
+            try Self.value(BinaryPlistBuilder.date(secondsSince2001: 0))
+                == .date(Instant(secondsSinceEpoch: 978_307_200)))
         #expect(throws: CoreError.self, "a fill byte is not a value") { try Self.value([0x0F]) }
     }
 
@@ -73,7 +76,9 @@ import Testing
 
     @Test func readsStringsAndRefusesLoneSurrogates() throws {
         #expect(try Self.value(BinaryPlistBuilder.ascii("plain")) == .string("plain"))
-        #expect(try Self.value(BinaryPlistBuilder.ascii(String(repeating: "x", count: 40))) == .string(String(repeating: "x", count: 40)))
+        #expect(
+            try Self.value(BinaryPlistBuilder.ascii(String(repeating: "x", count: 40)))
+                == .string(String(repeating: "x", count: 40)))
         #expect(try Self.value(BinaryPlistBuilder.utf16([0x00E9, 0xD83D, 0xDE00])) == .string("é😀"))
         #expect(throws: CoreError.self) { try Self.value(BinaryPlistBuilder.utf16([0xD83D])) }
         #expect(throws: CoreError.self) { try Self.value(BinaryPlistBuilder.utf16([0xDE00, 0x41])) }
@@ -133,7 +138,8 @@ import Testing
         #expect(readError(badSizes)?.code == .syntax, "reference size 9 is invalid")
         #expect(readError(builder.build(top: 1))?.code == .syntax, "the top object must exist")
         #expect(readError(builder.build(objectCount: 0))?.code == .syntax)
-        #expect(readError(builder.build(objectCount: 1 << 40))?.code == .syntax, "the offset table must fit in the file")
+        #expect(
+            readError(builder.build(objectCount: 1 << 40))?.code == .syntax, "the offset table must fit in the file")
         #expect(readError(builder.build(tableOffset: 1 << 62))?.code == .syntax)
         #expect(readError(builder.build(tableOffset: 3))?.code == .syntax)
         #expect(readError(Array(valid.prefix(20)))?.code == .syntax)
@@ -198,7 +204,10 @@ import Testing
         }
         #expect(readError(builder.build(top: child), limits: FeedReadLimits(maxDepth: 2))?.code == .limitExceeded)
         #expect(readError(builder.build(top: child), limits: FeedReadLimits(maxDepth: 3)) == nil)
-        #expect(readError(builder.build(top: child), limits: FeedReadLimits(maxBinaryObjects: 3))?.code == .limitExceeded)
-        #expect(readError(Self.single(BinaryPlistBuilder.ascii("12345")), limits: FeedReadLimits(maxStringBytes: 4))?.code == .limitExceeded)
+        #expect(
+            readError(builder.build(top: child), limits: FeedReadLimits(maxBinaryObjects: 3))?.code == .limitExceeded)
+        #expect(
+            readError(Self.single(BinaryPlistBuilder.ascii("12345")), limits: FeedReadLimits(maxStringBytes: 4))?.code
+                == .limitExceeded)
     }
 }

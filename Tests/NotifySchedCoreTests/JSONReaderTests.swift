@@ -34,7 +34,10 @@ import Testing
                                 FeedNode(.dictionary(FeedDictionary()), line: 8),
                             ]), line: 8)
                     ),
-                    ("object", FeedNode(.dictionary(FeedDictionary([("nested", FeedNode(.string("x"), line: 9))])), line: 9)),
+                    (
+                        "object",
+                        FeedNode(.dictionary(FeedDictionary([("nested", FeedNode(.string("x"), line: 9))])), line: 9)
+                    ),
                 ])),
             line: 1)
         #expect(document.root == expected)
@@ -146,8 +149,9 @@ import Testing
     }
 
     @Test func acceptsAByteOrderMark() throws {
-        #expect(try FeedDocument.read([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)).root.withoutLines
-            == FeedNode(.array([FeedNode(.integer(1))])))
+        #expect(
+            try FeedDocument.read([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)).root.withoutLines
+                == FeedNode(.array([FeedNode(.integer(1))])))
     }
 
     @Test func enforcesDepthNodeAndStringLimits() {

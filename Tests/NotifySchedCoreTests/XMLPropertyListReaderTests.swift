@@ -30,7 +30,10 @@ import Testing
             ("no", .bool(false)),
             ("date", .date(Instant(secondsSinceEpoch: 1_774_747_800))),
             ("data", .data([0x00, 0x01, 0xFE, 0xFF])),
-            ("array", .array([FeedNode(.integer(1)), FeedNode(.string("two")), FeedNode(.array([FeedNode(.integer(3))]))])),
+            (
+                "array",
+                .array([FeedNode(.integer(1)), FeedNode(.string("two")), FeedNode(.array([FeedNode(.integer(3))]))])
+            ),
             ("dict", .dictionary(FeedDictionary([("nested", FeedNode(.string("yes")))]))),
             ("emptyArray", .array([])),
             ("emptyDict", .dictionary(FeedDictionary())),
@@ -45,7 +48,9 @@ import Testing
     }
 
     @Test func givesEachValueItsLine() throws {
-        let root = try readFeed(Self.plist("<dict>\n<key>a</key>\n<integer>1</integer>\n<key>b</key><array>\n<true/>\n</array>\n</dict>")).root
+        let root = try readFeed(
+            Self.plist("<dict>\n<key>a</key>\n<integer>1</integer>\n<key>b</key><array>\n<true/>\n</array>\n</dict>")
+        ).root
         let expected = FeedNode(
             .dictionary(
                 FeedDictionary([
@@ -74,7 +79,9 @@ import Testing
                 "<array><integer> 42 </integer><integer>-0x10</integer><integer>+7</integer>"
                     + "<integer>0xFFFFFFFFFFFFFFF</integer><integer>-9223372036854775808</integer></array>")
         ).root
-        let expected: [FeedValue] = [.integer(42), .integer(-16), .integer(7), .integer(0xFFF_FFFF_FFFF_FFFF), .integer(.min)]
+        let expected: [FeedValue] = [
+            .integer(42), .integer(-16), .integer(7), .integer(0xFFF_FFFF_FFFF_FFFF), .integer(.min),
+        ]
         #expect(root.withoutLines == FeedNode(.array(expected.map { FeedNode($0) })))
     }
 
@@ -89,16 +96,19 @@ import Testing
         #expect(try readFeed(Self.plist("<real>-1.25e2</real>")).root.value == .real(-125))
         #expect(try readFeed(Self.plist("<real>.5</real>")).root.value == .real(0.5))
         for text in ["nan", "inf", "-infinity", "1e999", "0x1p3", "", "1.2.3", "e5"] {
-            #expect(readError(Self.plist("<real>\(text)</real>"))?.code == .syntax, "<real>\(text)</real> is not finite")
+            #expect(
+                readError(Self.plist("<real>\(text)</real>"))?.code == .syntax, "<real>\(text)</real> is not finite")
         }
     }
 
     @Test func refusesImpossibleDatesInsteadOfRollingThemOver() throws {
-        #expect(try readFeed(Self.plist("<date>2024-02-29T23:59:59Z</date>")).root.value
-            == .date(Instant(secondsSinceEpoch: 1_709_251_199)))
-        for text in ["2026-02-30T25:61Z", "2026-02-30T10:00:00Z", "2026-03-29T24:00:00Z", "2026-03-29T01:30:00",
-            "2026-03-29T01:30:00+02:00", "2026-3-29T01:30:00Z", "tomorrow"]
-        {
+        #expect(
+            try readFeed(Self.plist("<date>2024-02-29T23:59:59Z</date>")).root.value
+                == .date(Instant(secondsSinceEpoch: 1_709_251_199)))
+        for text in [
+            "2026-02-30T25:61Z", "2026-02-30T10:00:00Z", "2026-03-29T24:00:00Z", "2026-03-29T01:30:00",
+            "2026-03-29T01:30:00+02:00", "2026-3-29T01:30:00Z", "tomorrow",
+        ] {
             #expect(readError(Self.plist("<date>\(text)</date>"))?.code == .syntax, "\(text) is not a plist date")
         }
     }
@@ -153,7 +163,8 @@ import Testing
 
     @Test func refusesMalformedStructure() {
         let invalid = [
-            "<dict><string>no key</string></dict>", "<dict><key>a</key></dict>", "<dict><key>a</key><key>b</key></dict>",
+            "<dict><string>no key</string></dict>", "<dict><key>a</key></dict>",
+            "<dict><key>a</key><key>b</key></dict>",
             "<array><string>x</array>", "<array>loose text</array>", "<string><b>x</b></string>", "<foo/>",
             "<true>yes</true>", "<plist><true/></plist>", "<string>a & b</string>", "<string>&#xD800;</string>",
             "<string>&#0;</string>", "<string>&#x110000;</string>", "<array attr=x></array>", "<string>\u{1}</string>",
@@ -168,7 +179,9 @@ import Testing
 
     @Test func allowsSelfClosingContainersAndStrings() throws {
         let root = try readFeed("<plist><array><dict/><array/><string/><dict></dict></array></plist>").root
-        let expected: [FeedValue] = [.dictionary(FeedDictionary()), .array([]), .string(""), .dictionary(FeedDictionary())]
+        let expected: [FeedValue] = [
+            .dictionary(FeedDictionary()), .array([]), .string(""), .dictionary(FeedDictionary()),
+        ]
         #expect(root.withoutLines == FeedNode(.array(expected.map { FeedNode($0) })))
     }
 
@@ -179,7 +192,8 @@ import Testing
     }
 
     @Test func refusesEncodingsOtherThanUTF8() {
-        #expect(readError("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><true/></plist>")?.code == .unknownFormat)
+        #expect(
+            readError("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><true/></plist>")?.code == .unknownFormat)
         #expect(readError("<?xml version='1.0' encoding='utf-8'?><plist><true/></plist>") == nil)
     }
 
@@ -187,8 +201,14 @@ import Testing
         let nested = Self.plist("<array><array><array/></array></array>")
         #expect(readError(nested, limits: FeedReadLimits(maxDepth: 2))?.code == .limitExceeded)
         #expect(readError(nested, limits: FeedReadLimits(maxDepth: 3)) == nil)
-        #expect(readError(Self.plist("<array><true/><true/></array>"), limits: FeedReadLimits(maxNodes: 2))?.code == .limitExceeded)
-        #expect(readError(Self.plist("<string>12345</string>"), limits: FeedReadLimits(maxStringBytes: 4))?.code == .limitExceeded)
-        #expect(readError(Self.plist("<data>AAAAAAAA</data>"), limits: FeedReadLimits(maxStringBytes: 5))?.code == .limitExceeded)
+        #expect(
+            readError(Self.plist("<array><true/><true/></array>"), limits: FeedReadLimits(maxNodes: 2))?.code
+                == .limitExceeded)
+        #expect(
+            readError(Self.plist("<string>12345</string>"), limits: FeedReadLimits(maxStringBytes: 4))?.code
+                == .limitExceeded)
+        #expect(
+            readError(Self.plist("<data>AAAAAAAA</data>"), limits: FeedReadLimits(maxStringBytes: 5))?.code
+                == .limitExceeded)
     }
 }

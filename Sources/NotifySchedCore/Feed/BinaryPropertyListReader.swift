@@ -72,7 +72,8 @@ struct BinaryPropertyListReader {
         }
         guard objectCount <= UInt64(limits.maxBinaryObjects) else {
             throw CoreError(
-                .limitExceeded, "the binary plist declares \(objectCount) objects; the limit is \(limits.maxBinaryObjects)")
+                .limitExceeded,
+                "the binary plist declares \(objectCount) objects; the limit is \(limits.maxBinaryObjects)")
         }
         self.bytes = bytes
         self.limits = limits
@@ -252,7 +253,8 @@ struct BinaryPropertyListReader {
             case 0x00: return .null
             case 0x08: return .bool(false)
             case 0x09: return .bool(true)
-            default: throw CoreError(.syntax, "the binary plist has a fill byte or unknown marker where a value belongs")
+            default:
+                throw CoreError(.syntax, "the binary plist has a fill byte or unknown marker where a value belongs")
             }
         case 0x1:
             return .integer(try integer(at: offset))
@@ -278,7 +280,8 @@ struct BinaryPropertyListReader {
         case 0x6:
             return .string(try utf16String(at: offset))
         case 0x8:
-            throw CoreError(.syntax, "the binary plist holds a UID (a keyed-archive reference), which is not a feed value")
+            throw CoreError(
+                .syntax, "the binary plist holds a UID (a keyed-archive reference), which is not a feed value")
         case 0xB, 0xC:
             throw CoreError(.syntax, "the binary plist holds a set, which feeds do not use; use an array")
         default:
@@ -313,7 +316,9 @@ struct BinaryPropertyListReader {
         try checkFits(size, unit: 1, from: offset + 1)
         let bits = Self.bigEndian(bytes, at: offset + 1, size: size)
         let value = size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
-        guard value.isFinite else { throw CoreError(.syntax, "the binary plist has a real that is not a finite number") }
+        guard value.isFinite else {
+            throw CoreError(.syntax, "the binary plist has a real that is not a finite number")
+        }
         return value
     }
 
@@ -360,6 +365,7 @@ struct BinaryPropertyListReader {
     }
 
     private func unknownMarker(_ marker: UInt8) -> CoreError {
-        CoreError(.syntax, "the binary plist has an object of unknown type 0x\(ByteCursor.hex(UInt32(marker), width: 2))")
+        CoreError(
+            .syntax, "the binary plist has an object of unknown type 0x\(ByteCursor.hex(UInt32(marker), width: 2))")
     }
 }

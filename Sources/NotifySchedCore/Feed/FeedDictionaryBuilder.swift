@@ -4,14 +4,14 @@
 /// `FeedDictionary.subscript` looks them up, so no lookup can ever be ambiguous.
 struct FeedDictionaryBuilder {
     /// Up to this many entries a linear scan beats hashing.
-    private static let linearLimit = 8
+    private static let linearLimit = 16
 
     private(set) var entries: [(key: String, node: FeedNode)] = []
     private var positions: [String: Int] = [:]
 
     /// The node already stored under `key`, if any.
     ///
-    /// - Complexity: O(1) amortized; O(n) for n ≤ 8.
+    /// - Complexity: O(1) amortized; O(n) for n ≤ 16.
     func existing(_ key: String) -> FeedNode? {
         if entries.count <= FeedDictionaryBuilder.linearLimit {
             return entries.first { $0.key == key }?.node

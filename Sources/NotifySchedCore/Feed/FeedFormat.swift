@@ -53,7 +53,8 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
         default:
             throw CoreError(
                 .unknownFormat,
-                "the feed is not JSON, an XML plist or a binary plist: it starts with \(cursor.describeByte(at: cursor.index))",
+                "the feed is not JSON, an XML plist or a binary plist: it starts with "
+                    + cursor.describeByte(at: cursor.index),
                 at: FeedLocation(line: cursor.line(at: cursor.index)))
         }
     }

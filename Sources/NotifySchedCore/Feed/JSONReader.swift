@@ -27,7 +27,8 @@ struct JSONReader {
         let root = try reader.readValue(depth: 1)
         reader.cursor.skipWhitespace()
         guard reader.cursor.isAtEnd else {
-            throw reader.syntaxError("unexpected \(reader.cursor.describeByte(at: reader.cursor.index)) after the JSON value")
+            throw reader.syntaxError(
+                "unexpected \(reader.cursor.describeByte(at: reader.cursor.index)) after the JSON value")
         }
         return root
     }
@@ -80,7 +81,10 @@ struct JSONReader {
             }
             cursor.skipWhitespace()
             guard cursor.peek() == UInt8(ascii: ":") else {
-                throw syntaxError("expected ':' after the key \(FeedKeyPath.quoted(key)), found \(cursor.describeByte(at: cursor.index))")
+                throw syntaxError(
+                    "expected ':' after the key \(FeedKeyPath.quoted(key)), found "
+                        + cursor.describeByte(at: cursor.index)
+                )
             }
             cursor.index += 1
             cursor.skipWhitespace()
@@ -91,19 +95,7 @@ struct JSONReader {
                 throw error.inside(key: key)
             }
             builder.append(key, node)
-            cursor.skipWhitespace()
-            switch cursor.peek() {
-            case UInt8(ascii: ","):
-                cursor.index += 1
-                cursor.skipWhitespace()
-            case UInt8(ascii: "}"):
-                cursor.index += 1
-                return builder.dictionary
-            case nil:
-                throw syntaxError("the document ends inside an object")
-            default:
-                throw syntaxError("expected ',' or '}' after an object member, found \(cursor.describeByte(at: cursor.index))")
-            }
+            if try readSeparator(closing: UInt8(ascii: "}"), container: "an object") { return builder.dictionary }
         }
     }
 
@@ -125,25 +117,36 @@ struct JSONReader {
             } catch {
                 throw error.inside(index: elements.count)
             }
+            if try readSeparator(closing: UInt8(ascii: "]"), container: "an array") { return elements }
+        }
+    }
+
+    /// Reads what follows a member of a container: a comma (returns false) or the `closing`
+    /// bracket (returns true).
+    private mutating func readSeparator(closing: UInt8, container: String) throws(CoreError) -> Bool {
+        cursor.skipWhitespace()
+        switch cursor.peek() {
+        case UInt8(ascii: ","):
+            cursor.index += 1
             cursor.skipWhitespace()
-            switch cursor.peek() {
-            case UInt8(ascii: ","):
-                cursor.index += 1
-                cursor.skipWhitespace()
-            case UInt8(ascii: "]"):
-                cursor.index += 1
-                return elements
-            case nil:
-                throw syntaxError("the document ends inside an array")
-            default:
-                throw syntaxError("expected ',' or ']' after an array element, found \(cursor.describeByte(at: cursor.index))")
-            }
+            return false
+        case closing:
+            cursor.index += 1
+            return true
+        case nil:
+            throw syntaxError("the document ends inside \(container)")
+        default:
+            let found = cursor.describeByte(at: cursor.index)
+            throw syntaxError("expected ',' or '\(Unicode.Scalar(closing))' in \(container), found \(found)")
         }
     }
 
     private mutating func readLiteral(_ literal: StaticString, _ value: FeedValue) throws(CoreError) -> FeedValue {
         guard cursor.hasPrefix(literal) else {
-            throw syntaxError("unexpected \(cursor.excerpt(cursor.index..<cursor.index + literal.utf8CodeUnitCount)), expected a value")
+            throw syntaxError(
+                "unexpected \(cursor.excerpt(cursor.index..<cursor.index + literal.utf8CodeUnitCount)), "
+                    + "expected a value"
+            )
         }
         cursor.index += literal.utf8CodeUnitCount
         return value
@@ -357,7 +360,8 @@ struct JSONReader {
 
     private mutating func loneSurrogateError(_ unit: UInt32, at offset: Int) -> CoreError {
         syntaxError(
-            "\\u\(ByteCursor.hex(unit, width: 4)) is a lone surrogate, not a character: surrogates must come in high-low pairs",
+            "\\u\(ByteCursor.hex(unit, width: 4)) is a lone surrogate, not a character: "
+                + "surrogates must come in high-low pairs",
             at: offset)
     }
 }

@@ -50,7 +50,8 @@ enum UTF8Validator {
         guard let offset = firstInvalidOffset(in: cursor.bytes) else { return }
         throw cursor.error(
             .invalidUTF8,
-            "the text is not valid UTF-8 (byte 0x\(ByteCursor.hex(UInt32(cursor.bytes[offset]), width: 2)) at offset \(offset))",
+            "the text is not valid UTF-8 "
+                + "(byte 0x\(ByteCursor.hex(UInt32(cursor.bytes[offset]), width: 2)) at offset \(offset))",
             at: offset)
     }
 }

@@ -107,7 +107,9 @@ struct XMLPropertyListReader {
                 "the XML document's root element is <\(nameText(tag.name))>, not <plist>: it is not a property list",
                 at: tag.start)
         }
-        guard !tag.isEmpty else { throw syntaxError("<plist/> holds no value; it must hold exactly one", at: tag.start) }
+        guard !tag.isEmpty else {
+            throw syntaxError("<plist/> holds no value; it must hold exactly one", at: tag.start)
+        }
         try skipMiscellany()
         guard !cursor.hasPrefix("</") else {
             throw syntaxError("<plist> holds no value; it must hold exactly one", at: tag.start)
@@ -129,12 +131,15 @@ struct XMLPropertyListReader {
     private mutating func readValue(depth: Int) throws(CoreError) -> FeedNode {
         guard cursor.peek() == UInt8(ascii: "<"), !cursor.hasPrefix("<!") else {
             throw syntaxError(
-                cursor.isAtEnd ? "the document ends where a value was expected" : "expected a value, found \(describeHere())")
+                cursor.isAtEnd
+                    ? "the document ends where a value was expected" : "expected a value, found \(describeHere())")
         }
         let tag = try readStartTag()
         let line = cursor.line(at: tag.start)
         nodeCount += 1
-        guard nodeCount <= limits.maxNodes else { throw cursor.error(.limitExceeded, limits.tooManyValues(), at: tag.start) }
+        guard nodeCount <= limits.maxNodes else {
+            throw cursor.error(.limitExceeded, limits.tooManyValues(), at: tag.start)
+        }
         guard let element = tag.element else {
             throw syntaxError("<\(nameText(tag.name))> is not a plist element", at: tag.start)
         }
@@ -374,7 +379,9 @@ struct XMLPropertyListReader {
             }
             cursor.index += 1
             guard XMLPropertyListReader.isXMLCharacter(value), let scalar = Unicode.Scalar(value) else {
-                throw syntaxError("the character reference names U+\(ByteCursor.hex(value, width: 4)), which XML does not allow", at: start)
+                throw syntaxError(
+                    "the character reference names U+\(ByteCursor.hex(value, width: 4)), which XML does not allow",
+                    at: start)
             }
             return scalar
         }
@@ -393,7 +400,8 @@ struct XMLPropertyListReader {
         if matches(name, "quot") { return "\"" }
         throw cursor.error(
             .forbiddenMarkup,
-            "the entity reference &\(nameText(name)); is not allowed: plists may use only &lt; &gt; &amp; &apos; &quot; and character references",
+            "the entity reference &\(nameText(name)); is not allowed: "
+                + "plists may use only &lt; &gt; &amp; &apos; &quot; and character references",
             at: start)
     }
 
@@ -405,8 +413,30 @@ struct XMLPropertyListReader {
     // MARK: - Tags
 
     /// The plist elements; anything else is refused.
-    private enum Element: CaseIterable {
+    private enum Element {
         case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
+
+        /// The element called `name`; its length, first and last letters pick the only candidate.
+        init?(named name: Slice<UnsafeBufferPointer<UInt8>>) {
+            guard let first = name.first, let last = name.last else { return nil }
+            let candidate: Element
+            switch (name.count, first, last) {
+            case (5, UInt8(ascii: "p"), _): candidate = .plist
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "t")): candidate = .dict
+            case (5, UInt8(ascii: "a"), _): candidate = .array
+            case (3, UInt8(ascii: "k"), _): candidate = .key
+            case (6, UInt8(ascii: "s"), _): candidate = .string
+            case (7, UInt8(ascii: "i"), _): candidate = .integer
+            case (4, UInt8(ascii: "r"), _): candidate = .real
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "e")): candidate = .date
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "a")): candidate = .data
+            case (4, UInt8(ascii: "t"), _): candidate = .true
+            case (5, UInt8(ascii: "f"), _): candidate = .false
+            default: return nil
+            }
+            guard name.elementsEqual(candidate.name.utf8) else { return nil }
+            self = candidate
+        }
 
         var name: String {
             switch self {
@@ -439,7 +469,7 @@ struct XMLPropertyListReader {
         let start = cursor.index
         cursor.index += 1
         let name = try readName()
-        let element = Element.allCases.first { matches(name, $0.name) }
+        let element = Element(named: cursor.bytes[name])
         while true {
             let hadSpace = cursor.skipWhitespace()
             switch cursor.peek() {
@@ -507,8 +537,9 @@ struct XMLPropertyListReader {
             throw syntaxError("expected a name, found \(describeHere())")
         }
         cursor.index += 1
-        while let byte = cursor.peek(), XMLPropertyListReader.isNameStart(byte) || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        while let byte = cursor.peek(),
+            XMLPropertyListReader.isNameStart(byte) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         {
             cursor.index += 1
         }
@@ -567,9 +598,9 @@ struct XMLPropertyListReader {
             if let encoding = declaredEncoding(in: cursor.index..<end) {
                 let lowered = String(decoding: encoding.map { $0 | 0x20 }, as: UTF8.self)
                 guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(lowered) else {
+                    let declared = FeedKeyPath.quoted(String(decoding: encoding, as: UTF8.self))
                     throw cursor.error(
-                        .unknownFormat,
-                        "the XML declares the encoding \(FeedKeyPath.quoted(String(decoding: encoding, as: UTF8.self))); only UTF-8 plists are read",
+                        .unknownFormat, "the XML declares the encoding \(declared); only UTF-8 plists are read",
                         at: start)
                 }
             }
@@ -669,7 +700,8 @@ struct XMLPropertyListReader {
         guard text.count == template.count else { return nil }
         for (byte, expected) in zip(text, template) {
             let matches =
-                expected == UInt8(ascii: "0") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
+                expected == UInt8(ascii: "0")
+                ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
             guard matches else { return nil }
         }
         func field(_ start: Int, _ length: Int) -> Int {
@@ -699,6 +731,7 @@ struct XMLPropertyListReader {
     }
 
     private mutating func controlCharacterError(_ byte: UInt8, at offset: Int) -> CoreError {
-        syntaxError("the control character U+\(ByteCursor.hex(UInt32(byte), width: 4)) is not allowed in XML", at: offset)
+        syntaxError(
+            "the control character U+\(ByteCursor.hex(UInt32(byte), width: 4)) is not allowed in XML", at: offset)
     }
 }
