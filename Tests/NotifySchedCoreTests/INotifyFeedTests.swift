@@ -79,6 +79,8 @@ import Testing
 
     @Test func rootArrayIsNotAnINotifyFeedButAnISmartNewsOne() {
         #expect(parse("[]").schedule?.dialect == .iSmartNews)
-        #expect(errors(parse("\"text\"")).first?.contains("the root is a string") == true)
+        #expect(errors(parse("<plist version=\"1.0\"><string>text</string></plist>")) == [
+            "line 1: the root is a string; a feed's root is a dictionary (a portal feed with `notifications`, or an iNotify feed) or an array (an iSmartNews feed)"
+        ])
     }
 }

@@ -78,7 +78,7 @@ enum NativeTrigger {
             return try CalendarExpression.parse(text, zones: reader.mapping.zones, localZone: localZone)
         } catch {
             reader.mapping.error(
-                .invalidCalendar, "`calendar` \"\(text)\": \(error.message)", at: reader.location(of: "calendar"))
+                .invalidCalendar, "`calendar`: \(error.message)", at: reader.location(of: "calendar"))
             return nil
         }
     }

@@ -25,16 +25,26 @@ struct PortalFeedMapper {
                     at: FeedLocation(keyPath: path, line: node.line))
                 continue
             }
-            let isZBiM = dictionary["id"] == nil && dictionary["uuid"] != nil
+            // Native entries have no `uuid`; ZBiM rows always do (their `id` is a row number).
+            let isZBiM = dictionary["uuid"] != nil
             zbimOnly = zbimOnly && isZBiM
-            let entryReader = FieldReader(dictionary, path: path, line: node.line, mapping: mapping)
-            guard let entry = isZBiM ? mapZBiM(entryReader) : mapNative(entryReader) else { continue }
-            if let first = seen[entry.id] {
-                mapping.error(.duplicateID, "id \"\(entry.id)\" is already used by \(first)", at: entry.location)
-                continue
+            // An id is taken even by an entry with errors, so a later twin is still reported;
+            // the twin is read all the same, so that its own problems are listed too.
+            var isDuplicate = false
+            if case .string(let id)? = dictionary[isZBiM ? "uuid" : "id"]?.value {
+                if let first = seen[id] {
+                    mapping.error(
+                        .duplicateID, "\(isZBiM ? "uuid" : "id") \"\(id)\" is already used by \(first)",
+                        at: FeedLocation(keyPath: path, line: node.line))
+                    isDuplicate = true
+                } else {
+                    seen[id] = path
+                }
             }
-            seen[entry.id] = entry.location.keyPath
-            entries.append(entry)
+            let entryReader = FieldReader(dictionary, path: path, line: node.line, mapping: mapping)
+            if let entry = isZBiM ? mapZBiM(entryReader) : mapNative(entryReader), !isDuplicate {
+                entries.append(entry)
+            }
         }
         reader.reportUnknownKeys()
         let dialect: FeedDialect = zbimOnly && !entries.isEmpty ? .zbim : .native
