@@ -33,14 +33,16 @@ public enum FeedFile {
             throw PlatformError(.unreadable, "\(path): \(String(cString: strerror(errno)))")
         }
         defer { try? handle.close() }
-        return try readBounded(handle, path: path, maxBytes: maxBytes)
+        return try readBounded(handle, path: path, maxBytes: maxBytes, expectedSize: Int(status.st_size))
     }
 
     /// Reads until end of file, failing as soon as more than `maxBytes` arrive (the file may
     /// grow after `stat`, and standard input has no size).
-    private static func readBounded(_ handle: FileHandle, path: String, maxBytes: Int) throws(PlatformError) -> [UInt8]
-    {
+    private static func readBounded(
+        _ handle: FileHandle, path: String, maxBytes: Int, expectedSize: Int = 0
+    ) throws(PlatformError) -> [UInt8] {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(expectedSize, maxBytes) + 1)
         while true {
             let chunk: Data?
             do {

@@ -6,6 +6,8 @@ final class FeedMapping {
     let language: LanguagePreference
     let userZone: ZoneRules?
     private(set) var diagnostics: [Diagnostic] = []
+    /// The number of errors so far; an entry compares it before and after reading itself.
+    private(set) var errorCount = 0
 
     init(zones: any ZoneProvider, urlPolicy: URLPolicy, language: LanguagePreference, userZone: ZoneRules?) {
         self.zones = zones
@@ -14,22 +16,14 @@ final class FeedMapping {
         self.language = language
     }
 
-    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-
-    func error(_ error: CoreError) {
-        diagnostics.append(Diagnostic(.error, error))
-    }
-
     func error(_ code: CoreError.Code, _ message: String, at location: FeedLocation) {
         diagnostics.append(Diagnostic(.error, CoreError(code, message, at: location)))
+        errorCount += 1
     }
 
     func warning(_ code: CoreError.Code, _ message: String, at location: FeedLocation) {
         diagnostics.append(Diagnostic(.warning, CoreError(code, message, at: location)))
     }
-
-    /// The number of errors so far; an entry compares it before and after reading itself.
-    var errorCount: Int { diagnostics.lazy.filter { $0.severity == .error }.count }
 }
 
 /// Key paths as messages print them: `notifications[3].fireDate`, `["2011/02/01"].Title`.

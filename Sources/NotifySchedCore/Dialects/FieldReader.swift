@@ -9,7 +9,9 @@ struct FieldReader {
     let mapping: FeedMapping
     /// iSmartNews matches keys case-insensitively.
     private let caseInsensitive: Bool
-    private var readKeys: Set<String> = []
+    /// Which of `dictionary.entries` were read, by index; feed dictionaries are small, so a
+    /// plain array beats hashing every key.
+    private var readFlags: [Bool]
 
     init(_ dictionary: FeedDictionary, path: String, line: Int?, mapping: FeedMapping, caseInsensitive: Bool = false) {
         self.dictionary = dictionary
@@ -17,6 +19,7 @@ struct FieldReader {
         self.line = line
         self.mapping = mapping
         self.caseInsensitive = caseInsensitive
+        self.readFlags = Array(repeating: false, count: dictionary.count)
     }
 
     /// The location of the dictionary itself.
@@ -28,12 +31,16 @@ struct FieldReader {
 
     /// The node under `key` (case-insensitively for iSmartNews), marking the key as read.
     mutating func node(_ key: String) -> (key: String, node: FeedNode)? {
-        let match =
-            caseInsensitive
-            ? dictionary.entries.first { $0.key.lowercased() == key.lowercased() }
-            : dictionary.entries.first { $0.key == key }
-        guard let match else { return nil }
-        readKeys.insert(match.key)
+        let index: Int?
+        if caseInsensitive {
+            let lowered = key.lowercased()
+            index = dictionary.entries.firstIndex { $0.key.lowercased() == lowered }
+        } else {
+            index = dictionary.entries.firstIndex { $0.key == key }
+        }
+        guard let index else { return nil }
+        readFlags[index] = true
+        let match = dictionary.entries[index]
         if case .null = match.node.value { return nil }
         return (match.key, match.node)
     }
@@ -49,16 +56,18 @@ struct FieldReader {
     /// Marks keys as known without reading them (keys a dialect defines but notify-sched does not act on).
     mutating func accept(_ keys: some Sequence<String>) {
         let wanted = Set(keys.map { caseInsensitive ? $0.lowercased() : $0 })
-        for entry in dictionary.entries where wanted.contains(caseInsensitive ? entry.key.lowercased() : entry.key) {
-            readKeys.insert(entry.key)
+        for (index, entry) in dictionary.entries.enumerated()
+        where wanted.contains(caseInsensitive ? entry.key.lowercased() : entry.key) {
+            readFlags[index] = true
         }
     }
 
     /// Marks every key whose name starts with one of `prefixes` followed by `_` as known.
     mutating func acceptSuffixed(_ bases: some Sequence<String>) {
         let lowered = bases.map { $0.lowercased() + "_" }
-        for entry in dictionary.entries where lowered.contains(where: { entry.key.lowercased().hasPrefix($0) }) {
-            readKeys.insert(entry.key)
+        for (index, entry) in dictionary.entries.enumerated()
+        where lowered.contains(where: { entry.key.lowercased().hasPrefix($0) }) {
+            readFlags[index] = true
         }
     }
 
@@ -219,7 +228,7 @@ struct FieldReader {
 
     /// Warns about every key that was neither read nor accepted.
     func reportUnknownKeys() {
-        for entry in dictionary.entries where !readKeys.contains(entry.key) {
+        for (index, entry) in dictionary.entries.enumerated() where !readFlags[index] {
             mapping.warning(
                 .unknownKey, "unknown key `\(entry.key)` is ignored", at: location(of: entry.key, entry.node))
         }

@@ -14,10 +14,13 @@ struct PortalFeedMapper {
             mapping.error(.invalidValue, "`version` must not be negative", at: reader.location(of: "version"))
         }
         let expires = reader.instant("expires")
+        let elements = reader.array("notifications") ?? []
         var entries: [ScheduleEntry] = []
-        var seen: [String: String] = [:]
+        entries.reserveCapacity(elements.count)
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(elements.count)
         var zbimOnly = true
-        for (index, node) in (reader.array("notifications") ?? []).enumerated() {
+        for (index, node) in elements.enumerated() {
             let path = KeyPath.element("notifications", index: index)
             guard case .dictionary(let dictionary) = node.value else {
                 mapping.error(
@@ -34,11 +37,12 @@ struct PortalFeedMapper {
             if case .string(let id)? = dictionary[isZBiM ? "uuid" : "id"]?.value {
                 if let first = seen[id] {
                     mapping.error(
-                        .duplicateID, "\(isZBiM ? "uuid" : "id") \"\(id)\" is already used by \(first)",
+                        .duplicateID,
+                        "\(isZBiM ? "uuid" : "id") \"\(id)\" is already used by \(KeyPath.element("notifications", index: first))",
                         at: FeedLocation(keyPath: path, line: node.line))
                     isDuplicate = true
                 } else {
-                    seen[id] = path
+                    seen[id] = index
                 }
             }
             let entryReader = FieldReader(dictionary, path: path, line: node.line, mapping: mapping)

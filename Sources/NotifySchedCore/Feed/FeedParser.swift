@@ -40,13 +40,16 @@ public struct FeedParser: Sendable {
     ///   - source: The path or URL the feed came from; it names the schedule's source.
     /// - Returns: The schedule (nil when the document itself could not be read) and every
     ///   error and warning found.
-    public func parse(_ bytes: [UInt8], source: String) -> FeedParseResult {
+    public func parse(_ bytes: consuming [UInt8], source: String) -> FeedParseResult {
         let document: FeedDocument
         do {
             document = try FeedDocument.read(bytes, limits: limits)
         } catch {
             return FeedParseResult(schedule: nil, diagnostics: [Diagnostic(.error, error)])
         }
+        // The bytes are not needed past this point; with a big feed they are worth freeing
+        // before the schedule is built.
+        _ = consume bytes
         let mapping = FeedMapping(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone)
         let schedule: Schedule?
         switch document.root.value {

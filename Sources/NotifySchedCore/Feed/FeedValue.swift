@@ -35,12 +35,18 @@ public enum FeedValue: Sendable, Equatable {
 /// A value and where it stands in its document.
 public struct FeedNode: Sendable, Equatable {
     public var value: FeedValue
+    /// The line, or 0 for none. 32 bits keep a node at 24 bytes: a big feed has millions.
+    private var storedLine: UInt32
+
     /// The 1-based line where the value starts; nil for binary plists.
-    public var line: Int?
+    public var line: Int? {
+        get { storedLine == 0 ? nil : Int(storedLine) }
+        set { storedLine = newValue.map { UInt32(clamping: $0) } ?? 0 }
+    }
 
     public init(_ value: FeedValue, line: Int? = nil) {
         self.value = value
-        self.line = line
+        self.storedLine = line.map { UInt32(clamping: $0) } ?? 0
     }
 }
 

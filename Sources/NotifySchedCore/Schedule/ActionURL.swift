@@ -13,26 +13,34 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `CoreError` with code `.disallowedURL` when the text is not an absolute URL,
     ///   holds spaces or control characters, or its scheme is not allowed.
     public init(_ text: String, policy: URLPolicy) throws(CoreError) {
-        guard let colon = text.firstIndex(of: ":") else {
+        // One pass over the UTF-8 bytes: feeds carry one URL per entry, and there may be many entries.
+        var schemeLength: Int?
+        var schemeIsValid = true
+        for (offset, byte) in text.utf8.enumerated() {
+            if byte <= 0x20 || byte == 0x7F {
+                throw CoreError(.disallowedURL, "\"\(text)\" contains spaces or control characters")
+            }
+            guard schemeLength == nil else { continue }
+            switch byte {
+            case UInt8(ascii: ":"): schemeLength = offset
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                schemeIsValid = schemeIsValid && offset > 0
+            default: schemeIsValid = false
+            }
+        }
+        guard let schemeLength else {
             throw CoreError(.disallowedURL, "\"\(text)\" is not an absolute URL (it has no scheme)")
         }
-        let scheme = text[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-            scheme.unicodeScalars.allSatisfy({
-                $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
-            })
-        else {
+        guard schemeIsValid, schemeLength > 0 else {
             throw CoreError(.disallowedURL, "\"\(text)\" does not start with a valid URL scheme")
         }
-        guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            throw CoreError(.disallowedURL, "\"\(text)\" contains spaces or control characters")
-        }
-        let lowered = scheme.lowercased()
+        let lowered = String(decoding: text.utf8.prefix(schemeLength), as: UTF8.self).lowercased()
         guard policy.allows(scheme: lowered) else {
             let allowed = policy.allowedSchemes.sorted().joined(separator: ", ")
             throw CoreError(.disallowedURL, "the URL scheme \"\(lowered):\" is not allowed (allowed: \(allowed))")
         }
-        if ["http", "https"].contains(lowered), !text.dropFirst(lowered.count + 1).hasPrefix("//") {
+        if lowered == "http" || lowered == "https", !text.utf8.dropFirst(schemeLength + 1).starts(with: "//".utf8) {
             throw CoreError(.disallowedURL, "\"\(text)\" has no host")
         }
         self.string = text
@@ -61,11 +69,5 @@ public struct URLPolicy: Sendable, Equatable {
     /// Whether a URL with `scheme` (lower-case) may be opened.
     public func allows(scheme: String) -> Bool {
         allowedSchemes.contains(scheme) && !URLPolicy.forbiddenSchemes.contains(scheme)
-    }
-}
-
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool {
-        ("a"..."z").contains(self) || ("A"..."Z").contains(self)
     }
 }

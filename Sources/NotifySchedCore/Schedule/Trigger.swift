@@ -1,5 +1,8 @@
 /// When an entry fires.
-public enum Trigger: Sendable {
+///
+/// Indirect: calendar expressions and zones are large, and a schedule holds one trigger per
+/// entry, so each case keeps its payload in one shared box.
+public indirect enum Trigger: Sendable {
     /// As soon as the feed is loaded (an entry with no time and no events).
     case immediate
     /// Once, at a time.

@@ -5,34 +5,60 @@
 /// the transition table, and instants after the last transition follow the file's POSIX
 /// footer rule.
 public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
+    /// The zone's tables, shared by every copy: schedules hold a zone per entry, so a copy
+    /// must cost one reference, not a retain of every table.
+    private final class Storage: Sendable {
+        let identifier: String
+        let transitionTimes: [Int64]
+        let transitionOffsetIndices: [Int]
+        let offsets: [ZoneOffset]
+        let initialOffset: ZoneOffset
+        let rule: PosixTimeZoneRule?
+        let standardAbbreviation: String
+        let daylightAbbreviation: String
+
+        init(
+            identifier: String, transitionTimes: [Int64], transitionOffsetIndices: [Int], offsets: [ZoneOffset],
+            initialOffset: ZoneOffset, rule: PosixTimeZoneRule?, standardAbbreviation: String,
+            daylightAbbreviation: String
+        ) {
+            self.identifier = identifier
+            self.transitionTimes = transitionTimes
+            self.transitionOffsetIndices = transitionOffsetIndices
+            self.offsets = offsets
+            self.initialOffset = initialOffset
+            self.rule = rule
+            self.standardAbbreviation = standardAbbreviation
+            self.daylightAbbreviation = daylightAbbreviation
+        }
+    }
+
+    private let storage: Storage
+
     /// The zone's name: `Europe/Berlin`, or the rule text for a rule-only zone.
-    public let identifier: String
+    public var identifier: String { storage.identifier }
     /// Transition instants in seconds since the epoch, strictly ascending.
-    let transitionTimes: [Int64]
+    var transitionTimes: [Int64] { storage.transitionTimes }
     /// For each transition, the index in `offsets` of the offset it starts.
-    let transitionOffsetIndices: [Int]
+    var transitionOffsetIndices: [Int] { storage.transitionOffsetIndices }
     /// The distinct local-time types.
-    let offsets: [ZoneOffset]
+    var offsets: [ZoneOffset] { storage.offsets }
     /// In force before the first transition (TZif time type 0).
-    let initialOffset: ZoneOffset
+    var initialOffset: ZoneOffset { storage.initialOffset }
     /// Governs instants at and after the last transition, or all instants when there are none.
-    let rule: PosixTimeZoneRule?
+    var rule: PosixTimeZoneRule? { storage.rule }
     /// What glibc puts in `tzname[0]` and `tzname[1]` when it loads this zone; systemd matches
     /// calendar expressions' trailing abbreviations against them.
-    public let standardAbbreviation: String
+    public var standardAbbreviation: String { storage.standardAbbreviation }
     /// See `standardAbbreviation`.
-    public let daylightAbbreviation: String
+    public var daylightAbbreviation: String { storage.daylightAbbreviation }
 
     init(
         identifier: String, transitionTimes: [Int64], transitionOffsetIndices: [Int], offsets: [ZoneOffset],
         initialOffset: ZoneOffset, rule: PosixTimeZoneRule?
     ) {
-        self.identifier = identifier
-        self.transitionTimes = transitionTimes
-        self.transitionOffsetIndices = transitionOffsetIndices
-        self.offsets = offsets
-        self.initialOffset = initialOffset
-        self.rule = rule
+        let standardAbbreviation: String
+        let daylightAbbreviation: String
         if transitionTimes.isEmpty {
             let standard = rule?.standard.abbreviation ?? initialOffset.abbreviation
             standardAbbreviation = standard
@@ -54,6 +80,22 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
             standardAbbreviation = resolvedStandard
             daylightAbbreviation = daylight ?? resolvedStandard
         }
+        storage = Storage(
+            identifier: identifier, transitionTimes: transitionTimes, transitionOffsetIndices: transitionOffsetIndices,
+            offsets: offsets, initialOffset: initialOffset, rule: rule, standardAbbreviation: standardAbbreviation,
+            daylightAbbreviation: daylightAbbreviation)
+    }
+
+    public static func == (lhs: ZoneRules, rhs: ZoneRules) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.identifier == rhs.identifier && lhs.transitionTimes == rhs.transitionTimes
+                && lhs.transitionOffsetIndices == rhs.transitionOffsetIndices && lhs.offsets == rhs.offsets
+                && lhs.initialOffset == rhs.initialOffset && lhs.rule == rhs.rule)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(transitionTimes.count)
     }
 
     /// Rules for a POSIX `TZ` value such as `CET-1CEST,M3.5.0,M10.5.0/3` or `<+0330>-3:30`.
@@ -116,36 +158,37 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
     public func resolve(_ local: CivilDateTime) -> LocalTimeResolution {
         let asUTC = local.instant(atOffset: 0)
         // Offsets never exceed a day, so every offset that can apply to `local` is in force
-        // somewhere within two days of it.
+        // somewhere within two days of it. The search allocates nothing: floating times of
+        // repeating entries are resolved once per occurrence.
         let windowStart = asUTC - .days(2)
         let windowEnd = asUTC + .days(2)
-        var candidates = [offset(at: windowStart).seconds]
-        var steps: [(before: Int, after: Int, at: Instant)] = []
+        let initial = offset(at: windowStart).seconds
+        var earliest: Instant?
+        var latest: Instant?
+        func consider(_ candidate: Int) {
+            let instant = asUTC - .seconds(Int64(candidate))
+            guard offset(at: instant).seconds == candidate else { return }
+            if earliest.map({ instant < $0 }) ?? true { earliest = instant }
+            if latest.map({ instant > $0 }) ?? true { latest = instant }
+        }
+        consider(initial)
+        var shiftedForward: Instant?
         var cursor = windowStart
         while let next = nextTransition(after: cursor), next <= windowEnd {
             let before = offset(at: next - TimeSpan(microseconds: 1)).seconds
             let after = offset(at: next).seconds
-            candidates.append(after)
-            steps.append((before, after, next))
+            consider(after)
+            if after > before, shiftedForward == nil {
+                let gapStart = next + .seconds(Int64(before))
+                let gapEnd = next + .seconds(Int64(after))
+                if asUTC >= gapStart && asUTC < gapEnd { shiftedForward = asUTC - .seconds(Int64(before)) }
+            }
             cursor = next
         }
-        var matches: [Instant] = []
-        for candidate in Set(candidates) {
-            let instant = asUTC - .seconds(Int64(candidate))
-            if offset(at: instant).seconds == candidate { matches.append(instant) }
+        if let earliest, let latest {
+            return earliest == latest ? .unique(earliest) : .overlap(earlier: earliest, later: latest)
         }
-        matches.sort()
-        if let first = matches.first, let last = matches.last {
-            return first == last ? .unique(first) : .overlap(earlier: first, later: last)
-        }
-        for step in steps where step.after > step.before {
-            let gapStart = step.at + .seconds(Int64(step.before))
-            let gapEnd = step.at + .seconds(Int64(step.after))
-            if asUTC >= gapStart && asUTC < gapEnd {
-                return .gap(shiftedForward: asUTC - .seconds(Int64(step.before)))
-            }
-        }
-        return .gap(shiftedForward: asUTC - .seconds(Int64(candidates[0])))
+        return .gap(shiftedForward: shiftedForward ?? asUTC - .seconds(Int64(initial)))
     }
 
     /// The instant a floating wall-clock time fires at (DESIGN §3): the time itself when
