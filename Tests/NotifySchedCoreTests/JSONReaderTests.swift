@@ -165,9 +165,9 @@ import Testing
     }
 
     @Test func capsTheDepthLimitToKeepTheStackSafe() {
-        let deep = String(repeating: "[", count: 999) + String(repeating: "]", count: 999)
+        let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         #expect(readError(deep, limits: FeedReadLimits(maxDepth: 1_000_000)) == nil)
-        let deeper = String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001)
+        let deeper = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
         #expect(readError(deeper, limits: FeedReadLimits(maxDepth: 1_000_000))?.code == .limitExceeded)
     }
 }
