@@ -13,7 +13,8 @@ public enum FeedFile {
     public static func read(_ path: String, maxBytes: Int = FeedReadLimits().maxBytes) throws(PlatformError) -> [UInt8]
     {
         if path.hasPrefix("http://") || path.hasPrefix("https://") {
-            throw PlatformError(.unsupported, "\(path): feeds over HTTP(S) cannot be fetched yet; download the feed and name the file")
+            throw PlatformError(
+                .unsupported, "\(path): feeds over HTTP(S) cannot be fetched yet; download the feed and name the file")
         }
         if path == "-" {
             return try readBounded(FileHandle.standardInput, path: "standard input", maxBytes: maxBytes)

@@ -30,9 +30,15 @@ import Testing
         #expect(outcome.standardOutput == "")
         let lines = outcome.standardError.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
-        #expect(lines[0] == "\(path):2: notifications[0].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"2026-02-30T25:61Z\"")
+        #expect(
+            lines[0]
+                == "\(path):2: notifications[0].fireDate: `fireDate` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"2026-02-30T25:61Z\""
+        )
         #expect(lines[1] == "\(path):3: notifications[1]: id \"a\" is already used by notifications[0]")
-        #expect(lines[2] == "\(path):3: notifications[1].calendar: `calendar`: calendar expression \"Mon..Funday\": expected a weekday at \"Funday\"")
+        #expect(
+            lines[2]
+                == "\(path):3: notifications[1].calendar: `calendar`: calendar expression \"Mon..Funday\": expected a weekday at \"Funday\""
+        )
         #expect(lines[3] == "\(path):4: notifications[2].shade: warning: unknown key `shade` is ignored")
     }
 

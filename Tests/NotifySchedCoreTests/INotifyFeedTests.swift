@@ -79,8 +79,9 @@ import Testing
 
     @Test func rootArrayIsNotAnINotifyFeedButAnISmartNewsOne() {
         #expect(parse("[]").schedule?.dialect == .iSmartNews)
-        #expect(errors(parse("<plist version=\"1.0\"><string>text</string></plist>")) == [
-            "line 1: the root is a string; a feed's root is a dictionary (a portal feed with `notifications`, or an iNotify feed) or an array (an iSmartNews feed)"
-        ])
+        #expect(
+            errors(parse("<plist version=\"1.0\"><string>text</string></plist>")) == [
+                "line 1: the root is a string; a feed's root is a dictionary (a portal feed with `notifications`, or an iNotify feed) or an array (an iSmartNews feed)"
+            ])
     }
 }

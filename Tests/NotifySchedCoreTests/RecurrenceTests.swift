@@ -167,6 +167,7 @@ import Testing
         let messages = errors(parse(nativeFeed(#""calendar": "Mon..Funday 9:00""#)))
         #expect(messages.count == 1)
         #expect(
-            messages.first?.hasPrefix("line 1: notifications[0].calendar: `calendar`: calendar expression \"Mon..Funday 9:00\": ") == true)
+            messages.first?.hasPrefix(
+                "line 1: notifications[0].calendar: `calendar`: calendar expression \"Mon..Funday 9:00\": ") == true)
     }
 }
