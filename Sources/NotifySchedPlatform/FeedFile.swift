@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import NotifySchedCore
 
 /// Reads a feed from a local file, refusing it before reading when it exceeds the size cap.
@@ -17,11 +17,17 @@ public enum FeedFile {
                 .unsupported, "\(path): feeds over HTTP(S) cannot be fetched yet; download the feed and name the file")
         }
         if path == "-" {
-            return try readBounded(FileHandle.standardInput, path: "standard input", maxBytes: maxBytes)
+            return try readAll(STDIN_FILENO, name: "standard input", maxBytes: maxBytes, expectedSize: 0)
         }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw PlatformError(
+                errno == ENOENT ? .notFound : .unreadable, "\(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
         var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw PlatformError(.notFound, "\(path): \(String(cString: strerror(errno)))")
+        guard fstat(descriptor, &status) == 0 else {
+            throw PlatformError(.unreadable, "\(path): \(String(cString: strerror(errno)))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw PlatformError(.unreadable, "\(path): not a regular file")
@@ -30,32 +36,35 @@ public enum FeedFile {
             throw PlatformError(
                 .tooLarge, "\(path): \(status.st_size) bytes is larger than the feed size cap of \(maxBytes) bytes")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PlatformError(.unreadable, "\(path): \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
-        return try readBounded(handle, path: path, maxBytes: maxBytes, expectedSize: Int(status.st_size))
+        return try readAll(descriptor, name: path, maxBytes: maxBytes, expectedSize: Int(status.st_size))
     }
 
-    /// Reads until end of file, failing as soon as more than `maxBytes` arrive (the file may
-    /// grow after `stat`, and standard input has no size).
-    private static func readBounded(
-        _ handle: FileHandle, path: String, maxBytes: Int, expectedSize: Int = 0
+    /// Reads until end of file straight into the array, failing as soon as more than `maxBytes`
+    /// arrive: the file may grow after `fstat`, and standard input has no size.
+    private static func readAll(
+        _ descriptor: Int32, name: String, maxBytes: Int, expectedSize: Int
     ) throws(PlatformError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(expectedSize, maxBytes) + 1)
+        // One byte more than expected, so that end of file shows without growing the buffer.
+        var buffer = [UInt8](repeating: 0, count: max(expectedSize, 64 * 1024 - 1) + 1)
+        var filled = 0
         while true {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: 1 << 20)
-            } catch {
-                throw PlatformError(.unreadable, "\(path): \(error.localizedDescription)")
+            if filled == buffer.count {
+                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
             }
-            guard let chunk, !chunk.isEmpty else { return bytes }
-            bytes.append(contentsOf: chunk)
-            if bytes.count > maxBytes {
-                throw PlatformError(.tooLarge, "\(path): larger than the feed size cap of \(maxBytes) bytes")
+            let count = buffer.withUnsafeMutableBytes { raw in
+                Glibc.read(descriptor, raw.baseAddress! + filled, raw.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw PlatformError(.unreadable, "\(name): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            filled += count
+            if filled > maxBytes {
+                throw PlatformError(.tooLarge, "\(name): larger than the feed size cap of \(maxBytes) bytes")
             }
         }
+        buffer.removeLast(buffer.count - filled)
+        return buffer
     }
 }

@@ -9,9 +9,8 @@ struct FieldReader {
     let mapping: FeedMapping
     /// iSmartNews matches keys case-insensitively.
     private let caseInsensitive: Bool
-    /// Which of `dictionary.entries` were read, by index; feed dictionaries are small, so a
-    /// plain array beats hashing every key.
-    private var readFlags: [Bool]
+    /// Which of `dictionary.entries` were read, by index.
+    private var readFlags: ReadFlags
 
     init(_ dictionary: FeedDictionary, path: String, line: Int?, mapping: FeedMapping, caseInsensitive: Bool = false) {
         self.dictionary = dictionary
@@ -19,7 +18,7 @@ struct FieldReader {
         self.line = line
         self.mapping = mapping
         self.caseInsensitive = caseInsensitive
-        self.readFlags = Array(repeating: false, count: dictionary.count)
+        self.readFlags = ReadFlags(count: dictionary.count)
     }
 
     /// The location of the dictionary itself.
@@ -36,10 +35,13 @@ struct FieldReader {
             let lowered = key.lowercased()
             index = dictionary.entries.firstIndex { $0.key.lowercased() == lowered }
         } else {
-            index = dictionary.entries.firstIndex { $0.key == key }
+            // Lengths first: most keys of a linear scan differ, and `==` on two different
+            // strings takes its Unicode slow path.
+            let length = key.utf8.count
+            index = dictionary.entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
         }
         guard let index else { return nil }
-        readFlags[index] = true
+        readFlags.mark(index)
         let match = dictionary.entries[index]
         if case .null = match.node.value { return nil }
         return (match.key, match.node)
@@ -58,7 +60,7 @@ struct FieldReader {
         let wanted = Set(keys.map { caseInsensitive ? $0.lowercased() : $0 })
         for (index, entry) in dictionary.entries.enumerated()
         where wanted.contains(caseInsensitive ? entry.key.lowercased() : entry.key) {
-            readFlags[index] = true
+            readFlags.mark(index)
         }
     }
 
@@ -67,7 +69,7 @@ struct FieldReader {
         let lowered = bases.map { $0.lowercased() + "_" }
         for (index, entry) in dictionary.entries.enumerated()
         where lowered.contains(where: { entry.key.lowercased().hasPrefix($0) }) {
-            readFlags[index] = true
+            readFlags.mark(index)
         }
     }
 
@@ -228,7 +230,7 @@ struct FieldReader {
 
     /// Warns about every key that was neither read nor accepted.
     func reportUnknownKeys() {
-        for (index, entry) in dictionary.entries.enumerated() where !readFlags[index] {
+        for (index, entry) in dictionary.entries.enumerated() where !readFlags.isMarked(index) {
             mapping.warning(
                 .unknownKey, "unknown key `\(entry.key)` is ignored", at: location(of: entry.key, entry.node))
         }
@@ -238,5 +240,24 @@ struct FieldReader {
 extension String {
     var trimmingSpaces: String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+/// A set of small indices: a bit mask for the first 64 (feed dictionaries rarely have more),
+/// an array beyond, so that reading an entry allocates nothing for bookkeeping.
+private struct ReadFlags {
+    private var low: UInt64 = 0
+    private var high: [Bool]
+
+    init(count: Int) {
+        high = count > 64 ? Array(repeating: false, count: count - 64) : []
+    }
+
+    mutating func mark(_ index: Int) {
+        if index < 64 { low |= 1 << UInt64(index) } else { high[index - 64] = true }
+    }
+
+    func isMarked(_ index: Int) -> Bool {
+        index < 64 ? low & (1 << UInt64(index)) != 0 : high[index - 64]
     }
 }
