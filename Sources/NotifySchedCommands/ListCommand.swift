@@ -44,7 +44,10 @@ struct ListCommand: ParsableCommand {
         guard !paths.isEmpty else {
             throw CommandError(.failure, "no feed to list: name one with --feed (the demo feeds were not found)")
         }
-        let instant = now.flatMap { Self.instant($0, userZone: context.userZone) } ?? WallClock.now()
+        // The wall clock to the second: an entry due "now" prints as a plain RFC 3339 time.
+        let instant =
+            now.flatMap { Self.instant($0, userZone: context.userZone) }
+            ?? Instant(secondsSinceEpoch: WallClock.now().secondsSinceEpoch)
         var schedules: [Schedule] = []
         var failed = false
         for path in paths {

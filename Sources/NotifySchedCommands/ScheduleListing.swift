@@ -75,7 +75,7 @@ struct ScheduleListing {
     func table(userZone: ZoneRules) -> String {
         let header = ["ID", "NEXT", "TITLE", "SOURCE"]
         let lines = rows.map { row -> [String] in
-            let next = row.next.map { $0.rfc3339(offset: userZone.offset(at: $0).seconds) } ?? "(\(row.trigger))"
+            let next = row.next.map { $0.rfc3339(offset: userZone.offset(at: $0).seconds) } ?? row.trigger
             return [row.id, next, Self.truncated(row.title, to: 40), row.source]
         }
         var widths = header.map(\.count)
@@ -114,7 +114,7 @@ extension Trigger {
             let rules = news?.globalEvents ?? []
             return "on event " + rules.map { "\($0.name) (\($0.pattern))" }.joined(separator: ", ")
         case .check:
-            return "on iNotify check (start-up, resume, unlock)"
+            return "on iNotify check at start-up, resume and unlock"
         }
     }
 }
