@@ -151,14 +151,12 @@ struct ISmartNewsFeedMapper {
         metaReader.acceptSuffixed(["start", "end", "title", "text"])
         guard mapping.errorCount == errorsBefore, let uuid, let urls, !ignored else { return nil }
         let item = MetaItem(
-            urls: urls, priority: Int(clamping: priority), minShowInterval: minShowInterval,
+            urls: urls.map(\.string), priority: Int(clamping: priority), minShowInterval: minShowInterval,
             oncePerVersion: oncePerVersion, oncePerInstall: oncePerInstall)
-        let firstURL = urls[0]
-        let action = (try? ActionURL(firstURL, policy: mapping.urlPolicy)).map {
-            NotificationAction(label: nil, url: $0)
-        }
+        // On the desktop a meta item is a popup that opens its first page.
+        let action = NotificationAction(label: nil, url: urls[0])
         let title = metaReader.string("title", localized: true) ?? uuid
-        let body = metaReader.string("text", localized: true) ?? firstURL
+        let body = metaReader.string("text", localized: true) ?? urls[0].string
         let rules = NewsRules(
             kind: .meta(item), start: start, end: end, queue: queue?.isEmpty == false ? queue : nil,
             contentHash: FeedValue.dictionary(meta).contentHash)
@@ -168,13 +166,13 @@ struct ISmartNewsFeedMapper {
     }
 
     /// `urls`: `|`-separated components, the first an http(s) URL, then flags (`3`, `$scheme`, `ignore`).
-    private func metaURLs(_ reader: inout FieldReader) -> [String]? {
+    private func metaURLs(_ reader: inout FieldReader) -> [ActionURL]? {
         guard let elements = reader.array("urls") else {
             if reader.node("urls") == nil { reader.missing("urls", ": a meta item needs at least one URL") }
             return nil
         }
         let errorsBefore = mapping.errorCount
-        var urls: [String] = []
+        var urls: [ActionURL] = []
         for (index, element) in elements.enumerated() {
             let location = FeedLocation(
                 keyPath: KeyPath.element(KeyPath.child(reader.path, key: "urls"), index: index), line: element.line)
@@ -189,8 +187,7 @@ struct ISmartNewsFeedMapper {
                 continue
             }
             do {
-                _ = try ActionURL(url, policy: URLPolicy())
-                urls.append(url)
+                urls.append(try ActionURL(url, policy: mapping.urlPolicy))
             } catch {
                 mapping.error(.disallowedURL, error.message, at: location)
             }
