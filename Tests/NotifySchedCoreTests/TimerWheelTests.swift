@@ -367,6 +367,21 @@ import Testing
         #expect(wheel.storageByteCount <= 24 * count + fixed, "\(wheel.storageByteCount) bytes for \(count) entries")
     }
 
+    @Test func aCopyIsUnaffectedByChangesToTheOriginal() {
+        let now = Instant(secondsSinceEpoch: 1000)
+        var original = Wheel(now: now)
+        let handle = original.schedule(0, at: now + .seconds(5))
+        original.schedule(1, at: now + .days(5))
+        let copy = original
+        original.cancel(handle)
+        original.schedule(2, at: now + .seconds(1))
+        #expect(original.advance(to: now + .days(6)).map(\.element) == [2, 1])
+        var advancedCopy = copy
+        #expect(copy.contains(handle) && copy.count == 2)
+        #expect(advancedCopy.advance(to: now + .days(6)).map(\.element) == [0, 1])
+        copy._checkInvariants()
+    }
+
     // MARK: Backward steps of the clock
 
     @Test func aBackwardStepFiresNothingEarlyWithOrWithoutRewind() {

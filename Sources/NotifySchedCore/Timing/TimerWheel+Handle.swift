@@ -29,6 +29,7 @@ extension TimerWheel {
     @inlinable
     func isPending(_ handle: Handle) -> Bool {
         let index = Int(handle.index)
-        return index < generations.count && generations[index] == handle.generation && handle.generation & 1 == 1
+        return index < used && storage.nodes[index].generation == handle.generation
+            && handle.generation & 1 == 1
     }
 }

@@ -1,37 +1,10 @@
-/// The slot lists of the wheel and the moves between them.
+/// The slot lists of the wheel and the moves between them. Callers have made the storage
+/// unique before any of the mutating ones.
 ///
-/// A list is threaded through the entries' `links`. Its two ends point at the slot's marker,
+/// A list is threaded through the entries' nodes. Its two ends point at the slot's marker,
 /// `markerBase | slot`, a value no entry index reaches, so an entry can be unlinked without
 /// knowing which slot holds it.
 extension TimerWheel {
-    /// An entry's two neighbours, or a slot's two ends.
-    @usableFromInline
-    struct Link: Sendable {
-        /// The next entry, or the slot's marker after the last one.
-        @usableFromInline var next: UInt32
-
-        /// The previous entry, or the slot's marker before the first one.
-        @usableFromInline var prev: UInt32
-
-        /// A link whose two ends are `value`: an empty slot's, when `value` is its marker.
-        ///
-        /// - Complexity: O(1)
-        @inlinable
-        init(bothEnds value: UInt32) {
-            next = value
-            prev = value
-        }
-
-        /// A link from `prev` to `next`.
-        ///
-        /// - Complexity: O(1)
-        @inlinable
-        init(next: UInt32, prev: UInt32) {
-            self.next = next
-            self.prev = prev
-        }
-    }
-
     /// The number of levels.
     @inlinable static var levelCount: Int { 6 }
 
@@ -87,6 +60,33 @@ extension TimerWheel {
         return level << bitsPerLevel | index
     }
 
+    /// Takes a free entry (or a new one) for `element` due at `due` (microseconds), and files
+    /// it.
+    ///
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    mutating func insert(_ element: Element, at due: Int64) -> Handle {
+        let index: UInt32
+        let generation: UInt32
+        if firstFree != Self.noEntry {
+            index = firstFree
+            firstFree = storage.nodes[Int(index)].next
+            generation = storage.nodes[Int(index)].generation &+ 1
+        } else {
+            precondition(used < Self.entryLimit, "A timer wheel holds at most 2^31 entries")
+            reserve(used + 1, exactly: false)
+            index = UInt32(truncatingIfNeeded: used)
+            used += 1
+            generation = 1
+        }
+        storage.nodes[Int(index)].generation = generation
+        storage.dues[Int(index)] = due
+        storage.elements[Int(index)] = element
+        file(index, due: due)
+        scheduledCount += 1
+        return Handle(index: index, generation: generation)
+    }
+
     /// Files a detached entry due at `due` (microseconds) in the slot its due second and the
     /// clock choose; an overdue entry goes in the current second's slot.
     ///
@@ -103,16 +103,19 @@ extension TimerWheel {
     /// - Complexity: O(1)
     @inlinable
     mutating func append(_ entry: UInt32, toSlot slot: Int) {
+        let nodes = storage.nodes
+        let ends = storage.slots + slot
         let marker = Self.marker(ofSlot: slot)
-        let last = slots[slot].prev
-        links[Int(entry)] = Link(next: marker, prev: last)
+        let last = ends.pointee.last
+        nodes[Int(entry)].next = marker
+        nodes[Int(entry)].prev = last
         if last == marker {
-            slots[slot].next = entry
-            if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+            ends.pointee.first = entry
+            if slot < Self.overflowSlot { storage.occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
         } else {
-            links[Int(last)].next = entry
+            nodes[Int(last)].next = entry
         }
-        slots[slot].prev = entry
+        ends.pointee.last = entry
     }
 
     /// Takes a filed entry out of its slot's list.
@@ -120,20 +123,22 @@ extension TimerWheel {
     /// - Complexity: O(1)
     @inlinable
     mutating func unlink(_ entry: UInt32) {
-        let link = links[Int(entry)]
-        if link.prev >= Self.markerBase {
-            slots[Int(link.prev & ~Self.markerBase)].next = link.next
+        let nodes = storage.nodes
+        let next = nodes[Int(entry)].next
+        let prev = nodes[Int(entry)].prev
+        if prev >= Self.markerBase {
+            storage.slots[Int(prev & ~Self.markerBase)].first = next
         } else {
-            links[Int(link.prev)].next = link.next
+            nodes[Int(prev)].next = next
         }
-        if link.next >= Self.markerBase {
-            slots[Int(link.next & ~Self.markerBase)].prev = link.prev
-            if link.prev >= Self.markerBase {
-                let slot = Int(link.next & ~Self.markerBase)
-                if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
+        if next >= Self.markerBase {
+            let slot = Int(next & ~Self.markerBase)
+            storage.slots[slot].last = prev
+            if prev >= Self.markerBase && slot < Self.overflowSlot {
+                storage.occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63))
             }
         } else {
-            links[Int(link.next)].prev = link.prev
+            nodes[Int(next)].prev = prev
         }
     }
 
@@ -142,8 +147,8 @@ extension TimerWheel {
     /// - Complexity: O(1)
     @inlinable
     mutating func release(_ entry: UInt32) {
-        generations[Int(entry)] &+= 1
-        links[Int(entry)].next = firstFree
+        storage.nodes[Int(entry)].generation &+= 1
+        storage.nodes[Int(entry)].next = firstFree
         firstFree = entry
         scheduledCount -= 1
     }
@@ -154,9 +159,9 @@ extension TimerWheel {
     /// - Complexity: O(1)
     @inlinable
     mutating func detachChain(of slot: Int) -> UInt32 {
-        let first = slots[slot].next
-        slots[slot] = Link(bothEnds: Self.marker(ofSlot: slot))
-        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
+        let first = storage.slots[slot].first
+        storage.slots[slot] = Ends(bothAt: Self.marker(ofSlot: slot))
+        if slot < Self.overflowSlot { storage.occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
         return first
     }
 
@@ -172,14 +177,14 @@ extension TimerWheel {
         for level in 0..<Self.levelCount {
             let shift = level * Self.bitsPerLevel
             let clockSlot = Int(truncatingIfNeeded: elapsed >> Int64(shift)) & 63
-            let ahead = occupied[level] >> UInt64(clockSlot)
+            let ahead = storage.occupied[level] >> UInt64(clockSlot)
             if ahead != 0 {
                 let index = clockSlot + ahead.trailingZeroBitCount
                 let levelStart = elapsed & ~((1 << Int64(shift + Self.bitsPerLevel)) - 1)
                 return (level << Self.bitsPerLevel | index, levelStart + Int64(index) << Int64(shift))
             }
         }
-        if slots[Self.overflowSlot].next < Self.markerBase {
+        if storage.slots[Self.overflowSlot].first < Self.markerBase {
             let horizonMask: Int64 = (1 << Int64(Self.levelCount * Self.bitsPerLevel)) - 1
             return (Self.overflowSlot, (elapsed | horizonMask) + 1)
         }
@@ -194,8 +199,8 @@ extension TimerWheel {
     mutating func cascade(_ slot: Int) {
         var entry = detachChain(of: slot)
         while entry < Self.markerBase {
-            let next = links[Int(entry)].next
-            file(entry, due: dues[Int(entry)])
+            let next = storage.nodes[Int(entry)].next
+            file(entry, due: storage.dues[Int(entry)])
             entry = next
         }
     }
@@ -212,8 +217,8 @@ extension TimerWheel {
         var sorted = true
         var entry = detachChain(of: slot)
         while entry < Self.markerBase {
-            let next = links[Int(entry)].next
-            let time = dues[Int(entry)]
+            let next = storage.nodes[Int(entry)].next
+            let time = storage.dues[Int(entry)]
             if time <= now {
                 if let last = due.last, last.due > time { sorted = false }
                 due.append((time, due.count, entry))
@@ -228,7 +233,7 @@ extension TimerWheel {
             due.sort { ($0.due, $0.order) < ($1.due, $1.order) }
         }
         for (time, _, entry) in due {
-            fired.append((Instant(microseconds: time), elements[Int(entry)]))
+            fired.append((Instant(microseconds: time), storage.elements[Int(entry)]))
             release(entry)
         }
         return !kept

@@ -33,33 +33,17 @@
 /// afresh; handles stay valid, so the caller keeps its bookkeeping as it is.
 ///
 /// **Storage.** Entries live in a struct of arrays indexed by a 32-bit entry index: due
-/// times, links, generations and elements, 20 bytes plus the element's stride per entry
-/// (24 bytes with a `UInt32` element). Each slot is a doubly linked list through the links;
-/// freed entries are reused before the arrays grow. Elements are `BitwiseCopyable` so that
+/// times, nodes (two 32-bit links and a generation) and elements, 20 bytes plus the
+/// element's stride per entry (24 bytes with a `UInt32` element). Each slot is a doubly
+/// linked list through the nodes; freed entries are reused before the columns grow. The
+/// storage is copy-on-write, like an array's. Elements are `BitwiseCopyable` so that
 /// cancelling and firing move bytes, never reference counts.
 public struct TimerWheel<Element: BitwiseCopyable> {
-    /// Each entry's due time in microseconds since the epoch, by entry index.
-    @usableFromInline var dues: [Int64]
+    /// The entry columns and the slot table, shared copy-on-write between copies of a wheel.
+    @usableFromInline var storage: Storage
 
-    /// Each entry's neighbours in its slot's list (or, for a free entry, the next free one).
-    ///
-    /// Both links of an entry share one array, so unlinking an entry costs one cache line
-    /// per neighbour rather than two.
-    @usableFromInline var links: [Link]
-
-    /// Each entry's generation: odd while it is scheduled, even while it is free.
-    @usableFromInline var generations: [UInt32]
-
-    /// Each entry's element, by entry index.
-    @usableFromInline var elements: [Element]
-
-    /// The ends of each slot's list: `next` is the first entry, `prev` the last; an empty
-    /// slot's ends are its own marker.
-    @usableFromInline var slots: [Link]
-
-    /// One bit per slot and one word per level: the bit is set when the slot's list is not
-    /// empty.
-    @usableFromInline var occupied: [UInt64]
+    /// The entries ever handed out: indices at and above it have never been used.
+    @usableFromInline var used: Int
 
     /// The first free entry, or `Self.noEntry`.
     @usableFromInline var firstFree: UInt32
@@ -77,15 +61,11 @@ public struct TimerWheel<Element: BitwiseCopyable> {
     /// Creates an empty wheel whose clock reads `now`.
     ///
     /// - Parameter now: The current time; entries due at or before it are overdue.
-    /// - Complexity: O(1) allocations (the slot table has a fixed size).
+    /// - Complexity: O(slots): the slot table has a fixed size.
     @inlinable
     public init(now: Instant) {
-        dues = []
-        links = []
-        generations = []
-        elements = []
-        slots = (0..<Self.slotCount).map { Link(bothEnds: Self.marker(ofSlot: $0)) }
-        occupied = Array(repeating: 0, count: Self.levelCount)
+        storage = Storage(capacity: 0)
+        used = 0
         firstFree = Self.noEntry
         elapsed = Self.second(of: now.microseconds)
         currentMinimum = .max
@@ -93,7 +73,9 @@ public struct TimerWheel<Element: BitwiseCopyable> {
     }
 }
 
-extension TimerWheel: Sendable where Element: Sendable {}
+// Copies share storage until one of them changes, and a change first makes the storage
+// unique, so no two threads ever write to, or read while another writes to, one storage.
+extension TimerWheel: @unchecked Sendable where Element: Sendable {}
 
 extension TimerWheel {
     /// The number of scheduled entries.
@@ -108,15 +90,12 @@ extension TimerWheel {
     @inlinable
     public var isEmpty: Bool { scheduledCount == 0 }
 
-    /// The bytes the wheel has allocated: its entry arrays at their capacity and its slot
-    /// table.
+    /// The bytes the wheel has allocated: its entry columns at their capacity, its slot table
+    /// and its bitmaps.
     ///
     /// - Complexity: O(1)
-    public var storageByteCount: Int {
-        dues.capacity * MemoryLayout<Int64>.stride + links.capacity * MemoryLayout<Link>.stride
-            + generations.capacity * MemoryLayout<UInt32>.stride + elements.capacity * MemoryLayout<Element>.stride
-            + slots.capacity * MemoryLayout<Link>.stride + occupied.capacity * MemoryLayout<UInt64>.stride
-    }
+    @inlinable
+    public var storageByteCount: Int { storage.byteCount }
 
     /// Schedules `element` to fall due at `due`.
     ///
@@ -131,24 +110,8 @@ extension TimerWheel {
     @inlinable
     @discardableResult
     public mutating func schedule(_ element: Element, at due: Instant) -> Handle {
-        let index: UInt32
-        if firstFree != Self.noEntry {
-            index = firstFree
-            firstFree = links[Int(index)].next
-            generations[Int(index)] &+= 1
-            dues[Int(index)] = due.microseconds
-            elements[Int(index)] = element
-        } else {
-            precondition(dues.count < Self.entryLimit, "A timer wheel holds at most 2^31 entries")
-            index = UInt32(truncatingIfNeeded: dues.count)
-            dues.append(due.microseconds)
-            links.append(Link(bothEnds: Self.noEntry))
-            generations.append(1)
-            elements.append(element)
-        }
-        file(index, due: due.microseconds)
-        scheduledCount += 1
-        return Handle(index: index, generation: generations[Int(index)])
+        makeUnique()
+        return insert(element, at: due.microseconds)
     }
 
     /// Schedules many entries at once: the bulk build of a wheel from a schedule.
@@ -163,15 +126,12 @@ extension TimerWheel {
     @discardableResult
     public mutating func schedule<Entries: Collection>(contentsOf entries: Entries) -> [Handle]
     where Entries.Element == (due: Instant, element: Element) {
-        let needed = dues.count + entries.count
-        dues.reserveCapacity(needed)
-        links.reserveCapacity(needed)
-        generations.reserveCapacity(needed)
-        elements.reserveCapacity(needed)
+        makeUnique()
+        reserve(used + entries.count, exactly: true)
         var handles: [Handle] = []
         handles.reserveCapacity(entries.count)
         for entry in entries {
-            handles.append(schedule(entry.element, at: entry.due))
+            handles.append(insert(entry.element, at: entry.due.microseconds))
         }
         return handles
     }
@@ -188,9 +148,10 @@ extension TimerWheel {
     @discardableResult
     public mutating func cancel(_ handle: Handle) -> Element? {
         guard isPending(handle) else { return nil }
+        makeUnique()
         unlink(handle.index)
         release(handle.index)
-        return elements[Int(handle.index)]
+        return storage.elements[Int(handle.index)]
     }
 
     /// Moves a pending entry to a new due time; its handle stays valid.
@@ -208,8 +169,9 @@ extension TimerWheel {
     @discardableResult
     public mutating func reschedule(_ handle: Handle, to due: Instant) -> Bool {
         guard isPending(handle) else { return false }
+        makeUnique()
         unlink(handle.index)
-        dues[Int(handle.index)] = due.microseconds
+        storage.dues[Int(handle.index)] = due.microseconds
         file(handle.index, due: due.microseconds)
         return true
     }
@@ -256,6 +218,7 @@ extension TimerWheel {
     ///   per level in its life, so O(levels) amortized per entry.
     @inlinable
     public mutating func advance(to now: Instant) -> [(due: Instant, element: Element)] {
+        makeUnique()
         var fired: [(due: Instant, element: Element)] = []
         let target = Swift.max(Self.second(of: now.microseconds), elapsed)
         while let (slot, deadline) = nextExpiration(), deadline <= target {
@@ -292,21 +255,20 @@ extension TimerWheel {
     public mutating func rewind(to now: Instant) {
         let second = Self.second(of: now.microseconds)
         guard second < elapsed else { return }
+        makeUnique()
         // Entries with the same due second share one list, so taking the lists one after
         // the other keeps their order, and with it the order of ties.
         var pending: [UInt32] = []
         pending.reserveCapacity(scheduledCount)
         for slot in 0..<Self.slotCount {
-            var entry = slots[slot].next
+            var entry = detachChain(of: slot)
             while entry < Self.markerBase {
                 pending.append(entry)
-                entry = links[Int(entry)].next
+                entry = storage.nodes[Int(entry)].next
             }
-            slots[slot] = Link(bothEnds: Self.marker(ofSlot: slot))
         }
-        for level in 0..<Self.levelCount { occupied[level] = 0 }
         elapsed = second
         currentMinimum = .max
-        for entry in pending { file(entry, due: dues[Int(entry)]) }
+        for entry in pending { file(entry, due: storage.dues[Int(entry)]) }
     }
 }
