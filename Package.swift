@@ -16,7 +16,9 @@ let package = Package(
         .library(name: "NotifySchedCore", targets: ["NotifySchedCore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Only the benchmark uses it: swift-collections' `Heap` is a baseline for the timer wheel.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // Pure logic: feeds, schedule, time rules. No C, no I/O, no clock.
@@ -54,6 +56,7 @@ let package = Package(
                 "NotifySchedCore",
                 "NotifySchedPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),

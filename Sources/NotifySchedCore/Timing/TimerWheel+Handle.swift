@@ -1,0 +1,35 @@
+extension TimerWheel {
+    /// Names one scheduled entry of the wheel that returned it.
+    ///
+    /// A handle is an entry index and the generation the entry had when it was scheduled.
+    /// The wheel reuses the index once the entry falls due or is cancelled, with a new
+    /// generation, so an old handle is recognised as stale rather than reaching the new
+    /// entry (unless one index is reused 2^31 times while the old handle is kept). A handle
+    /// belongs to the wheel that issued it.
+    public struct Handle: Hashable, Sendable {
+        /// The entry's index in the wheel's arrays.
+        @usableFromInline let index: UInt32
+
+        /// The entry's generation when it was scheduled: always odd.
+        @usableFromInline let generation: UInt32
+
+        /// Creates the handle of the entry at `index` in `generation`.
+        ///
+        /// - Complexity: O(1)
+        @inlinable
+        init(index: UInt32, generation: UInt32) {
+            self.index = index
+            self.generation = generation
+        }
+    }
+
+    /// Whether `handle` names an entry that is still scheduled.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    func isPending(_ handle: Handle) -> Bool {
+        let index = Int(handle.index)
+        return index < used && storage.nodes[index].generation == handle.generation
+            && handle.generation & 1 == 1
+    }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import NotifySchedCore
+
+/// `notify-sched-bench wheel`: schedule+cancel pairs at N pending entries for the timer wheel,
+/// swift-collections' `Heap` with lazy cancellation and an index-tracking binary heap, all in
+/// this one process; plus the wheel's bulk-build time and its storage per entry.
+///
+/// The three structures run one after the other in each round, so a busy machine slows them
+/// alike; the best round of each is reported.
+struct WheelBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wheel", abstract: "Schedule+cancel pairs at N pending: the timer wheel against two heaps.")
+
+    @Option(help: "Entries pending while the pairs run.")
+    var entries = 1_000_000
+
+    @Option(help: "Schedule+cancel pairs per measurement.")
+    var pairs = 2_000_000
+
+    @Option(help: "Rounds; the best time of each structure is reported.")
+    var runs = 3
+
+    @Flag(help: "End with one JSON object of the figures.")
+    var json = false
+
+    func validate() throws {
+        guard entries > 0, pairs > 0, runs > 0 else {
+            throw ValidationError("--entries, --pairs and --runs must be positive")
+        }
+    }
+
+    func run() throws {
+        let workload = WheelWorkload(entries: entries, pairs: pairs)
+        var wheel = Double.infinity
+        var heap = Double.infinity
+        var indexedHeap = Double.infinity
+        var build = Double.infinity
+        var bytesPerEntry = 0.0
+        for _ in 0..<runs {
+            let built = buildWheel(workload)
+            build = min(build, built.seconds)
+            bytesPerEntry = Double(built.wheel.storageByteCount) / Double(entries)
+            wheel = min(wheel, try pairsOnWheel(workload, built))
+            heap = min(heap, try pairsOnLazyCancellingHeap(workload))
+            indexedHeap = min(indexedHeap, try pairsOnIndexedHeap(workload))
+        }
+        let nanosecondsPerPair = { (seconds: Double) in seconds * 1e9 / Double(pairs) }
+        let rows = [("timer wheel", wheel), ("Heap, lazy cancel", heap), ("indexed binary heap", indexedHeap)].map {
+            name, seconds in
+            [
+                name, String(format: "%.1f", nanosecondsPerPair(seconds)),
+                String(format: "%.2f M", Double(pairs) / seconds / 1e6), String(format: "%.2f×", seconds / wheel),
+            ]
+        }
+        print("schedule+cancel pairs at \(entries) pending, \(pairs) pairs (best of \(runs))")
+        print(Table.render(header: ["structure", "ns/pair", "pairs/s", "wheel's speed-up"], rows: rows))
+        print(
+            String(
+                format: "wheel bulk build of %d entries: %.2f ms; wheel storage: %.2f bytes per entry", entries,
+                build * 1000, bytesPerEntry))
+        if json {
+            let figures: [String: Double] = [
+                "entries": Double(entries), "wheel_ns_per_pair": nanosecondsPerPair(wheel),
+                "heap_ns_per_pair": nanosecondsPerPair(heap),
+                "indexed_heap_ns_per_pair": nanosecondsPerPair(indexedHeap),
+                "wheel_bytes_per_entry": bytesPerEntry, "build_ms": build * 1000,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// A wheel bulk-built from the workload's pending entries, with their handles.
+    private struct BuiltWheel {
+        var wheel: TimerWheel<UInt32>
+        var handles: [TimerWheel<UInt32>.Handle]
+        var seconds: Double
+    }
+
+    private func buildWheel(_ workload: WheelWorkload) -> BuiltWheel {
+        let entries = workload.initialDues.enumerated().map { (due: Instant(microseconds: $1), element: UInt32($0)) }
+        let start = ContinuousClock.now
+        var wheel = TimerWheel<UInt32>(now: workload.now)
+        let handles = wheel.schedule(contentsOf: entries)
+        return BuiltWheel(wheel: wheel, handles: handles, seconds: seconds(since: start))
+    }
+
+    private func pairsOnWheel(_ workload: WheelWorkload, _ built: BuiltWheel) throws -> Double {
+        var wheel = built.wheel
+        var handles = built.handles
+        let start = ContinuousClock.now
+        for (victim, due) in zip(workload.victims, workload.dues) {
+            wheel.cancel(handles[Int(victim)])
+            handles[Int(victim)] = wheel.schedule(victim, at: Instant(microseconds: due))
+        }
+        let elapsed = seconds(since: start)
+        // The earliest entry must come out of the wheel exactly at its due time.
+        let earliest = Instant(microseconds: expectedEarliest(workload))
+        guard wheel.count == entries, wheel.advance(to: earliest).first?.due == earliest else {
+            throw ValidationError("the wheel lost track of its entries")
+        }
+        return elapsed
+    }
+
+    private func pairsOnLazyCancellingHeap(_ workload: WheelWorkload) throws -> Double {
+        var heap = LazyCancellingHeap()
+        var handles = workload.initialDues.map { heap.schedule(at: $0) }
+        let start = ContinuousClock.now
+        for (victim, due) in zip(workload.victims, workload.dues) {
+            heap.cancel(handles[Int(victim)])
+            handles[Int(victim)] = heap.schedule(at: due)
+        }
+        let elapsed = seconds(since: start)
+        guard heap.count == entries, heap.earliest() == expectedEarliest(workload) else {
+            throw ValidationError("the lazily cancelling heap lost track of its entries")
+        }
+        return elapsed
+    }
+
+    private func pairsOnIndexedHeap(_ workload: WheelWorkload) throws -> Double {
+        var heap = IndexedBinaryHeap()
+        var handles = workload.initialDues.map { heap.schedule(at: $0) }
+        let start = ContinuousClock.now
+        for (victim, due) in zip(workload.victims, workload.dues) {
+            heap.cancel(handles[Int(victim)])
+            handles[Int(victim)] = heap.schedule(at: due)
+        }
+        let elapsed = seconds(since: start)
+        guard heap.count == entries, heap.earliest == expectedEarliest(workload) else {
+            throw ValidationError("the indexed heap lost track of its entries")
+        }
+        return elapsed
+    }
+
+    /// The earliest due time pending after all the pairs, worked out without any structure.
+    private func expectedEarliest(_ workload: WheelWorkload) -> Int64 {
+        var pending = workload.initialDues
+        for (victim, due) in zip(workload.victims, workload.dues) { pending[Int(victim)] = due }
+        return pending.min()!
+    }
+
+    private func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,475 @@
+import NotifySchedCore
+import Testing
+
+@Suite struct TimerWheelTests {
+    typealias Wheel = TimerWheel<Int>
+    typealias Entry = ReferenceTimerQueue.Entry
+
+    // MARK: Against the reference model
+
+    /// Clocks to start from: today, around 2^32 seconds, just before a top-level block
+    /// boundary (2^36), before the epoch, and far out.
+    static let startSeconds: [Int64] = [
+        1_767_225_600, (1 << 32) - 300, (1 << 36) - 5000, -86_400, 1 << 39, 1_700_000_000, -(1 << 37), 12_345,
+    ]
+
+    @Test(arguments: zip(0..<UInt64(startSeconds.count), startSeconds))
+    func agreesWithSortedArrayModelOverRandomOperations(seed: UInt64, startSecond: Int64) throws {
+        try runRandomOperations(seed: 0x71AE_0000 + seed, startSecond: startSecond, operations: 250_000)
+    }
+
+    /// Drives a wheel and the model with the same random operations, comparing every answer.
+    private func runRandomOperations(seed: UInt64, startSecond: Int64, operations: Int) throws {
+        var random = SplitMix64(seed: seed)
+        var now = Instant(secondsSinceEpoch: startSecond) + microseconds(random.next() % 1_000_000)
+        var wheel = Wheel(now: now)
+        var model = ReferenceTimerQueue()
+        var pending = PendingEntries()
+        var stale: [Wheel.Handle] = []
+        var serial = 0
+
+        func newEntry(element: Int? = nil) -> Entry {
+            defer { serial += 1 }
+            let due = randomDue(after: now, pending: pending, using: &random)
+            return Entry(due: due, serial: serial, element: element ?? serial)
+        }
+        func retire(_ handle: Wheel.Handle) {
+            if stale.count < 64 { stale.append(handle) } else { stale[Int(random.next() % 64)] = handle }
+        }
+
+        for step in 0..<operations {
+            // Bias towards removal while many entries are pending, so the model stays small.
+            let crowded = pending.count > 1500
+            switch random.next() % 100 {
+            case 0..<36 where !crowded:
+                let entry = newEntry()
+                pending.add(entry, wheel.schedule(entry.element, at: entry.due))
+                model.schedule(entry)
+            case 0..<54 where !pending.isEmpty:
+                let (entry, handle) = pending.removeRandom(using: &random)
+                let cancelled = wheel.cancel(handle)
+                try #require(cancelled == entry.element, "cancel hands back the cancelled element")
+                model.cancel(entry)
+                retire(handle)
+            case 54..<58 where !stale.isEmpty:
+                let handle = stale[Int(random.next() % UInt64(stale.count))]
+                let cancelled = wheel.cancel(handle)
+                let rescheduled = wheel.reschedule(handle, to: now)
+                try #require(cancelled == nil, "a stale handle cancels nothing")
+                try #require(!rescheduled, "a stale handle reschedules nothing")
+                try #require(!wheel.contains(handle), "a stale handle is not pending")
+            case 58..<68 where !pending.isEmpty:
+                // Rescheduling counts as scheduling anew: the entry takes a new serial.
+                let (old, handle) = pending.removeRandom(using: &random)
+                let entry = newEntry(element: old.element)
+                let rescheduled = wheel.reschedule(handle, to: entry.due)
+                try #require(rescheduled, "a pending handle reschedules")
+                model.cancel(old)
+                model.schedule(entry)
+                pending.add(entry, handle)
+            case 68..<70 where !crowded:
+                let batch = (0..<Int(random.next() % 40)).map { _ in newEntry() }
+                let handles = wheel.schedule(contentsOf: batch.map { (due: $0.due, element: $0.element) })
+                for (entry, handle) in zip(batch, handles) {
+                    pending.add(entry, handle)
+                    model.schedule(entry)
+                }
+            case 98..<100:
+                now = now - microseconds(random.next() % (1 << 12) * 1_000_000 + random.next() % 1_000_000)
+                if random.next() & 1 == 0 { wheel.rewind(to: now) }
+            default:
+                now = randomAdvance(from: now, model: model, wheel: wheel, using: &random)
+                let fired = wheel.advance(to: now)
+                let expected = model.advance(to: now)
+                try #require(
+                    fired.map(\.element) == expected.map(\.element) && fired.map(\.due) == expected.map(\.due),
+                    "advance(to: \(now.microseconds)) hands over what the model does")
+                for entry in expected { retire(pending.remove(element: entry.element)) }
+                if let deadline = wheel.nextDeadline {
+                    try #require(deadline > now, "after advancing, the next deadline lies ahead")
+                }
+            }
+            if let earliest = model.earliest {
+                let deadline = try #require(wheel.nextDeadline, "a non-empty wheel has a deadline")
+                try #require(deadline <= earliest.due, "the deadline is never after the earliest due time")
+            } else {
+                try #require(wheel.nextDeadline == nil, "an empty wheel has no deadline")
+            }
+            if step % 1000 == 0 {
+                wheel._checkInvariants()
+                try #require(wheel.count == model.entries.count, "the wheel counts what the model holds")
+            }
+        }
+        wheel._checkInvariants()
+        let end = Instant(microseconds: .max)
+        let rest = wheel.advance(to: end)
+        let expected = model.advance(to: end)
+        #expect(rest.map(\.element) == expected.map(\.element), "the far future hands over everything left")
+        #expect(wheel.isEmpty)
+        wheel._checkInvariants()
+    }
+
+    /// A due time spread over every level, the horizon and beyond, overdue times and ties.
+    private func randomDue(after now: Instant, pending: PendingEntries, using random: inout SplitMix64) -> Instant {
+        let fraction = Int64(random.next() % 1_000_000)
+        switch random.next() % 20 {
+        case 0..<5: return now + microseconds(random.next() % 6_000_000) - .seconds(3)
+        case 5..<10: return Instant(secondsSinceEpoch: now.secondsSinceEpoch + Int64(random.next() % 130))
+        case 10..<13: return now + .seconds(Int64(random.next() % (1 << 13))) + TimeSpan(microseconds: fraction)
+        case 13..<15: return now + .seconds(Int64(random.next() % (1 << 26)))
+        case 15:
+            // Near a level boundary: the last seconds before and the first after 64^k.
+            let span = Int64(1) << (6 * Int64(1 + random.next() % 6))
+            let boundary = (now.secondsSinceEpoch | (span - 1)) + 1
+            return Instant(secondsSinceEpoch: boundary + Int64(random.next() % 5) - 2)
+        case 16: return now + .seconds(Int64(random.next() % (1 << 36)))
+        case 17: return now + .seconds(Int64(1 << 36) + Int64(random.next() % (1 << 40)))
+        case 18: return pending.randomDue(using: &random) ?? now
+        default: return now - .seconds(Int64(random.next() % (1 << 20))) + TimeSpan(microseconds: fraction)
+        }
+    }
+
+    /// A later `now`: mostly by a second or a minute, sometimes to the next due time, rarely
+    /// by days or by more than the horizon.
+    private func randomAdvance(
+        from now: Instant, model: ReferenceTimerQueue, wheel: Wheel, using random: inout SplitMix64
+    ) -> Instant {
+        switch random.next() % 40 {
+        case 0..<20: return now + microseconds(random.next() % 1_500_000)
+        case 20..<32: return now + microseconds(random.next() % 100_000_000)
+        case 32..<35: return max(now, model.earliest?.due ?? now)
+        case 35..<38: return max(now, wheel.nextDeadline ?? now)
+        case 38: return now + .seconds(Int64(random.next() % (1 << 22)))
+        default:
+            // Keeps the clock far from the end of `Instant`'s range.
+            guard now.secondsSinceEpoch < 1 << 40 else { return now }
+            return now + .seconds(Int64(random.next() % (1 << 37)))
+        }
+    }
+
+    private func microseconds(_ value: UInt64) -> TimeSpan {
+        TimeSpan(microseconds: Int64(value))
+    }
+
+    // MARK: Edges
+
+    @Test func entriesAtLevelBoundariesFallDueOnTheirSecond() {
+        let starts: [Int64] = [0, 1_767_225_600, (1 << 32) - 1, 63, 4095, 262_143]
+        for start in starts {
+            let now = Instant(secondsSinceEpoch: start)
+            var wheel = Wheel(now: now)
+            var offsets: [Int64] = []
+            for bits in stride(from: Int64(6), through: 36, by: 6) {
+                offsets += [(1 << bits) - 1, 1 << bits, (1 << bits) + 1]
+            }
+            for (serial, offset) in offsets.enumerated() {
+                wheel.schedule(serial, at: now + .seconds(offset))
+            }
+            wheel._checkInvariants()
+            let fired = drainByDeadlines(&wheel, from: now)
+            #expect(
+                fired.map(\.due) == offsets.map { now + .seconds($0) },
+                "from \(start), each entry falls due on its second, in order")
+            #expect(fired.map(\.element) == Array(offsets.indices))
+        }
+    }
+
+    @Test func entriesAcross2To32SecondsKeepTheirOrder() {
+        let now = Instant(secondsSinceEpoch: (1 << 32) - 70)
+        var wheel = Wheel(now: now)
+        let dues = [-1, 0, 1, 64, 4096].map { Instant(secondsSinceEpoch: (1 << 32) + $0) }
+        for (serial, due) in dues.enumerated().reversed() { wheel.schedule(serial, at: due) }
+        let fired = drainByDeadlines(&wheel, from: now)
+        #expect(fired.map(\.due) == dues)
+        #expect(fired.map(\.element) == [0, 1, 2, 3, 4])
+    }
+
+    @Test func entriesPastTheHorizonWaitForTheNextBlockAndStillFallDueOnTime() {
+        let horizon: Int64 = 1 << 36
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = Wheel(now: now)
+        let lastInBlock = Instant(secondsSinceEpoch: horizon - 1)
+        let firstBeyond = Instant(secondsSinceEpoch: horizon)
+        let farBeyond = Instant(secondsSinceEpoch: 5 * horizon + 17)
+        let end = Instant(microseconds: .max)
+        wheel.schedule(3, at: end)
+        wheel.schedule(2, at: farBeyond)
+        wheel.schedule(1, at: firstBeyond)
+        wheel.schedule(0, at: lastInBlock)
+        wheel._checkInvariants()
+        #expect(wheel.advance(to: lastInBlock - .seconds(1)).isEmpty)
+        #expect(wheel.advance(to: lastInBlock).map(\.element) == [0])
+        #expect(wheel.nextDeadline == firstBeyond, "the next block's start is the deadline of what waits beyond")
+        #expect(wheel.advance(to: firstBeyond).map(\.element) == [1])
+        wheel._checkInvariants()
+        #expect(wheel.advance(to: farBeyond - TimeSpan(microseconds: 1)).isEmpty)
+        #expect(wheel.advance(to: farBeyond).map(\.element) == [2])
+        #expect(wheel.advance(to: end).map(\.due) == [end])
+        #expect(wheel.isEmpty)
+    }
+
+    @Test func aDeadlineFarBeyondTheHorizonIsTheNextBlocksStart() {
+        let now = Instant(secondsSinceEpoch: 100)
+        var wheel = Wheel(now: now)
+        wheel.schedule(0, at: Instant(secondsSinceEpoch: 3 << 36))
+        #expect(wheel.nextDeadline == Instant(secondsSinceEpoch: 1 << 36))
+        wheel._checkInvariants()
+        let fired = drainByDeadlines(&wheel, from: now)
+        #expect(fired.map(\.due) == [Instant(secondsSinceEpoch: 3 << 36)])
+    }
+
+    @Test func overdueEntriesComeOutOfTheNextAdvanceInDueOrder() {
+        let now = Instant(secondsSinceEpoch: 1_000_000)
+        var wheel = Wheel(now: now)
+        wheel.schedule(0, at: now + .seconds(10))
+        wheel.schedule(1, at: now - .days(400))
+        wheel.schedule(2, at: now - .seconds(5))
+        wheel.schedule(3, at: now)
+        #expect(wheel.nextDeadline == now - .days(400), "the earliest overdue time is the deadline")
+        wheel._checkInvariants()
+        let fired = wheel.advance(to: now)
+        #expect(fired.map(\.element) == [1, 2, 3])
+        #expect(fired.map(\.due) == [now - .days(400), now - .seconds(5), now])
+        #expect(wheel.nextDeadline == now + .seconds(10))
+    }
+
+    @Test func entriesWithinOneSecondComeOutByMicrosecondAndTiesByScheduling() {
+        let second = Instant(secondsSinceEpoch: 5000)
+        var wheel = Wheel(now: Instant(secondsSinceEpoch: 4000))
+        let offsets: [Int64] = [900_000, 5, 900_000, 0, 5, 999_999, 0]
+        for (serial, offset) in offsets.enumerated() {
+            wheel.schedule(serial, at: second + TimeSpan(microseconds: offset))
+        }
+        let fired = wheel.advance(to: second + .seconds(1))
+        #expect(fired.map(\.element) == [3, 6, 1, 4, 0, 2, 5])
+    }
+
+    @Test func tiesComeOutInSchedulingOrderEvenWhenScheduledAtDifferentLevels() {
+        let due = Instant(secondsSinceEpoch: 1_000_000)
+        var wheel = Wheel(now: due - .days(30))
+        // The same due time filed from ever closer clocks, so at ever lower levels.
+        let leads: [TimeSpan] = [.days(30), .days(3), .hours(6), .minutes(20), .seconds(50), .seconds(1)]
+        for (serial, lead) in leads.enumerated() {
+            #expect(wheel.advance(to: due - lead).isEmpty)
+            wheel.schedule(serial, at: due)
+            wheel.schedule(100 + serial, at: due + TimeSpan(microseconds: 1))
+        }
+        wheel._checkInvariants()
+        let fired = wheel.advance(to: due + .seconds(1))
+        #expect(fired.map(\.element) == [0, 1, 2, 3, 4, 5, 100, 101, 102, 103, 104, 105])
+    }
+
+    @Test func advanceHandsOverEverythingDueInDueOrderAcrossLevels() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = Wheel(now: now)
+        var random = SplitMix64(seed: 42)
+        var dues: [Instant] = []
+        for serial in 0..<5000 {
+            let due = now + TimeSpan(microseconds: Int64(random.next() % (90 * 86_400_000_000)))
+            dues.append(due)
+            wheel.schedule(serial, at: due)
+        }
+        let cut = now + .days(45)
+        let fired = wheel.advance(to: cut)
+        #expect(fired.map(\.due) == dues.filter { $0 <= cut }.sorted())
+        #expect(wheel.count == dues.filter { $0 > cut }.count)
+        wheel._checkInvariants()
+    }
+
+    // MARK: Handles
+
+    @Test func cancellingAFiredOrCancelledHandleDoesNothing() {
+        let now = Instant(secondsSinceEpoch: 1000)
+        var wheel = Wheel(now: now)
+        let fired = wheel.schedule(1, at: now + .seconds(1))
+        let cancelled = wheel.schedule(2, at: now + .seconds(2))
+        let kept = wheel.schedule(3, at: now + .seconds(3))
+        #expect(wheel.cancel(cancelled) == 2)
+        #expect(wheel.advance(to: now + .seconds(1)).map(\.element) == [1])
+        #expect(wheel.cancel(fired) == nil, "a fired handle is stale")
+        #expect(wheel.cancel(cancelled) == nil, "a cancelled handle is stale")
+        // The freed entries are reused; the old handles must not reach the new entries.
+        let reused = [wheel.schedule(4, at: now + .seconds(4)), wheel.schedule(5, at: now + .seconds(5))]
+        #expect(wheel.cancel(fired) == nil && wheel.cancel(cancelled) == nil)
+        #expect(!wheel.reschedule(fired, to: now) && !wheel.reschedule(cancelled, to: now))
+        #expect(wheel.count == 3)
+        #expect(reused.allSatisfy { wheel.contains($0) } && wheel.contains(kept))
+        wheel._checkInvariants()
+        #expect(wheel.advance(to: now + .seconds(9)).map(\.element) == [3, 4, 5])
+    }
+
+    @Test func rescheduleMovesAnEntryAndKeepsItsHandle() {
+        let now = Instant(secondsSinceEpoch: 1000)
+        var wheel = Wheel(now: now)
+        let moved = wheel.schedule(0, at: now + .days(300))
+        wheel.schedule(1, at: now + .seconds(30))
+        #expect(wheel.reschedule(moved, to: now + .seconds(10)) == true)
+        #expect(wheel.nextDeadline == now + .seconds(10))
+        wheel._checkInvariants()
+        #expect(wheel.advance(to: now + .seconds(10)).map(\.element) == [0])
+        #expect(wheel.reschedule(moved, to: now) == false, "a fired entry cannot be rescheduled")
+        let later = wheel.schedule(2, at: now + .seconds(30))
+        #expect(wheel.reschedule(later, to: now + .seconds(30)) == true)
+        wheel.schedule(3, at: now + .seconds(30))
+        #expect(wheel.advance(to: now + .seconds(30)).map(\.element) == [1, 2, 3], "a rescheduled tie goes last")
+    }
+
+    // MARK: Deadlines
+
+    @Test func nextDeadlineIsExactWithinTheCurrentSecondAndNeverLate() {
+        let now = Instant(secondsSinceEpoch: 1000) + TimeSpan(microseconds: 200_000)
+        var wheel = Wheel(now: now)
+        #expect(wheel.nextDeadline == nil)
+        wheel.schedule(0, at: now + TimeSpan(microseconds: 500_000))
+        #expect(wheel.nextDeadline == now + TimeSpan(microseconds: 500_000))
+        let far = now + .days(3) + .seconds(7)
+        var distant = Wheel(now: now)
+        distant.schedule(0, at: far)
+        var wakeUps = 0
+        var clock = now
+        while let deadline = distant.nextDeadline, distant.advance(to: deadline).isEmpty {
+            #expect(deadline <= far && deadline > clock, "each deadline moves closer without passing the due time")
+            clock = deadline
+            wakeUps += 1
+        }
+        #expect(wakeUps <= 6, "a far entry costs at most one early wake-up per level")
+    }
+
+    // MARK: Bulk build and storage
+
+    @Test func bulkBuildMatchesSchedulingOneByOne() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var random = SplitMix64(seed: 7)
+        let entries = (0..<20_000).map { serial in
+            (due: now + TimeSpan(microseconds: Int64(random.next() % (1 << 45))) - .hours(1), element: serial)
+        }
+        var built = Wheel(now: now)
+        let handles = built.schedule(contentsOf: entries)
+        var oneByOne = Wheel(now: now)
+        for entry in entries { oneByOne.schedule(entry.element, at: entry.due) }
+        built._checkInvariants()
+        #expect(built.count == entries.count)
+        #expect(handles.count == entries.count && handles.allSatisfy { built.contains($0) })
+        for handle in handles.prefix(100) { built.cancel(handle) }
+        for entry in entries.prefix(100) { oneByOne.cancel(handles[entry.element]) }
+        let end = now + .days(400)
+        #expect(built.advance(to: end).map(\.element) == oneByOne.advance(to: end).map(\.element))
+        built._checkInvariants()
+    }
+
+    @Test func storageIs24BytesPerEntryWithA4ByteElementPlusAFixedTable() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        let count = 100_000
+        var wheel = TimerWheel<UInt32>(now: now)
+        wheel.schedule(contentsOf: (0..<count).map { (due: now + .seconds(Int64($0)), element: UInt32($0)) })
+        // The fixed part: the slot table (3 KB) and the allocator's rounding of four arrays.
+        let fixed = 16 * 1024
+        #expect(wheel.storageByteCount <= 24 * count + fixed, "\(wheel.storageByteCount) bytes for \(count) entries")
+    }
+
+    @Test func aCopyIsUnaffectedByChangesToTheOriginal() {
+        let now = Instant(secondsSinceEpoch: 1000)
+        var original = Wheel(now: now)
+        let handle = original.schedule(0, at: now + .seconds(5))
+        original.schedule(1, at: now + .days(5))
+        let copy = original
+        original.cancel(handle)
+        original.schedule(2, at: now + .seconds(1))
+        #expect(original.advance(to: now + .days(6)).map(\.element) == [2, 1])
+        var advancedCopy = copy
+        #expect(copy.contains(handle) && copy.count == 2)
+        #expect(advancedCopy.advance(to: now + .days(6)).map(\.element) == [0, 1])
+        copy._checkInvariants()
+    }
+
+    // MARK: Backward steps of the clock
+
+    @Test func aBackwardStepFiresNothingEarlyWithOrWithoutRewind() {
+        let start = Instant(secondsSinceEpoch: 1_767_225_600)
+        let stepped = start - .hours(2)
+        var plain = Wheel(now: start)
+        plain.schedule(0, at: start + .seconds(30))
+        #expect(plain.advance(to: start + .minutes(1)).map(\.element) == [0])
+        var rewound = plain
+        rewound.rewind(to: stepped)
+        rewound._checkInvariants()
+        // Scheduled after the step: due between the new time and the wheel's old clock.
+        for serial in 1...3 {
+            plain.schedule(serial, at: stepped + .minutes(Int64(serial * 20)))
+            rewound.schedule(serial, at: stepped + .minutes(Int64(serial * 20)))
+        }
+        #expect(plain.advance(to: stepped + .minutes(30)).map(\.element) == [1])
+        #expect(rewound.advance(to: stepped + .minutes(30)).map(\.element) == [1])
+        #expect(rewound.nextDeadline == stepped + .minutes(40), "after a rewind the deadline is exact again")
+        #expect((plain.nextDeadline ?? start) <= stepped + .minutes(40), "without it the deadline is never late")
+        plain._checkInvariants()
+        rewound._checkInvariants()
+        #expect(plain.advance(to: start).map(\.element) == [2, 3])
+        #expect(rewound.advance(to: start).map(\.element) == [2, 3])
+    }
+
+    @Test func rewindKeepsHandlesAndTheOrderOfTies() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = Wheel(now: now)
+        let due = now + .days(20)
+        let handles = (0..<5).map { wheel.schedule($0, at: due) }
+        #expect(wheel.advance(to: due - .seconds(3)).isEmpty)
+        wheel.rewind(to: now - .days(1))
+        wheel._checkInvariants()
+        #expect(wheel.cancel(handles[1]) == 1, "handles outlive a rewind")
+        #expect(wheel.advance(to: due).map(\.element) == [0, 2, 3, 4])
+    }
+
+    /// Advances from deadline to deadline until the wheel is empty, as the daemon does.
+    private func drainByDeadlines(_ wheel: inout Wheel, from now: Instant) -> [(due: Instant, element: Int)] {
+        var fired: [(due: Instant, element: Int)] = []
+        var clock = now
+        while let deadline = wheel.nextDeadline {
+            precondition(deadline >= clock, "deadlines never move back")
+            clock = deadline
+            let batch = wheel.advance(to: deadline)
+            #expect(batch.allSatisfy { $0.due <= deadline }, "nothing falls due early")
+            fired += batch
+            wheel._checkInvariants()
+        }
+        return fired
+    }
+}
+
+/// The test's bookkeeping of pending entries: each one's model entry and wheel handle, with
+/// removal of a random one in O(1).
+private struct PendingEntries {
+    private var entries: [(entry: ReferenceTimerQueue.Entry, handle: TimerWheel<Int>.Handle)] = []
+    private var positionOfElement: [Int: Int] = [:]
+
+    var count: Int { entries.count }
+    var isEmpty: Bool { entries.isEmpty }
+
+    mutating func add(_ entry: ReferenceTimerQueue.Entry, _ handle: TimerWheel<Int>.Handle) {
+        positionOfElement[entry.element] = entries.count
+        entries.append((entry, handle))
+    }
+
+    func randomDue(using random: inout SplitMix64) -> Instant? {
+        entries.isEmpty ? nil : entries[Int(random.next() % UInt64(entries.count))].entry.due
+    }
+
+    mutating func removeRandom(
+        using random: inout SplitMix64
+    ) -> (entry: ReferenceTimerQueue.Entry, handle: TimerWheel<Int>.Handle) {
+        let removed = entries[Int(random.next() % UInt64(entries.count))]
+        _ = remove(element: removed.entry.element)
+        return removed
+    }
+
+    mutating func remove(element: Int) -> TimerWheel<Int>.Handle {
+        let position = positionOfElement.removeValue(forKey: element)!
+        let removed = entries[position]
+        let last = entries.removeLast()
+        if position < entries.count {
+            entries[position] = last
+            positionOfElement[last.entry.element] = position
+        }
+        return removed.handle
+    }
+}
