@@ -1,3 +1,5 @@
+import NotifySchedCore
+
 /// Seeded random calendar expressions over systemd.time(7)'s grammar, mostly valid, some not.
 enum CalendarExpressionGenerator {
     static let weekdayNames = [
