@@ -85,7 +85,7 @@ struct FieldReader {
     /// A string that is not empty after trimming spaces; an empty one is reported.
     mutating func nonEmptyString(_ key: String) -> String? {
         guard let text = string(key) else { return nil }
-        if text.allSatisfy(\.isWhitespace) {
+        if text.utf8.allSatisfy({ $0 == 0x20 || (0x09...0x0D).contains($0) }) {
             mapping.error(.invalidValue, "`\(key)` is empty", at: location(of: key))
             return nil
         }

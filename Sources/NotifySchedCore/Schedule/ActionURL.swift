@@ -14,20 +14,26 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
     ///   holds spaces or control characters, or its scheme is not allowed.
     public init(_ text: String, policy: URLPolicy) throws(CoreError) {
         // One pass over the UTF-8 bytes: feeds carry one URL per entry, and there may be many entries.
-        var schemeLength: Int?
-        var schemeIsValid = true
-        for (offset, byte) in text.utf8.enumerated() {
-            if byte <= 0x20 || byte == 0x7F {
-                throw CoreError(.disallowedURL, "\"\(text)\" contains spaces or control characters")
+        var copy = text
+        let (schemeLength, schemeIsValid, hasControl) = copy.withUTF8 { bytes in
+            var schemeLength: Int?
+            var schemeIsValid = true
+            for offset in bytes.indices {
+                let byte = bytes[offset]
+                if byte <= 0x20 || byte == 0x7F { return (schemeLength, schemeIsValid, true) }
+                guard schemeLength == nil else { continue }
+                switch byte {
+                case UInt8(ascii: ":"): schemeLength = offset
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    schemeIsValid = schemeIsValid && offset > 0
+                default: schemeIsValid = false
+                }
             }
-            guard schemeLength == nil else { continue }
-            switch byte {
-            case UInt8(ascii: ":"): schemeLength = offset
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                schemeIsValid = schemeIsValid && offset > 0
-            default: schemeIsValid = false
-            }
+            return (schemeLength, schemeIsValid, false)
+        }
+        if hasControl {
+            throw CoreError(.disallowedURL, "\"\(text)\" contains spaces or control characters")
         }
         guard let schemeLength else {
             throw CoreError(.disallowedURL, "\"\(text)\" is not an absolute URL (it has no scheme)")
