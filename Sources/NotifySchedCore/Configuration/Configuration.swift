@@ -1,0 +1,69 @@
+/// The daemon's settings, as read from `$XDG_CONFIG_HOME/notify-sched/config`.
+///
+/// Every key, its meaning and its default is listed in the README's configuration table; the
+/// defaults here are the originals' (iNotify's periods) or the safe choice (no extra URL
+/// schemes, no quiet hours). With no sources configured, the daemon runs on the demo feeds.
+public struct Configuration: Sendable, Equatable {
+    /// The portal feeds to follow, in file order.
+    public var sources: [SourceConfiguration]
+    /// URL schemes actions may open besides `https`, `http` and `mailto`. The default is none.
+    public var extraSchemes: [String]
+    /// When popups wait (critical ones do not). The default is none.
+    public var quietHours: QuietHours?
+    /// Settings every source starts from: iNotify's periods and flags, the application version,
+    /// how often a feed is fetched.
+    public var sourceDefaults: SourceSettings
+
+    public init(
+        sources: [SourceConfiguration] = [], extraSchemes: [String] = [], quietHours: QuietHours? = nil,
+        sourceDefaults: SourceSettings = SourceSettings()
+    ) {
+        self.sources = sources
+        self.extraSchemes = extraSchemes
+        self.quietHours = quietHours
+        self.sourceDefaults = sourceDefaults
+    }
+
+    /// The URL policy the configuration asks for.
+    public var urlPolicy: URLPolicy { URLPolicy(extraSchemes: extraSchemes) }
+}
+
+/// One portal feed the daemon follows.
+public struct SourceConfiguration: Sendable, Equatable {
+    /// The name the configuration gives it (`[source NAME]`).
+    public var name: String
+    /// A file path or an `http(s)://` URL.
+    public var feed: String
+    /// The dialect to expect; nil detects it from the content. The default is nil.
+    public var dialect: FeedDialect?
+    /// The Ed25519 public key (base64 of the raw 32 bytes) its feed must be signed with; nil
+    /// accepts unsigned feeds. The default is nil.
+    public var publicKey: String?
+    /// Its settings: the global ones with this section's overrides.
+    public var settings: SourceSettings
+
+    public init(
+        name: String, feed: String, dialect: FeedDialect? = nil, publicKey: String? = nil,
+        settings: SourceSettings = SourceSettings()
+    ) {
+        self.name = name
+        self.feed = feed
+        self.dialect = dialect
+        self.publicKey = publicKey
+        self.settings = settings
+    }
+}
+
+/// Settings a source may override and the global section sets for all.
+public struct SourceSettings: Sendable, Equatable {
+    /// iNotify's check and remind periods, order, first-launch and debug flags, and the
+    /// application version compared with `MinVersion`/`MaxVersion`.
+    public var iNotify: INotifySettings
+    /// How often a feed at a URL is fetched. The default is 12 hours, iNotify's `checkPeriod`.
+    public var fetchPeriod: TimeSpan
+
+    public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan = .hours(12)) {
+        self.iNotify = iNotify
+        self.fetchPeriod = fetchPeriod
+    }
+}

@@ -1,0 +1,84 @@
+import NotifySchedCore
+import Testing
+
+@Suite struct ConfigurationTests {
+    @Test func emptyFileGivesTheDefaults() {
+        let (configuration, diagnostics) = Configuration.parse("")
+        #expect(configuration == Configuration())
+        #expect(diagnostics == [])
+        #expect(
+            configuration.sourceDefaults.iNotify == INotifySettings(checkPeriod: .hours(12), remindPeriod: .days(1)))
+    }
+
+    @Test func globalKeysAreDefaultsThatSourcesOverride() throws {
+        let (configuration, diagnostics) = Configuration.parse(
+            """
+            # defaults for every source
+            application-version = 2.1
+            check-period = 6h
+            quiet-hours = 22:00-07:00
+            allow-scheme = zbimdb, steam
+
+            [source news]
+            feed = https://portal.example.org/news.plist
+            dialect = inotify
+            show-oldest-first = yes
+            application-version = 3.0
+
+            [source local]
+            feed = /srv/feeds/team.json
+            public-key = 11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=
+            """)
+        #expect(diagnostics == [])
+        #expect(configuration.extraSchemes == ["zbimdb", "steam"])
+        #expect(configuration.quietHours == QuietHours(parsing: "22:00-07:00"))
+        #expect(configuration.sources.map(\.name) == ["news", "local"])
+        let news = configuration.sources[0]
+        #expect(news.dialect == .iNotify)
+        #expect(
+            news.settings.iNotify
+                == INotifySettings(checkPeriod: .hours(6), showOldestFirst: true, applicationVersion: "3.0"))
+        let local = configuration.sources[1]
+        #expect(local.settings.iNotify.applicationVersion == "2.1")
+        #expect(local.publicKey == "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
+    }
+
+    @Test func problemsNameTheirLine() {
+        let (configuration, diagnostics) = Configuration.parse(
+            """
+            quiet-hours = late
+            allow-scheme = javascript
+            colour = blue
+            [source a]
+            check-period = soon
+            [source a]
+            feed = x
+            [source b]
+            """)
+        #expect(
+            diagnostics.map(\.description) == [
+                "line 1: `quiet-hours` must be HH:MM-HH:MM, not \"late\"",
+                "line 2: the URL scheme \"javascript:\" can never be allowed",
+                "warning: line 3: unknown key `colour` is ignored",
+                "line 5: `check-period` must be a positive duration such as 12h, 30min or 1d, not \"soon\"",
+                "line 4: source \"a\" has no `feed`",
+                "line 6: source \"a\" is configured twice",
+                "line 8: source \"b\" has no `feed`",
+            ])
+        #expect(configuration.sources == [])
+    }
+
+    @Test func quietHoursMayCrossMidnightAndEndInTheUserZone() throws {
+        let hours = try #require(QuietHours(parsing: "22:00-07:00"))
+        let berlin = zone("Europe/Berlin")
+        #expect(
+            hours.end(containing: instant("2026-03-28T23:30:00+01:00"), in: berlin)
+                == instant("2026-03-29T07:00:00+02:00"))
+        #expect(
+            hours.end(containing: instant("2026-03-29T06:00:00+02:00"), in: berlin)
+                == instant("2026-03-29T07:00:00+02:00"))
+        #expect(hours.end(containing: instant("2026-03-29T12:00:00+02:00"), in: berlin) == nil)
+        #expect(QuietHours(parsing: "07:00-07:00") == nil)
+        #expect(QuietHours(parsing: "25:00-07:00") == nil)
+    }
+}
