@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Only the benchmark uses it: swift-collections' `Heap` is a baseline for the timer wheel.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
@@ -30,6 +31,12 @@ let package = Package(
         .target(
             name: "NotifySchedPlatform",
             dependencies: ["NotifySchedCore"],
+            swiftSettings: strictSettings
+        ),
+        // Durable state: the firing ledger and what handling and the seed dialects remember, in SQLite.
+        .target(
+            name: "NotifySchedStore",
+            dependencies: ["NotifySchedCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // The command-line interface as a library, so tests reach it directly.
@@ -63,6 +70,11 @@ let package = Package(
         .testTarget(
             name: "NotifySchedCoreTests",
             dependencies: ["NotifySchedCore", "NotifySchedPlatform"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NotifySchedStoreTests",
+            dependencies: ["NotifySchedStore", "NotifySchedCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -7,29 +7,11 @@ extension FeedValue {
     public var contentHash: String {
         var hasher = FNV1a()
         hasher.combine(self)
-        let hex = String(hasher.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hasher.hexDigest
     }
 }
 
-private struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-    }
-
-    mutating func add(_ number: UInt64) {
-        withUnsafeBytes(of: number.littleEndian) { add($0) }
-    }
-
-    mutating func add(_ text: String) {
-        add(UInt64(text.utf8.count))
-        add(text.utf8)
-    }
-
+extension FNV1a {
     mutating func combine(_ value: FeedValue) {
         switch value {
         case .string(let text):

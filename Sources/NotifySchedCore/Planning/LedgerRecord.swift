@@ -1,0 +1,58 @@
+/// One line of the firing ledger: what became of one occurrence of one entry.
+///
+/// The daemon writes a record after the notification server accepted the popup (so a crash in
+/// between can show it once more, never lose it) and updates its outcome as the user acts.
+public struct LedgerRecord: Sendable, Equatable {
+    /// The occurrence's id: what the popup's hint carries and `notify-sched handle` takes.
+    public var occurrenceID: String
+    /// The feed the entry came from.
+    public var source: String
+    /// The entry's id within its source.
+    public var entryID: String
+    /// The instant the occurrence was due.
+    public var occurrence: Instant
+    /// The notification server's id for the popup, while it may still be on screen.
+    public var popupID: UInt32?
+    public var outcome: LedgerOutcome
+    /// When the record was last written.
+    public var recordedAt: Instant
+
+    public init(
+        occurrenceID: String, source: String, entryID: String, occurrence: Instant, popupID: UInt32? = nil,
+        outcome: LedgerOutcome, recordedAt: Instant
+    ) {
+        self.occurrenceID = occurrenceID
+        self.source = source
+        self.entryID = entryID
+        self.occurrence = occurrence
+        self.popupID = popupID
+        self.outcome = outcome
+        self.recordedAt = recordedAt
+    }
+
+    /// The id of the occurrence of `entryID` in `source` due at `occurrence`: 16 hex digits,
+    /// the same on every run, so a popup re-issued after a crash or a restart keeps its id.
+    public static func occurrenceID(source: String, entryID: String, occurrence: Instant) -> String {
+        var hasher = FNV1a()
+        hasher.add(source)
+        hasher.add(entryID)
+        hasher.add(UInt64(bitPattern: occurrence.microseconds))
+        return hasher.hexDigest
+    }
+}
+
+/// What became of an occurrence.
+public enum LedgerOutcome: String, Sendable, CaseIterable {
+    /// The server accepted the popup; the user has not acted yet.
+    case delivered
+    /// Too late to show (beyond `maxLateness`), or folded into a later catch-up.
+    case missed
+    /// The user took the action (or acknowledged with OK).
+    case acted
+    /// The user chose "Remind Me Later".
+    case reminded
+    /// The user chose "Ignore" or Cancel.
+    case ignored
+    /// The popup was closed without a choice (expired, dismissed, or closed by notify-sched).
+    case closed
+}

@@ -1,0 +1,65 @@
+import GRDB
+import NotifySchedCore
+
+extension StateStore {
+    /// Writes `record`, replacing any earlier record of the same occurrence.
+    ///
+    /// - Complexity: one transaction; O(log n) in the ledger's size.
+    public func record(_ record: LedgerRecord) throws(StoreError) {
+        try write("record occurrence \(record.occurrenceID)") { database in
+            try database.execute(
+                sql: """
+                    INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (occurrence_id) DO UPDATE SET
+                        popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us
+                    """,
+                arguments: [
+                    record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
+                    record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
+                ])
+        }
+    }
+
+    /// The record of the occurrence with `occurrenceID`, or nil when notify-sched never recorded it.
+    public func ledgerRecord(occurrenceID: String) throws(StoreError) -> LedgerRecord? {
+        try read("read occurrence \(occurrenceID)") { database in
+            try Row.fetchOne(database, sql: "SELECT * FROM ledger WHERE occurrence_id = ?", arguments: [occurrenceID])
+                .flatMap(LedgerRecord.init(row:))
+        }
+    }
+
+    /// The latest occurrence recorded for an entry (delivered or missed), which the planner
+    /// never shows again.
+    public func lastRecorded(source: String, entryID: String) throws(StoreError) -> Instant? {
+        try read("read the ledger of \(entryID)") { database in
+            try Int64.fetchOne(
+                database, sql: "SELECT max(occurrence_us) FROM ledger WHERE source = ? AND entry_id = ?",
+                arguments: [source, entryID]
+            ).map(Instant.init(microseconds:))
+        }
+    }
+
+    /// The records whose popups may still be on screen: delivered, with a popup id.
+    public func onScreen() throws(StoreError) -> [LedgerRecord] {
+        try read("read the popups on screen") { database in
+            try Row.fetchAll(
+                database, sql: "SELECT * FROM ledger WHERE outcome = ? AND popup_id IS NOT NULL ORDER BY occurrence_us",
+                arguments: [LedgerOutcome.delivered.rawValue]
+            ).compactMap(LedgerRecord.init(row:))
+        }
+    }
+}
+
+extension LedgerRecord {
+    /// A record from a `ledger` row; nil when the row holds an outcome this version does not know.
+    init?(row: Row) {
+        guard let outcome = LedgerOutcome(rawValue: row["outcome"]) else { return nil }
+        let popupID: Int64? = row["popup_id"]
+        self.init(
+            occurrenceID: row["occurrence_id"], source: row["source"], entryID: row["entry_id"],
+            occurrence: Instant(microseconds: row["occurrence_us"]),
+            popupID: popupID.map { UInt32(truncatingIfNeeded: $0) },
+            outcome: outcome, recordedAt: Instant(microseconds: row["recorded_us"]))
+    }
+}

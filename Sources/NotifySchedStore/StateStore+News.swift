@@ -1,0 +1,79 @@
+import GRDB
+import NotifySchedCore
+
+extension StateStore {
+    /// The content hashes of `source`'s classic iSmartNews messages marked shown.
+    public func shownNews(_ source: String) throws(StoreError) -> Set<String> {
+        try read("read the shown news of \(source)") { database in
+            Set(try String.fetchAll(database, sql: "SELECT hash FROM shown_news WHERE source = ?", arguments: [source]))
+        }
+    }
+
+    /// Marks a classic message, by content hash, as shown.
+    public func markNewsShown(_ hash: String, in source: String) throws(StoreError) {
+        try write("mark news \(hash) shown") { database in
+            try database.execute(
+                sql: "INSERT OR IGNORE INTO shown_news (source, hash) VALUES (?, ?)", arguments: [source, hash])
+        }
+    }
+
+    /// The iSmartNews state of `source`: run counter, queue indexes, pattern progress, rotation.
+    public func newsState(_ source: String) throws(StoreError) -> NewsState {
+        try read("read the news state of \(source)") { database in
+            var state = NewsState()
+            state.runCounter =
+                try Int.fetchOne(
+                    database, sql: "SELECT run_counter FROM source_state WHERE source = ?", arguments: [source])
+                ?? 0
+            for row in try Row.fetchAll(
+                database, sql: "SELECT queue, next_index FROM queue_index WHERE source = ?", arguments: [source])
+            {
+                state.queueIndexes[row["queue"]] = row["next_index"]
+            }
+            for row in try Row.fetchAll(
+                database, sql: "SELECT event_key, pattern_text, position FROM event_progress WHERE source = ?",
+                arguments: [source])
+            {
+                state.eventProgress[row["event_key"]] = EventProgress(
+                    patternText: row["pattern_text"], position: row["position"])
+            }
+            for row in try Row.fetchAll(
+                database, sql: "SELECT event_names, last_uuid FROM meta_rotation WHERE source = ?", arguments: [source])
+            {
+                state.lastMetaShown[row["event_names"]] = row["last_uuid"]
+            }
+            return state
+        }
+    }
+
+    /// Replaces the iSmartNews state of `source` in one transaction. Event objects missing from
+    /// `state` lose their progress, as iSmartNews deletes events no longer in the feed.
+    public func setNewsState(_ state: NewsState, for source: String) throws(StoreError) {
+        try write("write the news state of \(source)") { database in
+            try database.execute(
+                sql: """
+                    INSERT INTO source_state (source, run_counter) VALUES (?, ?)
+                    ON CONFLICT (source) DO UPDATE SET run_counter = excluded.run_counter
+                    """,
+                arguments: [source, state.runCounter])
+            for table in ["queue_index", "event_progress", "meta_rotation"] {
+                try database.execute(sql: "DELETE FROM \(table) WHERE source = ?", arguments: [source])
+            }
+            for (queue, index) in state.queueIndexes {
+                try database.execute(
+                    sql: "INSERT INTO queue_index (source, queue, next_index) VALUES (?, ?, ?)",
+                    arguments: [source, queue, index])
+            }
+            for (key, progress) in state.eventProgress {
+                try database.execute(
+                    sql: "INSERT INTO event_progress (source, event_key, pattern_text, position) VALUES (?, ?, ?, ?)",
+                    arguments: [source, key, progress.patternText, progress.position])
+            }
+            for (names, uuid) in state.lastMetaShown {
+                try database.execute(
+                    sql: "INSERT INTO meta_rotation (source, event_names, last_uuid) VALUES (?, ?, ?)",
+                    arguments: [source, names, uuid])
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import GRDB
+
+extension StateStore {
+    /// The schema's history. A migration, once released, never changes: a new need is a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1-ledger-and-source-state") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE ledger (
+                        occurrence_id TEXT PRIMARY KEY NOT NULL,
+                        source TEXT NOT NULL,
+                        entry_id TEXT NOT NULL,
+                        occurrence_us INTEGER NOT NULL,
+                        popup_id INTEGER,
+                        outcome TEXT NOT NULL,
+                        recorded_us INTEGER NOT NULL
+                    );
+                    CREATE INDEX ledger_by_entry ON ledger (source, entry_id, occurrence_us);
+                    CREATE TABLE source_state (
+                        source TEXT PRIMARY KEY NOT NULL,
+                        has_run INTEGER NOT NULL DEFAULT 0,
+                        last_checked_us INTEGER,
+                        last_reminded_us INTEGER,
+                        run_counter INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE seen_key (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        source TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('viewed', 'ignored'))
+                    );
+                    CREATE INDEX seen_key_by_source ON seen_key (source);
+                    CREATE TABLE shown_news (
+                        source TEXT NOT NULL,
+                        hash TEXT NOT NULL,
+                        PRIMARY KEY (source, hash)
+                    );
+                    CREATE TABLE queue_index (
+                        source TEXT NOT NULL,
+                        queue TEXT NOT NULL,
+                        next_index INTEGER NOT NULL,
+                        PRIMARY KEY (source, queue)
+                    );
+                    CREATE TABLE event_progress (
+                        source TEXT NOT NULL,
+                        event_key TEXT NOT NULL,
+                        pattern_text TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        PRIMARY KEY (source, event_key)
+                    );
+                    CREATE TABLE meta_rotation (
+                        source TEXT NOT NULL,
+                        event_names TEXT NOT NULL,
+                        last_uuid TEXT NOT NULL,
+                        PRIMARY KEY (source, event_names)
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import NotifySchedCore
+
+/// The daemon's durable state in one SQLite database (DESIGN §7): the firing ledger, what the
+/// user chose (viewed, ignored, reminded), iSmartNews's shown hashes, counters, queues and
+/// pattern progress, and each source's check times.
+///
+/// Every write is one transaction in WAL mode with `synchronous=FULL`: a crash, `kill -9` or a
+/// power loss loses nothing that was committed and never corrupts the file. The schema is
+/// created and upgraded by numbered migrations.
+public final class StateStore: Sendable {
+    private let database: DatabaseQueue
+    /// The database file.
+    public let path: String
+
+    /// Opens (or creates) the database at `path`, creating its folder, and migrates its schema.
+    ///
+    /// - Throws: `StoreError` with `.unavailable` when the file cannot be opened or created,
+    ///   or `.newerSchema` when a newer notify-sched wrote it.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            var configuration = GRDB.Configuration()
+            configuration.journalMode = .wal
+            configuration.busyMode = .timeout(5)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            // Set after opening: GRDB's own setup would otherwise run before it.
+            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        } catch {
+            throw StoreError(.unavailable, "\(path): cannot open the state database: \(StateStore.describe(error))")
+        }
+        let migrator = StateStore.migrator
+        do {
+            let known = Set(migrator.migrations)
+            let applied = try database.read { try migrator.appliedIdentifiers($0) }
+            if let unknown = applied.first(where: { !known.contains($0) }) {
+                throw StoreError(
+                    .newerSchema,
+                    "\(path): written by a newer notify-sched (schema \"\(unknown)\"); upgrade notify-sched")
+            }
+            try migrator.migrate(database)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.unavailable, "\(path): cannot prepare the state database: \(StateStore.describe(error))")
+        }
+    }
+
+    /// Runs `body` in one write transaction.
+    func write<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))")
+        }
+    }
+
+    /// Runs `body` in one read transaction.
+    func read<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))")
+        }
+    }
+
+    /// Whether SQLite's `integrity_check` finds the file sound.
+    public func isIntact() throws(StoreError) -> Bool {
+        try read("check the database") { try String.fetchOne($0, sql: "PRAGMA integrity_check") == "ok" }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import NotifySchedCore
+import NotifySchedStore
+import Testing
+
+@Suite struct StateStoreTests {
+    /// A database in a new temporary folder.
+    private func freshPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notify-sched-store-\(UUID().uuidString)/state.sqlite"
+        )
+        .path
+    }
+
+    private let now = Instant(secondsSinceEpoch: 1_780_000_000)
+
+    private func record(_ entry: String, at seconds: Int64, _ outcome: LedgerOutcome, popup: UInt32? = nil)
+        -> LedgerRecord
+    {
+        let occurrence = Instant(secondsSinceEpoch: seconds)
+        return LedgerRecord(
+            occurrenceID: LedgerRecord.occurrenceID(source: "feed", entryID: entry, occurrence: occurrence),
+            source: "feed",
+            entryID: entry, occurrence: occurrence, popupID: popup, outcome: outcome, recordedAt: now)
+    }
+
+    @Test func ledgerSurvivesReopeningAndKeepsTheLatestOccurrencePerEntry() throws {
+        let path = freshPath()
+        do {
+            let store = try StateStore(path: path)
+            try store.record(record("a", at: 100, .delivered, popup: 7))
+            try store.record(record("a", at: 200, .missed))
+            try store.record(record("b", at: 150, .acted))
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.lastRecorded(source: "feed", entryID: "a") == Instant(secondsSinceEpoch: 200))
+        #expect(try store.lastRecorded(source: "feed", entryID: "c") == nil)
+        let first = record("a", at: 100, .delivered, popup: 7)
+        #expect(try store.ledgerRecord(occurrenceID: first.occurrenceID) == first)
+        #expect(try store.onScreen() == [first])
+        #expect(try store.isIntact())
+    }
+
+    @Test func recordingAnOccurrenceAgainUpdatesItsOutcome() throws {
+        let store = try StateStore(path: freshPath())
+        try store.record(record("a", at: 100, .delivered, popup: 7))
+        try store.record(record("a", at: 100, .acted, popup: 7))
+        #expect(try store.onScreen() == [])
+        #expect(try store.ledgerRecord(occurrenceID: record("a", at: 100, .acted).occurrenceID)?.outcome == .acted)
+    }
+
+    @Test func occurrenceIDsAreStableAndDistinct() {
+        let id = LedgerRecord.occurrenceID(source: "s", entryID: "e", occurrence: now)
+        #expect(id == LedgerRecord.occurrenceID(source: "s", entryID: "e", occurrence: now))
+        #expect(id.count == 16)
+        #expect(id != LedgerRecord.occurrenceID(source: "s", entryID: "e", occurrence: now + .seconds(1)))
+        #expect(id != LedgerRecord.occurrenceID(source: "t", entryID: "e", occurrence: now))
+    }
+
+    @Test func sourceStateAndSeenKeysRoundTrip() throws {
+        let store = try StateStore(path: freshPath())
+        #expect(try store.sourceState("feed") == SourceState())
+        let state = SourceState(hasRun: true, lastChecked: now, lastReminded: now - .hours(3))
+        try store.setSourceState(state, for: "feed")
+        #expect(try store.sourceState("feed") == state)
+        try store.addSeenKey("2011/01/01", ignored: false, in: "feed")
+        try store.addSeenKey("2011/02/01", ignored: true, in: "feed")
+        try store.addSeenKey("2011/01/01", ignored: false, in: "feed")
+        #expect(try store.seenKeys("feed") == (viewed: ["2011/01/01", "2011/01/01"], ignored: ["2011/02/01"]))
+        try store.clearSeenKeys("feed")
+        #expect(try store.seenKeys("feed") == (viewed: [], ignored: []))
+    }
+
+    @Test func newsStateRoundTripsWithoutTouchingTheCheckTimes() throws {
+        let store = try StateStore(path: freshPath())
+        try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "news")
+        let state = NewsState(
+            runCounter: 4, queueIndexes: ["tips": 2],
+            eventProgress: ["global:session:start": EventProgress(patternText: "ON=1|OFF=2", position: 1)],
+            lastMetaShown: ["app:activate|session:start": "survey"])
+        try store.setNewsState(state, for: "news")
+        #expect(try store.newsState("news") == state)
+        #expect(try store.sourceState("news") == SourceState(hasRun: true, lastChecked: now))
+        try store.markNewsShown("abc", in: "news")
+        try store.markNewsShown("abc", in: "news")
+        #expect(try store.shownNews("news") == ["abc"])
+    }
+
+    @Test func unopenableDatabaseIsAClearError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notify-sched-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("state.sqlite").path
+        try Data("this is not a database, it is a text file of some length".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try StateStore(path: path)
+        } throws: { error in
+            (error as? StoreError)?.code == .unavailable && (error as? StoreError)?.message.hasPrefix(path) == true
+        }
+    }
+}
