@@ -52,15 +52,24 @@ public final class DesktopNotifier: Notifier {
 
     /// Calls `action` from the main loop after `span` (at millisecond precision).
     public func after(_ span: TimeSpan, _ action: @escaping () -> Void) {
-        let milliseconds = guint(clamping: max(0, span.microseconds / 1000))
-        let box = Unmanaged.passRetained(Callback(action)).toOpaque()
-        g_timeout_add_full(
-            G_PRIORITY_DEFAULT, milliseconds,
-            { context in
-                if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-                return 0  // G_SOURCE_REMOVE: once
-            }, box,
-            { context in if let context { Unmanaged<Callback>.fromOpaque(context).release() } })
+        Self.once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
+    }
+
+    /// Calls `action` once from the main loop: after `milliseconds`, or when it is idle.
+    private static func once(afterMilliseconds milliseconds: guint?, _ action: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Callback(action)).toOpaque()
+        let run: GSourceFunc = { context in
+            if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+            return 0  // G_SOURCE_REMOVE: once
+        }
+        let release: GDestroyNotify = { context in
+            if let context { Unmanaged<Callback>.fromOpaque(context).release() }
+        }
+        if let milliseconds {
+            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, release)
+        } else {
+            g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, release)
+        }
     }
 
     // MARK: Notifier
@@ -82,6 +91,12 @@ public final class DesktopNotifier: Notifier {
         try present(shown, on: server)
         shown.onFinished = { [weak self] popup in self?.finish(popup) }
         waiting[ObjectIdentifier(shown)] = shown
+    }
+
+    public func canOpen(_ url: ActionURL) -> Bool {
+        guard let handler = g_app_info_get_default_for_uri_scheme(url.scheme) else { return false }
+        g_object_unref(UnsafeMutableRawPointer(handler))
+        return true
     }
 
     public func open(_ url: ActionURL) throws {
@@ -202,13 +217,7 @@ public final class DesktopNotifier: Notifier {
         serverOwner = owner
         // Let every other watcher of the name (libnotify's proxy among them) see the new owner
         // before popups are sent to it.
-        let box = Unmanaged.passRetained(Callback { [weak self] in self?.serverReplaced() }).toOpaque()
-        g_idle_add_full(
-            G_PRIORITY_DEFAULT_IDLE,
-            { context in
-                if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-                return 0
-            }, box, { context in if let context { Unmanaged<Callback>.fromOpaque(context).release() } })
+        Self.once(afterMilliseconds: nil) { [weak self] in self?.serverReplaced() }
     }
 
     private func serverReplaced() {

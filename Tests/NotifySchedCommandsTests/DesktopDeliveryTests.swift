@@ -16,6 +16,17 @@ struct DesktopDeliveryTests {
         return String(line.dropFirst("delivered: ".count))
     }
 
+    /// Runs `test ARGUMENTS --wait`, waits for its popup, lets `answer` act on popup 1, and
+    /// returns what `test` printed.
+    func waitingTest(
+        _ arguments: [String], on bus: PrivateSessionBus, answer: (PrivateSessionBus) throws -> Void
+    ) throws -> CLI.Outcome {
+        let running = try CLI.start(["test"] + arguments + ["--wait"], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        try answer(bus)
+        return running.finish()
+    }
+
     @Test func aPopupCarriesTitleEscapedBodyHintsButtonsAndTheDefaultAction() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)
@@ -54,10 +65,7 @@ struct DesktopDeliveryTests {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)
         let url = "https://example.org/notes?a=1&b=$(id);`id`|'x'"
-        let running = try CLI.start(["test", "--action-url", url, "--wait"], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(1)
-        try bus.invokeAction("default", onPopup: 1)
-        let outcome = running.finish()
+        let outcome = try waitingTest(["--action-url", url], on: bus) { try $0.invokeAction("default", onPopup: 1) }
         let id = try deliveredID(outcome.standardOutput)
         #expect(
             outcome
@@ -71,11 +79,9 @@ struct DesktopDeliveryTests {
     @Test func theActionButtonOpensTheURLToo() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)
-        let running = try CLI.start(
-            ["test", "--action-url", "https://example.org/a", "--wait"], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(1)
-        try bus.invokeAction("open", onPopup: 1)
-        let outcome = running.finish()
+        let outcome = try waitingTest(["--action-url", "https://example.org/a"], on: bus) {
+            try $0.invokeAction("open", onPopup: 1)
+        }
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.hasSuffix("action: open\nopened: https://example.org/a\nmarked: viewed\n"))
         #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/a"])
@@ -84,11 +90,9 @@ struct DesktopDeliveryTests {
     @Test func closingThePopupEndsTheWaitWithTheReasonAndOpensNothing() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)
-        let running = try CLI.start(
-            ["test", "--action-url", "https://example.org/a", "--wait"], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(1)
-        try bus.closePopup(1, reason: 2)
-        let outcome = running.finish()
+        let outcome = try waitingTest(["--action-url", "https://example.org/a"], on: bus) {
+            try $0.closePopup(1, reason: 2)
+        }
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.hasSuffix("\nclosed: dismissed\n"))
         #expect(bus.openedURLs() == [])
@@ -97,11 +101,9 @@ struct DesktopDeliveryTests {
     @Test func aURLNothingOpensIsAnErrorTheUserSeesAndNothingIsMarked() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)
-        let running = try CLI.start(
-            ["test", "--action-url", "mailto:news@example.org", "--wait"], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(1)
-        try bus.invokeAction("default", onPopup: 1)
-        let outcome = running.finish()
+        let outcome = try waitingTest(["--action-url", "mailto:news@example.org"], on: bus) {
+            try $0.invokeAction("default", onPopup: 1)
+        }
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput.hasSuffix("\naction: default\n"))
         #expect(outcome.standardError.hasPrefix("notify-sched: cannot open mailto:news@example.org: "))

@@ -63,9 +63,19 @@ public final class NotificationHandler {
     /// Shows `occurrence` as its scheduled popup. A click on the popup or one of its buttons is
     /// handled as `showAlert: false`: the user chose already.
     ///
-    /// - Throws: `CoreError` with code `.cannotShow` when no server shows it.
+    /// An iNotify message whose action URL has a scheme that is not allowed, or that nothing on
+    /// the desktop opens, is not shown (iNotify checks `canOpenURL` first); unlike iNotify,
+    /// which offers the same message again at every check, the caller moves on to the next.
+    ///
+    /// - Throws: `CoreError` with code `.cannotShow` when no server shows it, `.cannotOpen` when
+    ///   an iNotify message is skipped for its URL.
     public func deliver(_ occurrence: DeliveredOccurrence) throws(CoreError) {
         let policy = self.policy
+        if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
+            !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
+        {
+            throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
+        }
         do {
             try notifier.show(
                 { server in policy.scheduledPopup(for: occurrence, on: server) },

@@ -20,6 +20,9 @@ public protocol Notifier: AnyObject {
         _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
     ) throws
 
+    /// Whether the desktop has a handler for `url`'s scheme. No side effects.
+    func canOpen(_ url: ActionURL) -> Bool
+
     /// Opens `url` with the desktop's default handler for its scheme, never through a shell.
     ///
     /// - Throws: when nothing can open it.

@@ -129,6 +129,20 @@ import Testing
         #expect(handler.state == HandlingState())
     }
 
+    @Test func anINotifyMessageWhoseURLNothingOpensIsNotShownAndChangesNothing() {
+        let sink = OutcomeSink()
+        notifier.unopenable = ["mailto:news@example.org"]
+        let occurrence = Occurrences.make(.iNotify, url: "mailto:news@example.org")
+        let handler = handler([occurrence], sink: sink)
+        #expect(
+            throws: CoreError(.cannotOpen, "not showing occ-1: nothing opens its action URL mailto:news@example.org")
+        ) {
+            try handler.deliver(occurrence)
+        }
+        #expect(notifier.calls == [])
+        #expect(handler.state == HandlingState())
+    }
+
     @Test func aSchemeTheHandlerDoesNotAllowIsRefusedBeforeAnythingOpens() {
         let sink = OutcomeSink()
         let gopher = DeliveredOccurrence(

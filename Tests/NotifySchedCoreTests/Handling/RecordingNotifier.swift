@@ -47,6 +47,10 @@ final class RecordingNotifier: Notifier {
         responders.append(onResponse)
     }
 
+    func canOpen(_ url: ActionURL) -> Bool {
+        !unopenable.contains(url.string)
+    }
+
     func open(_ url: ActionURL) throws {
         calls.append(.open(url.string))
         if unopenable.contains(url.string) { throw TestFailure("no application handles \(url.scheme) URLs") }
