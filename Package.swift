@@ -39,12 +39,25 @@ let package = Package(
             dependencies: ["NotifySchedCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // libnotify and GIO, as the C libraries Debian ships. Only NotifySchedDesktop imports it.
+        .systemLibrary(
+            name: "CLibnotify",
+            pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev", "libglib2.0-dev"])]
+        ),
+        // Talking to the desktop: popups through libnotify, URLs through GIO. Owns the GLib main loop.
+        .target(
+            name: "NotifySchedDesktop",
+            dependencies: ["NotifySchedCore", "NotifySchedPlatform", "CLibnotify"],
+            swiftSettings: strictSettings
+        ),
         // The command-line interface as a library, so tests reach it directly.
         .target(
             name: "NotifySchedCommands",
             dependencies: [
                 "NotifySchedCore",
                 "NotifySchedPlatform",
+                "NotifySchedDesktop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Runs the built `notify-sched` executable the way a user does, capturing what it prints.
 struct CommandLineHarness {
@@ -29,24 +30,48 @@ struct CommandLineHarness {
 
     /// Runs `notify-sched arguments…` with `TZ` and a C locale unless `environment` says otherwise.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        try start(arguments, environment: environment).finish()
+    }
+
+    /// Starts `notify-sched arguments…` like `run`, without waiting for it to end.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCommand {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var merged = ["TZ": "UTC", "LANG": "C", "PATH": "/usr/bin:/bin"]
         merged.merge(environment) { $1 }
         process.environment = merged
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        let command = RunningCommand(process: process)
         try process.run()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errData, as: UTF8.self))
+        return command
+    }
+
+    /// A `notify-sched` that is still running.
+    final class RunningCommand {
+        let process: Process
+        private let output = Pipe()
+        private let error = Pipe()
+
+        init(process: Process) {
+            self.process = process
+            process.standardOutput = output
+            process.standardError = error
+        }
+
+        /// Waits for it to end and returns what it printed.
+        func finish() -> Outcome {
+            // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
+            let outData = output.fileHandleForReading.readDataToEndOfFile()
+            let errData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Outcome(
+                status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+                standardError: String(decoding: errData, as: UTF8.self))
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Writes `text` to a new temporary file and returns its path.

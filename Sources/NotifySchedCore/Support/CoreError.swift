@@ -48,6 +48,12 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownKey = Code(rawValue: "entry.unknown-key")
         /// A tz database file is malformed.
         public static let invalidZoneData = Code(rawValue: "zone.invalid-data")
+        /// A popup could not be shown (no notification server, or it refused the popup).
+        public static let cannotShow = Code(rawValue: "handling.cannot-show")
+        /// A prompt cannot ask: the notification server shows no buttons.
+        public static let cannotAsk = Code(rawValue: "handling.cannot-ask")
+        /// An action's URL was refused by the allowed schemes, or nothing could open it.
+        public static let cannotOpen = Code(rawValue: "handling.cannot-open")
     }
 
     /// What went wrong.

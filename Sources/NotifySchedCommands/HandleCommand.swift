@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import NotifySchedCore
+
+/// `notify-sched handle ID`: `handleLocalNotification` for an occurrence notify-sched delivered.
+struct HandleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "handle",
+        abstract: "Act on a notification notify-sched delivered.",
+        discussion: """
+            Asks first with an urgent popup ([action, "Remind Me Later", "Ignore"], or "OK"), then acts \
+            on the answer; with --no-alert it acts at once, as a click on the popup does. Prints the \
+            answer (`action: KEY` or `closed: REASON`), `opened: URL` and `marked: CHANGE`. Exit status 0 \
+            when handled, 1 when the prompt could not be shown or the URL not opened (nothing is marked \
+            then), 3 when ID is not a notification notify-sched delivered (nothing is shown or opened).
+            """)
+
+    @Argument(
+        help: "The occurrence id, as `notify-sched test` prints it and the popup's x-notify-sched-id hint carries.")
+    var id: String
+
+    @Flag(name: .customLong("no-alert"), help: "Act at once, without asking.")
+    var noAlert = false
+
+    @OptionGroup var feedOptions: FeedOptions
+
+    func run() throws {
+        let session = try HandlingSession(
+            schemes: feedOptions.allowedSchemes, environment: ProcessInfo.processInfo.environment)
+        guard session.handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: !noAlert) else {
+            throw CommandError(
+                .notOurs, "notify-sched: \(id): not a notification notify-sched delivered; nothing was done")
+        }
+        session.waitForOutcome()
+        try session.finish()
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import NotifySchedCore
+import NotifySchedDesktop
+import NotifySchedPlatform
+
+/// What `test` and `handle` share: the desktop, a handler over the delivery log, and the lines
+/// they print about what happened.
+final class HandlingSession {
+    let notifier = DesktopNotifier()
+    let logFile: DeliveryLogFile
+    let handler: NotificationHandler
+    /// Set by the first outcome; the main loop stops then.
+    private(set) var outcome: HandlingOutcome?
+
+    /// - Throws: `CommandError` when the delivery log cannot be read.
+    init(schemes: [String], environment: [String: String]) throws(CommandError) {
+        logFile = DeliveryLogFile(environment: environment)
+        let log: DeliveryLog
+        do {
+            log = try logFile.read()
+        } catch {
+            throw CommandError(.failure, error.message)
+        }
+        let policy = HandlingPolicy(
+            labels: ButtonLabels(language: .fromEnvironment(environment)),
+            urlPolicy: URLPolicy(extraSchemes: schemes))
+        handler = NotificationHandler(
+            policy: policy, notifier: notifier, state: log.state, lookup: log.occurrence(id:), now: WallClock.now)
+        handler.onOutcome = { [unowned self] outcome in
+            if self.outcome == nil { self.outcome = outcome }
+            self.notifier.stop()
+        }
+        notifier.onServerChange = { server in
+            if let server {
+                Output.standardError.write("notify-sched: notification server now \(server.summary); showing again")
+            } else {
+                Output.standardError.write(
+                    "notify-sched: the notification server went away; waiting for one to show the popup again")
+            }
+        }
+    }
+
+    /// Runs the main loop until the first outcome, unless there is one already.
+    func waitForOutcome() {
+        if outcome == nil { notifier.run() }
+    }
+
+    /// Prints the outcome, stores the state it changed, and fails when handling failed.
+    func finish() throws(CommandError) {
+        guard let outcome else { return }
+        if let response = outcome.response { Output.standardOutput.write(response.description) }
+        if let url = outcome.opened { Output.standardOutput.write("opened: \(url)") }
+        if let change = outcome.change {
+            Output.standardOutput.write("marked: \(change.rawValue)")
+            let source = outcome.occurrence.source
+            let state = handler.state[source]
+            do {
+                try logFile.update { $0.state[source] = state }
+            } catch {
+                throw CommandError(.failure, error.message)
+            }
+        }
+        if let failure = outcome.failure { throw CommandError(.failure, "notify-sched: \(failure.message)") }
+    }
+}

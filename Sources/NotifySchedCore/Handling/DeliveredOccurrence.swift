@@ -1,0 +1,90 @@
+/// One occurrence notify-sched delivered: what handling it later needs to know.
+///
+/// The ledger keeps these; `handleLocalNotification` recognises notify-sched's own
+/// notifications by finding their occurrence id among them.
+public struct DeliveredOccurrence: Sendable, Equatable {
+    /// The occurrence id, carried by the popup's `x-notify-sched-id` hint and typed in
+    /// `notify-sched handle ID`.
+    public var id: String
+    /// The feed the entry came from.
+    public var source: String
+    /// The entry's id within its source (an iNotify key, a ZBiM uuid, …).
+    public var entryID: String
+    /// Whose rules handling follows.
+    public var dialect: FeedDialect
+    public var content: NotificationContent
+    public var category: String?
+    /// iSmartNews buttons and marking rules; nil for other dialects.
+    public var news: NewsHandling?
+    /// When it was delivered.
+    public var deliveredAt: Instant
+
+    public init(
+        id: String, source: String, entryID: String, dialect: FeedDialect, content: NotificationContent,
+        category: String? = nil, news: NewsHandling? = nil, deliveredAt: Instant
+    ) {
+        self.id = id
+        self.source = source
+        self.entryID = entryID
+        self.dialect = dialect
+        self.content = content
+        self.category = category
+        self.news = news
+        self.deliveredAt = deliveredAt
+    }
+
+    /// The occurrence of `entry` from `source` delivered at `deliveredAt` under `id`.
+    public init(id: String, entry: ScheduleEntry, source: String, deliveredAt: Instant) {
+        self.init(
+            id: id, source: source, entryID: entry.id, dialect: entry.dialect, content: entry.content,
+            category: entry.category, news: entry.news.map(NewsHandling.init), deliveredAt: deliveredAt)
+    }
+}
+
+/// The parts of an iSmartNews item that its buttons and marking rules use (seed semantics §2.4).
+public struct NewsHandling: Sendable, Equatable {
+    /// The OK button's label; nil means the translated "OK".
+    public var okLabel: String?
+    /// The Cancel button's label; nil means the translated "Cancel".
+    public var cancelLabel: String?
+    /// Cancel does not mark it shown.
+    public var repeats: Bool
+    /// Nothing marks it shown.
+    public var always: Bool
+    /// The hash that identifies the message in the "already shown" set.
+    public var contentHash: String
+    /// Whether it is a classic message; meta items never enter the "already shown" set.
+    public var isClassic: Bool
+
+    public init(
+        okLabel: String? = nil, cancelLabel: String? = nil, repeats: Bool = false, always: Bool = false,
+        contentHash: String, isClassic: Bool = true
+    ) {
+        self.okLabel = okLabel
+        self.cancelLabel = cancelLabel
+        self.repeats = repeats
+        self.always = always
+        self.contentHash = contentHash
+        self.isClassic = isClassic
+    }
+
+    public init(_ rules: NewsRules) {
+        let isClassic = if case .message = rules.kind { true } else { false }
+        self.init(
+            okLabel: rules.okLabel, cancelLabel: rules.cancelLabel, repeats: rules.repeats, always: rules.always,
+            contentHash: rules.contentHash, isClassic: isClassic)
+    }
+}
+
+/// A notification as the desktop or the command line presents it to `handleLocalNotification`.
+///
+/// notify-sched's own carry their occurrence id in the `x-notify-sched-id` hint; anything
+/// else (another program's notification, an id typed wrongly) is not notify-sched's.
+public struct LocalNotification: Sendable, Equatable {
+    /// The value of the `x-notify-sched-id` hint, if there was one.
+    public var occurrenceID: String?
+
+    public init(occurrenceID: String?) {
+        self.occurrenceID = occurrenceID
+    }
+}

@@ -1,0 +1,165 @@
+/// How notify-sched lays out its popups and what each answer does: pure rules, no I/O.
+///
+/// Each dialect keeps its original's buttons and state changes:
+/// - iNotify (seed semantics §1.7): [action label or "More Info", "Remind Me Later", "Ignore"]
+///   when there is an action URL, else ["OK"].
+/// - iSmartNews (§2.3–§2.4): [OK] when there is a link, then [Cancel]; OK marks the message
+///   shown unless `always`, Cancel unless `always` or `repeat`, a popup closed without a
+///   button marks nothing.
+/// - ZBiM and native entries (§3): the scheduled popup carries only the action button; a click
+///   acts at once. The prompt of `handleLocalNotification(_:showAlert: true)` has the iNotify
+///   buttons.
+public struct HandlingPolicy: Sendable, Equatable {
+    /// The labels, in the user's language.
+    public var labels: ButtonLabels
+    /// The schemes an action may open; checked again right before opening.
+    public var urlPolicy: URLPolicy
+    /// The command a person types to act from a terminal, shown when the server has no buttons.
+    public var commandName: String
+
+    public init(
+        labels: ButtonLabels = .english, urlPolicy: URLPolicy = URLPolicy(), commandName: String = "notify-sched"
+    ) {
+        self.labels = labels
+        self.urlPolicy = urlPolicy
+        self.commandName = commandName
+    }
+
+    /// The popup shown when `occurrence` falls due, laid out for `server`.
+    ///
+    /// A click on it, or on its action button, is an answer the user already gave: it is
+    /// handled as `showAlert: false`.
+    public func scheduledPopup(for occurrence: DeliveredOccurrence, on server: NotificationServer) -> Popup {
+        let buttons: [PopupButton]
+        switch occurrence.dialect {
+        case .iNotify, .iSmartNews:
+            buttons = alertButtons(for: occurrence)
+        case .native, .zbim:
+            buttons = occurrence.content.action.map { [PopupButton(.open, label: actionLabel(of: $0))] } ?? []
+        }
+        let popup = Popup(
+            occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
+            icon: occurrence.content.icon, urgency: occurrence.content.urgency, buttons: buttons,
+            hasDefaultAction: true, category: occurrence.category)
+        return adapted(popup, to: server)
+    }
+
+    /// The prompt of `handleLocalNotification(_:showAlert: true)`: an urgent popup that stays
+    /// until answered, with the dialect's buttons.
+    public func prompt(for occurrence: DeliveredOccurrence, on server: NotificationServer) -> Popup {
+        let popup = Popup(
+            occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
+            icon: occurrence.content.icon, urgency: .critical, buttons: alertButtons(for: occurrence),
+            hasDefaultAction: false, isResident: true, category: occurrence.category)
+        return adapted(popup, to: server)
+    }
+
+    /// The buttons of the dialect's alert, in the original's order.
+    public func alertButtons(for occurrence: DeliveredOccurrence) -> [PopupButton] {
+        if occurrence.dialect == .iSmartNews {
+            let news = occurrence.news
+            var buttons: [PopupButton] = []
+            if occurrence.content.action != nil {
+                buttons.append(PopupButton(.open, label: news?.okLabel ?? labels.ok))
+            }
+            buttons.append(PopupButton(.cancel, label: news?.cancelLabel ?? labels.cancel))
+            return buttons
+        }
+        guard let action = occurrence.content.action else { return [PopupButton(.ok, label: labels.ok)] }
+        return [
+            PopupButton(.open, label: actionLabel(of: action)),
+            PopupButton(.remindLater, label: labels.remindMeLater),
+            PopupButton(.ignore, label: labels.ignore),
+        ]
+    }
+
+    /// An action's label, or the translated "More Info" when it has none.
+    public func actionLabel(of action: NotificationAction) -> String {
+        action.label.flatMap { $0.isEmpty ? nil : $0 } ?? labels.moreInfo
+    }
+
+    /// What `response` to a popup of `occurrence` means and does.
+    ///
+    /// A click on the popup itself (`default`) is the choice to act: open the URL when there is
+    /// one, else acknowledge. Unknown keys and closed popups choose nothing.
+    public func decision(for response: PopupResponse, of occurrence: DeliveredOccurrence) -> Decision {
+        switch response {
+        case .closed:
+            return Decision()
+        case .action(Popup.defaultActionKey):
+            return decision(for: actingChoice(for: occurrence), of: occurrence)
+        case .action(let key):
+            return decision(for: UserChoice(rawValue: key), of: occurrence)
+        }
+    }
+
+    /// What handling without asking (`showAlert: false`) does: the user already chose to act.
+    public func immediateDecision(for occurrence: DeliveredOccurrence) -> Decision {
+        decision(for: actingChoice(for: occurrence), of: occurrence)
+    }
+
+    private func actingChoice(for occurrence: DeliveredOccurrence) -> UserChoice? {
+        if occurrence.content.action != nil { return .open }
+        // An iSmartNews message without a link has no OK button: a click on it answers nothing.
+        return occurrence.dialect == .iSmartNews ? nil : .ok
+    }
+
+    private func decision(for choice: UserChoice?, of occurrence: DeliveredOccurrence) -> Decision {
+        guard let choice else { return Decision() }
+        let url = choice == .open ? occurrence.content.action?.url : nil
+        if occurrence.dialect == .iSmartNews {
+            let news = occurrence.news ?? NewsHandling(contentHash: "")
+            let marks: Bool =
+                switch choice {
+                case .open, .ok: !news.always
+                case .cancel, .ignore: !news.always && !news.repeats
+                case .remindLater: false
+                }
+            return Decision(choice: choice, opens: url, change: marks && news.isClassic ? .newsShown : nil)
+        }
+        let change: StateChange? =
+            switch choice {
+            case .open, .ok: .viewed
+            case .remindLater: .reminded
+            case .ignore: .ignored
+            case .cancel: nil
+            }
+        return Decision(choice: choice, opens: url, change: change)
+    }
+
+    /// `popup` as `server` can show it: the body escaped for a server that reads markup; for a
+    /// server without buttons, no actions and a line that says how to act from a terminal.
+    func adapted(_ popup: Popup, to server: NotificationServer) -> Popup {
+        var popup = popup
+        if server.readsMarkup { popup.body = MarkupText.escaped(popup.body) }
+        guard !server.showsButtons else { return popup }
+        popup.buttons = []
+        popup.hasDefaultAction = false
+        let command = "\(commandName) handle \(popup.occurrenceID) --no-alert"
+        if server.showsBody {
+            let line =
+                server.readsMarkup
+                ? "<i>To act on it, run: \(MarkupText.escaped(command))</i>" : "To act on it, run: \(command)"
+            popup.body = popup.body.isEmpty ? line : popup.body + "\n\n" + line
+        } else {
+            popup.summary += " (\(command))"
+        }
+        return popup
+    }
+}
+
+/// What an answer leads to: the URL to open, then the state change to make.
+public struct Decision: Sendable, Equatable {
+    /// What the answer meant; nil when it chose nothing (a closed popup).
+    public var choice: UserChoice?
+    /// The URL to open first. When it cannot be opened, `change` is not made.
+    public var opens: ActionURL?
+    /// The state change to make.
+    public var change: StateChange?
+
+    public init(choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil) {
+        self.choice = choice
+        self.opens = opens
+        self.change = change
+    }
+}

@@ -1,0 +1,81 @@
+/// What the user has done with notifications, per source: the state handling changes and the
+/// scheduler reads (iNotify's viewed/ignored lists and reminder time, iSmartNews' "already
+/// shown" set, ZBiM's acted-on uuids).
+///
+/// A value: the caller stores it (today a file, later the ledger) and passes it back in.
+public struct HandlingState: Sendable, Equatable {
+    /// The state of each source, by source name.
+    public var sources: [String: SourceHandlingState]
+
+    public init(sources: [String: SourceHandlingState] = [:]) {
+        self.sources = sources
+    }
+
+    /// The state of `source`, empty when nothing happened there yet.
+    public subscript(source: String) -> SourceHandlingState {
+        get { sources[source] ?? SourceHandlingState() }
+        set { sources[source] = newValue }
+    }
+
+    /// Applies what the user chose for `occurrence` at `now`.
+    ///
+    /// iNotify (seed semantics §1.7): viewed and ignored append the key (without removing
+    /// duplicates, as iNotify does) and clear the reminder time; remind sets it. ZBiM and
+    /// native entries keep the same lists per entry, and a reminder time per entry.
+    /// iSmartNews marks the message's content hash as shown. O(1) amortized.
+    public mutating func apply(_ change: StateChange, to occurrence: DeliveredOccurrence, at now: Instant) {
+        var source = self[occurrence.source]
+        let key = occurrence.entryID
+        let perSourceReminder = occurrence.dialect == .iNotify
+        switch change {
+        case .viewed:
+            source.viewed.append(key)
+            if perSourceReminder { source.lastReminded = nil } else { source.reminded[key] = nil }
+        case .ignored:
+            source.ignored.append(key)
+            if perSourceReminder { source.lastReminded = nil } else { source.reminded[key] = nil }
+        case .reminded:
+            if perSourceReminder { source.lastReminded = now } else { source.reminded[key] = now }
+        case .newsShown:
+            if let hash = occurrence.news?.contentHash { source.shownNews.insert(hash) }
+        }
+        self[occurrence.source] = source
+    }
+}
+
+/// One source's part of `HandlingState`.
+public struct SourceHandlingState: Sendable, Equatable {
+    /// Entry keys the user viewed: acted on, or acknowledged with OK (`iNotifyViewedNotifications`).
+    public var viewed: [String]
+    /// Entry keys the user ignored (`iNotifyIgnoredNotifications`).
+    public var ignored: [String]
+    /// iNotify: when the user last asked to be reminded (`iNotifyLastReminded`); nil when not waiting.
+    public var lastReminded: Instant?
+    /// Other dialects: when the user asked to be reminded of an entry, by entry id.
+    public var reminded: [String: Instant]
+    /// iSmartNews: content hashes of messages marked shown (`iSmartNewsCache.txt`).
+    public var shownNews: Set<String>
+
+    public init(
+        viewed: [String] = [], ignored: [String] = [], lastReminded: Instant? = nil, reminded: [String: Instant] = [:],
+        shownNews: Set<String> = []
+    ) {
+        self.viewed = viewed
+        self.ignored = ignored
+        self.lastReminded = lastReminded
+        self.reminded = reminded
+        self.shownNews = shownNews
+    }
+}
+
+/// A change to `HandlingState` that a user's choice causes.
+public enum StateChange: String, Sendable, Equatable {
+    /// Acted on or acknowledged: not shown again.
+    case viewed
+    /// Declined for good: not shown again.
+    case ignored
+    /// Show again after the remind period.
+    case reminded
+    /// iSmartNews: marked as already shown.
+    case newsShown = "news-shown"
+}

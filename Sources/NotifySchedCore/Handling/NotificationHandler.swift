@@ -1,0 +1,148 @@
+/// Delivers notify-sched's popups and handles what the user does with them, the way the ZBiM
+/// SDK's `handleLocalNotification(_:showAlert:)` does (DESIGN §5, seed semantics §3).
+///
+/// It does no I/O itself: popups and URLs go through a `Notifier`, the delivered occurrences
+/// come from `lookup`, the time from `now`, and the state it changes is a value the caller
+/// reads back from `state` after each outcome and stores.
+///
+/// ```swift
+/// let handler = NotificationHandler(notifier: notifier, state: saved, lookup: log.occurrence(id:), now: WallClock.now)
+/// handler.onOutcome = { outcome in save(handler.state); loop.quit() }
+/// if !handler.handleLocalNotification(LocalNotification(occurrenceID: id)) { /* not ours */ }
+/// ```
+public final class NotificationHandler {
+    public let policy: HandlingPolicy
+    /// The state after every outcome so far.
+    public private(set) var state: HandlingState
+    /// Called once per handled answer or immediate action, after `state` changed.
+    public var onOutcome: (HandlingOutcome) -> Void = { _ in }
+
+    private let notifier: any Notifier
+    private let lookup: (String) -> DeliveredOccurrence?
+    private let now: () -> Instant
+
+    public init(
+        policy: HandlingPolicy = HandlingPolicy(), notifier: any Notifier, state: HandlingState = HandlingState(),
+        lookup: @escaping (String) -> DeliveredOccurrence?, now: @escaping () -> Instant
+    ) {
+        self.policy = policy
+        self.notifier = notifier
+        self.state = state
+        self.lookup = lookup
+        self.now = now
+    }
+
+    /// Whether `notification` is one notify-sched delivered. No side effects.
+    public func canHandleLocalNotification(_ notification: LocalNotification) -> Bool {
+        occurrence(of: notification) != nil
+    }
+
+    /// Handles `notification` if notify-sched delivered it.
+    ///
+    /// With `showAlert: true` (the default) it first asks, with an urgent prompt that stays
+    /// until answered ([action, "Remind Me Later", "Ignore"], or "OK" alone), and acts on the
+    /// answer when it comes. With `showAlert: false` the user has already chosen (they clicked
+    /// the popup or its action button): the action runs at once. A URL is opened only when its
+    /// scheme is allowed and a handler opens it; otherwise the outcome carries the failure and
+    /// nothing is marked.
+    ///
+    /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`;
+    ///   the caller handles it itself. True otherwise, also when the prompt could not be shown
+    ///   (the outcome then says why).
+    @discardableResult
+    public func handleLocalNotification(_ notification: LocalNotification, showAlert: Bool = true) -> Bool {
+        guard let occurrence = occurrence(of: notification) else { return false }
+        if showAlert {
+            ask(about: occurrence)
+        } else {
+            carryOut(policy.immediateDecision(for: occurrence), for: occurrence, response: nil)
+        }
+        return true
+    }
+
+    /// Shows `occurrence` as its scheduled popup. A click on the popup or one of its buttons is
+    /// handled as `showAlert: false`: the user chose already.
+    ///
+    /// An iNotify message whose action URL has a scheme that is not allowed, or that nothing on
+    /// the desktop opens, is not shown (iNotify checks `canOpenURL` first); unlike iNotify,
+    /// which offers the same message again at every check, the caller moves on to the next.
+    ///
+    /// - Throws: `CoreError` with code `.cannotShow` when no server shows it, `.cannotOpen` when
+    ///   an iNotify message is skipped for its URL.
+    public func deliver(_ occurrence: DeliveredOccurrence) throws(CoreError) {
+        let policy = self.policy
+        if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
+            !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
+        {
+            throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
+        }
+        do {
+            try notifier.show(
+                { server in policy.scheduledPopup(for: occurrence, on: server) },
+                onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
+        } catch {
+            throw CoreError(.cannotShow, "cannot show notification \(occurrence.id): \(error)")
+        }
+    }
+
+    private func ask(about occurrence: DeliveredOccurrence) {
+        let policy = self.policy
+        do {
+            let server = try notifier.currentServer()
+            guard server.showsButtons else {
+                let command = "\(policy.commandName) handle \(occurrence.id) --no-alert"
+                fail(
+                    occurrence,
+                    CoreError(
+                        .cannotAsk,
+                        "the notification server (\(server.name)) shows no buttons, so it cannot ask; run `\(command)` to act at once"
+                    ))
+                return
+            }
+            try notifier.show(
+                { server in policy.prompt(for: occurrence, on: server) },
+                onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
+        } catch {
+            fail(occurrence, CoreError(.cannotShow, "cannot ask about notification \(occurrence.id): \(error)"))
+        }
+    }
+
+    private func answered(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
+        carryOut(policy.decision(for: response, of: occurrence), for: occurrence, response: response)
+    }
+
+    private func carryOut(_ decision: Decision, for occurrence: DeliveredOccurrence, response: PopupResponse?) {
+        var outcome = HandlingOutcome(occurrence: occurrence, response: response, choice: decision.choice)
+        if let url = decision.opens {
+            guard policy.urlPolicy.allows(scheme: url.scheme) else {
+                let allowed = policy.urlPolicy.allowedSchemes.sorted().joined(separator: ", ")
+                outcome.failure = CoreError(
+                    .cannotOpen,
+                    "not opening \(url): the URL scheme \"\(url.scheme):\" is not allowed (allowed: \(allowed))")
+                onOutcome(outcome)
+                return
+            }
+            do {
+                try notifier.open(url)
+            } catch {
+                outcome.failure = CoreError(.cannotOpen, "cannot open \(url): \(error)")
+                onOutcome(outcome)
+                return
+            }
+            outcome.opened = url
+        }
+        if let change = decision.change {
+            state.apply(change, to: occurrence, at: now())
+            outcome.change = change
+        }
+        onOutcome(outcome)
+    }
+
+    private func fail(_ occurrence: DeliveredOccurrence, _ error: CoreError) {
+        onOutcome(HandlingOutcome(occurrence: occurrence, failure: error))
+    }
+
+    private func occurrence(of notification: LocalNotification) -> DeliveredOccurrence? {
+        notification.occurrenceID.flatMap(lookup)
+    }
+}

@@ -1,0 +1,58 @@
+/// Shows popups and opens URLs on the desktop: the machine side of handling.
+///
+/// `NotifySchedDesktop.DesktopNotifier` talks to the real notification server through
+/// libnotify; tests use a recording notifier. Responses arrive later, on the notifier's own
+/// loop, through the closure given to `show`.
+public protocol Notifier: AnyObject {
+    /// The server popups go to now.
+    ///
+    /// - Throws: when no notification server answers on the bus.
+    func currentServer() throws -> NotificationServer
+
+    /// Shows a popup laid out by `layout` for the server that shows it.
+    ///
+    /// When the server is replaced before the user answered (it restarted), the notifier lays
+    /// the popup out again for the new server and shows it there. `onResponse` is called once,
+    /// with the action or the close.
+    ///
+    /// - Throws: when no server answers or the server refuses the popup.
+    func show(
+        _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
+    ) throws
+
+    /// Whether the desktop has a handler for `url`'s scheme. No side effects.
+    func canOpen(_ url: ActionURL) -> Bool
+
+    /// Opens `url` with the desktop's default handler for its scheme, never through a shell.
+    ///
+    /// - Throws: when nothing can open it.
+    func open(_ url: ActionURL) throws
+}
+
+/// What handling one notification came to.
+public struct HandlingOutcome: Sendable, Equatable {
+    public var occurrence: DeliveredOccurrence
+    /// The user's answer to the popup or prompt; nil when notify-sched acted without asking.
+    public var response: PopupResponse?
+    /// What the answer meant.
+    public var choice: UserChoice?
+    /// The URL that was opened.
+    public var opened: ActionURL?
+    /// The state change that was made.
+    public var change: StateChange?
+    /// Why handling stopped short (a refused or unopenable URL, a prompt that could not be
+    /// shown); no state change was made then.
+    public var failure: CoreError?
+
+    public init(
+        occurrence: DeliveredOccurrence, response: PopupResponse? = nil, choice: UserChoice? = nil,
+        opened: ActionURL? = nil, change: StateChange? = nil, failure: CoreError? = nil
+    ) {
+        self.occurrence = occurrence
+        self.response = response
+        self.choice = choice
+        self.opened = opened
+        self.change = change
+        self.failure = failure
+    }
+}

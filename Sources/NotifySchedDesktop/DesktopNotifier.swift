@@ -1,0 +1,264 @@
+import CLibnotify
+import NotifySchedCore
+
+/// Popups through libnotify on the session bus, URLs through GIO's default handlers, and the
+/// GLib main loop they need: the only owner of all three in notify-sched.
+///
+/// libnotify reports button presses and closes only while the loop runs, so a caller that
+/// waits for an answer calls `run()` and `stop()`s from a callback. Everything happens on the
+/// thread that created the notifier; it is not `Sendable`.
+///
+/// The server's information and capabilities are read on first use and again whenever
+/// `org.freedesktop.Notifications` changes owner; popups still waiting for an answer are then
+/// laid out for the new server and shown there again.
+public final class DesktopNotifier: Notifier {
+    /// The name the bus knows notification servers by.
+    public static let serverBusName = "org.freedesktop.Notifications"
+
+    /// Called when the server changes: a new one (or the first), or nil when it went away.
+    public var onServerChange: (NotificationServer?) -> Void = { _ in }
+
+    private let loop: OpaquePointer
+    private var connection: OpaquePointer?
+    private var watchID: guint = 0
+    private var server: NotificationServer?
+    private var serverOwner: String?
+    private var waiting: [ObjectIdentifier: ShownPopup] = [:]
+
+    /// Sets libnotify up under `applicationName` (the app name servers show).
+    public init(applicationName: String = "notify-sched") {
+        _ = notify_init(applicationName)
+        loop = g_main_loop_new(nil, 0)
+    }
+
+    deinit {
+        if watchID != 0 { g_bus_unwatch_name(watchID) }
+        for popup in waiting.values { Self.releaseLater(popup.notification) }
+        if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        g_main_loop_unref(loop)
+    }
+
+    // MARK: The main loop
+
+    /// Runs the GLib main loop until `stop()` is called.
+    public func run() {
+        g_main_loop_run(loop)
+    }
+
+    /// Makes `run()` return once the current callback is done.
+    public func stop() {
+        g_main_loop_quit(loop)
+    }
+
+    /// Calls `action` from the main loop after `span` (at millisecond precision).
+    public func after(_ span: TimeSpan, _ action: @escaping () -> Void) {
+        Self.once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
+    }
+
+    /// Calls `action` once from the main loop: after `milliseconds`, or when it is idle.
+    private static func once(afterMilliseconds milliseconds: guint?, _ action: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Callback(action)).toOpaque()
+        let run: GSourceFunc = { context in
+            if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+            return 0  // G_SOURCE_REMOVE: once
+        }
+        let release: GDestroyNotify = { context in
+            if let context { Unmanaged<Callback>.fromOpaque(context).release() }
+        }
+        if let milliseconds {
+            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, release)
+        } else {
+            g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, release)
+        }
+    }
+
+    // MARK: Notifier
+
+    public func currentServer() throws -> NotificationServer {
+        if let server { return server }
+        try connect()
+        let server = try readServer()
+        self.server = server
+        serverOwner = nameOwner()
+        return server
+    }
+
+    public func show(
+        _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
+    ) throws {
+        let server = try currentServer()
+        let shown = ShownPopup(layout: layout, onResponse: onResponse)
+        try present(shown, on: server)
+        shown.onFinished = { [weak self] popup in self?.finish(popup) }
+        waiting[ObjectIdentifier(shown)] = shown
+    }
+
+    public func canOpen(_ url: ActionURL) -> Bool {
+        guard let handler = g_app_info_get_default_for_uri_scheme(url.scheme) else { return false }
+        g_object_unref(UnsafeMutableRawPointer(handler))
+        return true
+    }
+
+    public func open(_ url: ActionURL) throws {
+        var error: UnsafeMutablePointer<GError>?
+        guard g_app_info_launch_default_for_uri(url.string, nil, &error) != 0 else {
+            throw DesktopError(.openFailed, GLibValues.take(error))
+        }
+    }
+
+    // MARK: Showing
+
+    private func present(_ shown: ShownPopup, on server: NotificationServer) throws {
+        let popup = shown.layout(server)
+        let notification = notify_notification_new(popup.summary, popup.body, popup.icon)!
+        notify_notification_set_urgency(notification, popup.urgency.libnotify)
+        notify_notification_set_hint(notification, Popup.occurrenceHint, g_variant_new_string(popup.occurrenceID))
+        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(Popup.desktopEntry))
+        if let category = popup.category { notify_notification_set_category(notification, category) }
+        if popup.isResident {
+            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
+            notify_notification_set_timeout(notification, NOTIFY_EXPIRES_NEVER)
+        }
+        let onAction: NotifyActionCallback = { notification, key, context in
+            ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
+        }
+        for button in popup.buttons.prefix(Popup.maximumButtons) {
+            notify_notification_add_action(
+                notification, button.key, button.label, onAction, shown.retainedContext(), ShownPopup.release)
+        }
+        if popup.hasDefaultAction {
+            notify_notification_add_action(
+                notification, Popup.defaultActionKey, popup.summary, onAction, shown.retainedContext(),
+                ShownPopup.release)
+        }
+        _ = cnotify_connect_closed(
+            notification,
+            { notification, context in
+                let code = notification.map { UInt32(clamping: notify_notification_get_closed_reason($0)) } ?? 4
+                ShownPopup.from(context)?.respond(.closed(CloseReason(code: code)), from: notification)
+            }, shown.retainedContext(), { context, _ in ShownPopup.release(context) })
+        var error: UnsafeMutablePointer<GError>?
+        guard notify_notification_show(notification, &error) != 0 else {
+            g_object_unref(notification)
+            throw DesktopError(.showFailed, "the notification server did not take the popup: \(GLibValues.take(error))")
+        }
+        let previous = shown.notification
+        shown.notification = notification
+        Self.releaseLater(previous)
+    }
+
+    private func finish(_ shown: ShownPopup) {
+        waiting[ObjectIdentifier(shown)] = nil
+        Self.releaseLater(shown.notification)
+    }
+
+    /// Drops a libnotify object from an idle callback: it may be inside its own signal emission now.
+    private static func releaseLater(_ notification: UnsafeMutablePointer<NotifyNotification>?) {
+        guard let notification else { return }
+        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { _ in 0 }, notification, g_object_unref)
+    }
+
+    // MARK: The server
+
+    private func connect() throws {
+        guard connection == nil else { return }
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            throw DesktopError(.noSessionBus, "cannot reach the session bus: \(GLibValues.take(error))")
+        }
+        connection = bus
+        let context = Unmanaged.passRetained(WeakNotifier(self)).toOpaque()
+        watchID = g_bus_watch_name_on_connection(
+            bus, Self.serverBusName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, owner, context in
+                guard let context, let owner else { return }
+                Unmanaged<WeakNotifier>.fromOpaque(context).takeUnretainedValue().notifier?
+                    .serverAppeared(owner: String(cString: owner))
+            },
+            { _, _, context in
+                guard let context else { return }
+                Unmanaged<WeakNotifier>.fromOpaque(context).takeUnretainedValue().notifier?.serverVanished()
+            }, context, { context in if let context { Unmanaged<WeakNotifier>.fromOpaque(context).release() } })
+    }
+
+    private func readServer() throws -> NotificationServer {
+        var name: UnsafeMutablePointer<CChar>?
+        var vendor: UnsafeMutablePointer<CChar>?
+        var version: UnsafeMutablePointer<CChar>?
+        var spec: UnsafeMutablePointer<CChar>?
+        guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else {
+            throw DesktopError(
+                .noServer,
+                "no notification server answers on the session bus (nothing provides \(Self.serverBusName)); "
+                    + "start one, such as your desktop's, dunst or notification-daemon")
+        }
+        return NotificationServer(
+            name: GLibValues.take(name), vendor: GLibValues.take(vendor), version: GLibValues.take(version),
+            specVersion: GLibValues.take(spec), capabilities: Set(GLibValues.takeStrings(notify_get_server_caps())))
+    }
+
+    /// The unique bus name that owns the server's name now, without starting a server.
+    private func nameOwner() -> String? {
+        guard let connection else { return nil }
+        var children = [g_variant_new_string(Self.serverBusName)]
+        let parameters = g_variant_new_tuple(&children, 1)
+        let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+            parameters, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil, nil)
+        guard let reply else { return nil }
+        defer { g_variant_unref(reply) }
+        let child = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(child) }
+        return String(cString: g_variant_get_string(child, nil))
+    }
+
+    private func serverAppeared(owner: String) {
+        guard owner != serverOwner else { return }
+        serverOwner = owner
+        // Let every other watcher of the name (libnotify's proxy among them) see the new owner
+        // before popups are sent to it.
+        Self.once(afterMilliseconds: nil) { [weak self] in self?.serverReplaced() }
+    }
+
+    private func serverReplaced() {
+        guard let server = try? readServer() else { return }
+        self.server = server
+        onServerChange(server)
+        for shown in waiting.values where !shown.isAnswered {
+            do {
+                try present(shown, on: server)
+            } catch {
+                onServerChange(nil)
+            }
+        }
+    }
+
+    private func serverVanished() {
+        guard serverOwner != nil else { return }
+        serverOwner = nil
+        server = nil
+        onServerChange(nil)
+    }
+}
+
+/// A closure as GLib callback data.
+private final class Callback {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+}
+
+/// The notifier as bus-watch callback data, without keeping it alive.
+private final class WeakNotifier {
+    weak var notifier: DesktopNotifier?
+    init(_ notifier: DesktopNotifier) { self.notifier = notifier }
+}
+
+extension Urgency {
+    var libnotify: NotifyUrgency {
+        switch self {
+        case .low: NOTIFY_URGENCY_LOW
+        case .normal: NOTIFY_URGENCY_NORMAL
+        case .critical: NOTIFY_URGENCY_CRITICAL
+        }
+    }
+}

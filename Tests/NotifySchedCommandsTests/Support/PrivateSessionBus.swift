@@ -1,0 +1,291 @@
+import Foundation
+import Glibc
+
+/// A session bus of the test's own: a `dbus-daemon` that activates nothing, an optional
+/// python3-dbusmock `notification_daemon` on it, and a desktop (XDG folders) whose default
+/// handler for `http`/`https` URLs writes each URL it is given to a file.
+///
+/// Each test makes its own, so tests never share a server, a delivery log or a URL handler.
+/// The mock is driven as its documentation says: `GetMethodCalls` to see what was sent,
+/// `EmitSignal` to press a button or close a popup. Nothing here introspects the name.
+final class PrivateSessionBus {
+    static let daemonPath = "/usr/bin/dbus-daemon"
+    /// Debian's Python, which has dbusmock and dbus-python (a `python3` earlier on `PATH` may not).
+    static let pythonPath = "/usr/bin/python3"
+
+    /// Whether `dbus-daemon` and python3-dbusmock are installed (`scripts/install-deps` installs them).
+    static let isAvailable: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: daemonPath),
+            FileManager.default.isExecutableFile(atPath: pythonPath)
+        else { return false }
+        return (try? runPython(["-c", "import dbusmock, dbus"], environment: [:]).status) == 0
+    }()
+
+    static let unavailableReason =
+        "needs dbus-daemon and python3-dbusmock (Debian packages dbus and python3-dbusmock; scripts/install-deps installs them)"
+
+    let folder: URL
+    let address: String
+    private let daemon: Process
+    private var server: Process?
+
+    /// One `Notify` call the server received.
+    struct NotifyCall: Decodable, Equatable {
+        var app: String
+        var replaces: UInt32
+        var icon: String
+        var summary: String
+        var body: String
+        var actions: [String]
+        /// Every hint but `sender-pid`, as text: `true`, `2`, `notify-sched`.
+        var hints: [String: String]
+        var timeout: Int32
+    }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-sched-bus-\(UUID().uuidString)")
+        for sub in ["data/applications", "config", "state", "empty", "home"] {
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try Self.configuration.write(to: folder.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
+        try Self.writeURLRecorder(in: folder)
+
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: Self.daemonPath)
+        daemon.arguments = ["--config-file=\(folder.path)/bus.conf", "--nofork", "--print-address=1"]
+        let output = Pipe()
+        daemon.standardOutput = output
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        var text = ""
+        while !text.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { throw BusError("dbus-daemon exited before printing its address") }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        address = String(text.prefix { $0 != "\n" })
+    }
+
+    deinit {
+        stopServer()
+        Self.kill(daemon)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// What `notify-sched` needs to run on this bus and desktop.
+    var environment: [String: String] {
+        [
+            "DBUS_SESSION_BUS_ADDRESS": address,
+            "HOME": folder.path + "/home",
+            "XDG_STATE_HOME": folder.path + "/state",
+            "XDG_DATA_HOME": folder.path + "/data",
+            "XDG_CONFIG_HOME": folder.path + "/config",
+            // No system-wide handlers: only the recorder opens anything.
+            "XDG_DATA_DIRS": folder.path + "/empty",
+        ]
+    }
+
+    /// The delivery log `notify-sched` keeps for this desktop.
+    var deliveryLog: URL { folder.appendingPathComponent("state/notify-sched/delivered.json") }
+
+    // MARK: The notification server
+
+    /// Starts dbusmock's `notification_daemon` with `capabilities` (its defaults when nil) and
+    /// waits until it owns `org.freedesktop.Notifications`.
+    func startServer(capabilities: [String]?) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.pythonPath)
+        var arguments = ["-m", "dbusmock", "--template", "notification_daemon"]
+        if let capabilities {
+            arguments += ["--parameters", #"{"capabilities": "\#(capabilities.joined(separator: " "))"}"#]
+        }
+        process.arguments = arguments
+        process.environment = ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        server = process
+        try waitUntil("the mock server owns its name") { try self.serverIsUp() }
+    }
+
+    /// Stops the mock server and waits until its name has no owner.
+    func stopServer() {
+        guard let server else { return }
+        Self.kill(server)
+        self.server = nil
+        try? waitUntil("the mock server's name is released") { try !self.serverIsUp() }
+    }
+
+    private func serverIsUp() throws -> Bool {
+        try helper(["has-owner"]) == "true"
+    }
+
+    /// Every `Notify` call the running server received, oldest first. A popup's id is its
+    /// position in this list, from 1, since dbusmock numbers new popups that way.
+    func notifyCalls() throws -> [NotifyCall] {
+        try JSONDecoder().decode([NotifyCall].self, from: Data(try helper(["calls"]).utf8))
+    }
+
+    /// Waits until the server received at least `count` `Notify` calls and returns them.
+    func waitForNotifyCalls(_ count: Int) throws -> [NotifyCall] {
+        var calls: [NotifyCall] = []
+        try waitUntil("the server received \(count) Notify call(s)") {
+            calls = try self.notifyCalls()
+            return calls.count >= count
+        }
+        return calls
+    }
+
+    /// Presses the button `key` of popup `id` (`default` for a click on the popup).
+    func invokeAction(_ key: String, onPopup id: Int) throws {
+        _ = try helper(["action", String(id), key])
+    }
+
+    /// Closes popup `id` with `reason` (1 expired, 2 dismissed, 3 closed by a call).
+    func closePopup(_ id: Int, reason: Int) throws {
+        _ = try helper(["closed", String(id), String(reason)])
+    }
+
+    // MARK: The URL handler
+
+    /// The URLs the desktop's default handler was asked to open, in order.
+    func openedURLs() -> [String] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("opened.txt"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Waits until the handler recorded `count` URLs and returns them.
+    func waitForOpenedURLs(_ count: Int) throws -> [String] {
+        try waitUntil("the URL handler recorded \(count) URL(s)") { self.openedURLs().count >= count }
+        return openedURLs()
+    }
+
+    // MARK: Plumbing
+
+    /// Ends `process` for sure: children started here may inherit a blocked SIGTERM.
+    private static func kill(_ process: Process) {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    private func helper(_ arguments: [String]) throws -> String {
+        let outcome = try Self.runPython(
+            ["-c", Self.helperScript] + arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+        guard outcome.status == 0 else { throw BusError("mock helper \(arguments) failed: \(outcome.error)") }
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func runPython(
+        _ arguments: [String], environment: [String: String]
+    ) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: pythonPath)
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    /// Polls `condition` every 50 ms for up to 20 s: these wait for other processes, not for a schedule.
+    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw BusError("timed out waiting until \(what)")
+    }
+
+    private static func writeURLRecorder(in folder: URL) throws {
+        let script = folder.appendingPathComponent("record-url")
+        try """
+        #!/bin/sh
+        printf '%s\\n' "$1" >> '\(folder.path)/opened.txt'
+
+        """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try """
+        [Desktop Entry]
+        Type=Application
+        Name=URL recorder
+        Exec=\(script.path) %u
+        MimeType=x-scheme-handler/https;x-scheme-handler/http;
+        NoDisplay=true
+
+        """.write(
+            to: folder.appendingPathComponent("data/applications/record-url.desktop"), atomically: true, encoding: .utf8
+        )
+        try """
+        [Default Applications]
+        x-scheme-handler/https=record-url.desktop
+        x-scheme-handler/http=record-url.desktop
+
+        """.write(to: folder.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
+    }
+
+    /// A session bus that starts no services, so no installed notification server can answer
+    /// in the mock's place.
+    private static let configuration = """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+
+        """
+
+    /// Talks to the mock through dbus-python: `has-owner`, `calls`, `action ID KEY`, `closed ID REASON`.
+    private static let helperScript = """
+        import dbus, json, sys
+        bus = dbus.SessionBus()
+        command = sys.argv[1]
+        name = "org.freedesktop.Notifications"
+        if command == "has-owner":
+            print("true" if bus.name_has_owner(name) else "false")
+            sys.exit(0)
+        mock = dbus.Interface(
+            bus.get_object(name, "/org/freedesktop/Notifications", introspect=False), "org.freedesktop.DBus.Mock")
+        def text(value):
+            if isinstance(value, dbus.Boolean):
+                return "true" if value else "false"
+            return str(int(value)) if isinstance(value, int) else str(value)
+        if command == "calls":
+            calls = []
+            for _, args in mock.GetMethodCalls("Notify"):
+                app, replaces, icon, summary, body, actions, hints, timeout = args
+                calls.append({"app": str(app), "replaces": int(replaces), "icon": str(icon), "summary": str(summary),
+                              "body": str(body), "actions": [str(a) for a in actions],
+                              "hints": {str(k): text(v) for k, v in hints.items() if k != "sender-pid"},
+                              "timeout": int(timeout)})
+            print(json.dumps(calls))
+        elif command == "action":
+            mock.EmitSignal(name, "ActionInvoked", "us", [dbus.UInt32(int(sys.argv[2])), sys.argv[3]], signature="sssav")
+        elif command == "closed":
+            mock.EmitSignal(
+                name, "NotificationClosed", "uu", [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(int(sys.argv[3]))],
+                signature="sssav")
+        """
+}
+
+struct BusError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

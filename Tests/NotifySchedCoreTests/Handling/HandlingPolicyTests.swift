@@ -1,0 +1,120 @@
+import NotifySchedCore
+import Testing
+
+@Suite struct HandlingPolicyTests {
+    let server = RecordingNotifier.fullServer
+
+    @Test(arguments: [
+        ("en_US.UTF-8", ["More Info", "Remind Me Later", "Ignore"], "OK"),
+        ("fr_FR.UTF-8", ["Plus d'info", "Me rappeler ultérieurement", "Ignorer"], "OK"),
+        ("de_DE@euro", ["Mehr info", "Mich später erinnern", "Ignorieren"], "OK"),
+        ("it_IT", ["Maggiori informazioni", "Ricordamelo dopo", "Ignora"], "OK"),
+        ("es_ES.UTF-8", ["Más información", "Recordarme más tarde", "Pasar"], "OK"),
+        ("ja_JP.UTF-8", ["詳細を調べる", "後で再度通知する。", "無視する"], "OK"),
+        ("pt_BR.UTF-8", ["More Info", "Remind Me Later", "Ignore"], "OK"),
+        ("C", ["More Info", "Remind Me Later", "Ignore"], "OK"),
+    ])
+    func promptButtonsAreTranslatedIntoTheUsersLanguage(locale: String, withAction: [String], withoutAction: String) {
+        let policy = HandlingPolicy(labels: ButtonLabels(language: LanguagePreference(localeName: locale)))
+        let acting = policy.prompt(for: Occurrences.make(.iNotify, url: "https://example.org"), on: server)
+        #expect(acting.buttons.map(\.label) == withAction)
+        #expect(acting.buttons.map(\.key) == ["open", "remind", "ignore"])
+        let plain = policy.prompt(for: Occurrences.make(.iNotify), on: server)
+        #expect(plain.buttons == [PopupButton(key: "ok", label: withoutAction)])
+    }
+
+    @Test func noLabelHoldsANulCharacter() {
+        for language in ButtonLabels.languages {
+            let labels = ButtonLabels(language: LanguagePreference(language: language))
+            for label in [labels.ok, labels.ignore, labels.remindMeLater, labels.moreInfo, labels.cancel] {
+                #expect(!label.contains("\0"), "the \(language) label \(label.debugDescription) holds a NUL")
+            }
+        }
+        #expect(ButtonLabels.languages == ["de", "en", "es", "fr", "it", "ja"])
+    }
+
+    @Test func theFeedsActionButtonLabelComesFirstAndStandsInForMoreInfo() {
+        let policy = HandlingPolicy()
+        let popup = policy.prompt(
+            for: Occurrences.make(.iNotify, label: "Download", url: "https://example.org"), on: server)
+        #expect(popup.buttons.map(\.label) == ["Download", "Remind Me Later", "Ignore"])
+    }
+
+    @Test func thePromptIsUrgentResidentAndHasNoDefaultAction() {
+        let popup = HandlingPolicy().prompt(for: Occurrences.make(.native, url: "https://example.org"), on: server)
+        #expect(
+            popup
+                == Popup(
+                    occurrenceID: "occ-1", summary: "New version", body: "Get it now", urgency: .critical,
+                    buttons: [
+                        PopupButton(key: "open", label: "More Info"),
+                        PopupButton(key: "remind", label: "Remind Me Later"),
+                        PopupButton(key: "ignore", label: "Ignore"),
+                    ],
+                    hasDefaultAction: false, isResident: true))
+    }
+
+    @Test func aScheduledZBiMPopupCarriesOnlyItsActionButtonAndTheDefaultAction() {
+        let occurrence = Occurrences.make(
+            .zbim, title: "New Content Available", body: "Tap to explore", url: "https://example.org/hub")
+        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server)
+        #expect(popup.buttons == [PopupButton(key: "open", label: "More Info")])
+        #expect(popup.hasDefaultAction)
+        #expect(popup.urgency == .normal)
+        #expect(!popup.isResident)
+    }
+
+    @Test func aScheduledINotifyPopupIsItsAlertWithAllThreeButtons() {
+        let popup = HandlingPolicy().scheduledPopup(
+            for: Occurrences.make(.iNotify, label: "Get it", url: "https://example.org"), on: server)
+        #expect(popup.buttons.map(\.key) == ["open", "remind", "ignore"])
+        #expect(popup.buttons.count <= Popup.maximumButtons)
+    }
+
+    @Test func anISmartNewsMessageHasOKOnlyWithALinkAndAlwaysCancel() {
+        let policy = HandlingPolicy(labels: ButtonLabels(language: LanguagePreference(language: "de")))
+        let linked = Occurrences.make(
+            .iSmartNews, url: "https://example.org", news: NewsHandling(okLabel: "Los", contentHash: "h"))
+        #expect(
+            policy.scheduledPopup(for: linked, on: server).buttons == [
+                PopupButton(key: "open", label: "Los"), PopupButton(key: "cancel", label: "Abbrechen"),
+            ])
+        let titleOnly = Occurrences.make(.iSmartNews, body: "", news: NewsHandling(contentHash: "h"))
+        #expect(
+            policy.scheduledPopup(for: titleOnly, on: server).buttons == [
+                PopupButton(key: "cancel", label: "Abbrechen")
+            ])
+    }
+
+    @Test func feedTextIsEscapedForAServerThatReadsMarkupAndLeftAloneOtherwise() {
+        let occurrence = Occurrences.make(.native, title: "<b>T</b>", body: "Tom & Jerry <a href=\"x\">'hi'</a>")
+        let marked = HandlingPolicy().scheduledPopup(for: occurrence, on: server)
+        #expect(marked.body == "Tom &amp; Jerry &lt;a href=&quot;x&quot;&gt;&apos;hi&apos;&lt;/a&gt;")
+        #expect(marked.summary == "<b>T</b>", "the summary is never markup, so it is sent as it is")
+        var plainServer = server
+        plainServer.capabilities.remove("body-markup")
+        #expect(HandlingPolicy().scheduledPopup(for: occurrence, on: plainServer).body == occurrence.content.body)
+    }
+
+    @Test func withoutActionsThePopupSaysHowToActFromATerminal() {
+        let occurrence = Occurrences.make(.native, url: "https://example.org")
+        let bodyOnly = NotificationServer(
+            name: "s", vendor: "v", version: "1", specVersion: "1.2", capabilities: ["body"])
+        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: bodyOnly)
+        #expect(popup.buttons == [])
+        #expect(!popup.hasDefaultAction)
+        #expect(popup.body == "Get it now\n\nTo act on it, run: notify-sched handle occ-1 --no-alert")
+
+        var markup = bodyOnly
+        markup.capabilities.insert("body-markup")
+        #expect(
+            HandlingPolicy().scheduledPopup(for: occurrence, on: markup).body
+                == "Get it now\n\n<i>To act on it, run: notify-sched handle occ-1 --no-alert</i>")
+
+        var summaryOnly = bodyOnly
+        summaryOnly.capabilities = []
+        #expect(
+            HandlingPolicy().scheduledPopup(for: occurrence, on: summaryOnly).summary
+                == "New version (notify-sched handle occ-1 --no-alert)")
+    }
+}

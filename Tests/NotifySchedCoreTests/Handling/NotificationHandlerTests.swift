@@ -1,0 +1,310 @@
+import NotifySchedCore
+import Testing
+
+/// The handling scenarios of DESIGN §5 and seed semantics §5 (items 20–29, 38–41, 49–56),
+/// against a recording notifier. The same scenarios run on a real bus in DesktopDeliveryTests.
+@Suite struct NotificationHandlerTests {
+    let notifier = RecordingNotifier()
+
+    /// A handler that knows `occurrences` and records its outcomes into `sink`.
+    func handler(
+        _ occurrences: [DeliveredOccurrence], state: HandlingState = HandlingState(),
+        policy: HandlingPolicy = HandlingPolicy(),
+        sink: OutcomeSink
+    ) -> NotificationHandler {
+        let handler = NotificationHandler(
+            policy: policy, notifier: notifier, state: state, lookup: { id in occurrences.first { $0.id == id } },
+            now: { Occurrences.moment })
+        handler.onOutcome = { sink.outcomes.append($0) }
+        return handler
+    }
+
+    // MARK: ZBiM handleLocalNotification semantics
+
+    @Test func aNotificationNotifySchedDidNotDeliverIsNotHandledAndNothingHappens() {
+        let sink = OutcomeSink()
+        let handler = handler([Occurrences.make(.zbim, url: "https://example.org")], sink: sink)
+        #expect(!handler.handleLocalNotification(LocalNotification(occurrenceID: "someone-else")))
+        #expect(!handler.handleLocalNotification(LocalNotification(occurrenceID: nil), showAlert: false))
+        #expect(!handler.canHandleLocalNotification(LocalNotification(occurrenceID: "someone-else")))
+        #expect(notifier.calls == [])
+        #expect(sink.outcomes == [])
+        #expect(handler.state == HandlingState())
+    }
+
+    @Test func canHandleAnswersWithoutSideEffects() {
+        let sink = OutcomeSink()
+        let handler = handler([Occurrences.make(.zbim, url: "https://example.org")], sink: sink)
+        #expect(handler.canHandleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(notifier.calls == [])
+        #expect(sink.outcomes == [])
+    }
+
+    @Test func showAlertDefaultsToTrueAndPromptsBeforeActing() {
+        let sink = OutcomeSink()
+        let handler = handler([Occurrences.make(.zbim, url: "https://example.org/hub")], sink: sink)
+        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(notifier.shownPopups.map(\.isResident) == [true])
+        #expect(notifier.openedURLs == [], "nothing opens before the user answers")
+        #expect(sink.outcomes == [])
+
+        notifier.answer(.action("open"))
+        #expect(notifier.openedURLs == ["https://example.org/hub"])
+        #expect(
+            sink.outcomes == [
+                HandlingOutcome(
+                    occurrence: Occurrences.make(.zbim, url: "https://example.org/hub"), response: .action("open"),
+                    choice: .open, opened: Occurrences.url("https://example.org/hub"), change: .viewed)
+            ])
+        #expect(handler.state["feed"].viewed == ["2011/02/01"], "the ZBiM uuid is marked when acted on")
+    }
+
+    @Test func declinedOrClosedPromptsOpenNothing() {
+        let sink = OutcomeSink()
+        let handler = handler([Occurrences.make(.zbim, url: "https://example.org/hub")], sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        notifier.answer(.closed(.dismissed))
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        notifier.answer(.action("ignore"))
+        #expect(notifier.openedURLs == [])
+        #expect(sink.outcomes.map(\.choice) == [nil, .ignore])
+        #expect(handler.state["feed"].ignored == ["2011/02/01"])
+        #expect(handler.state["feed"].viewed == [])
+    }
+
+    @Test func withoutAlertTheActionRunsAtOnceWithNoPrompt() {
+        let sink = OutcomeSink()
+        let handler = handler([Occurrences.make(.zbim, url: "https://example.org/hub")], sink: sink)
+        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"), showAlert: false))
+        #expect(notifier.calls == [.open("https://example.org/hub")])
+        #expect(sink.outcomes.map(\.opened) == [Occurrences.url("https://example.org/hub")])
+        #expect(sink.outcomes.map(\.response) == [nil])
+    }
+
+    @Test func aClickOnTheScheduledPopupOrItsButtonActsAtOnce() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        notifier.answer(.action("default"))
+        try handler.deliver(occurrence)
+        notifier.answer(.action("open"))
+        #expect(notifier.shownPopups.count == 2, "no prompt comes between the click and the action")
+        #expect(notifier.openedURLs == ["https://example.org/notes", "https://example.org/notes"])
+    }
+
+    @Test func aScheduledPopupThatClosesMarksNothing() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.zbim, url: "https://example.org/hub")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        notifier.answer(.closed(.expired))
+        #expect(sink.outcomes == [HandlingOutcome(occurrence: occurrence, response: .closed(.expired))])
+        #expect(handler.state == HandlingState(), "ZBiM marks a notification on tap, not on delivery")
+    }
+
+    @Test func aZBiMEntryWithoutURIIsAcknowledgedWithOKAlone() {
+        let sink = OutcomeSink()
+        let handler = handler([Occurrences.make(.zbim)], sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        #expect(notifier.shownPopups.map(\.buttons) == [[PopupButton(key: "ok", label: "OK")]])
+        notifier.answer(.action("ok"))
+        #expect(notifier.openedURLs == [])
+        #expect(sink.outcomes.map(\.change) == [.viewed])
+    }
+
+    // MARK: URLs that cannot be opened
+
+    @Test func aURLNothingOpensIsAFailureAndNothingIsMarkedViewed() {
+        let sink = OutcomeSink()
+        notifier.unopenable = ["mailto:news@example.org"]
+        let handler = handler([Occurrences.make(.iNotify, url: "mailto:news@example.org")], sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"), showAlert: false)
+        let outcome = sink.outcomes.first
+        #expect(outcome?.failure?.code == .cannotOpen)
+        #expect(
+            outcome?.failure?.message == "cannot open mailto:news@example.org: no application handles mailto URLs")
+        #expect(outcome?.opened == nil)
+        #expect(outcome?.change == nil)
+        #expect(handler.state == HandlingState())
+    }
+
+    @Test func anINotifyMessageWhoseURLNothingOpensIsNotShownAndChangesNothing() {
+        let sink = OutcomeSink()
+        notifier.unopenable = ["mailto:news@example.org"]
+        let occurrence = Occurrences.make(.iNotify, url: "mailto:news@example.org")
+        let handler = handler([occurrence], sink: sink)
+        #expect(
+            throws: CoreError(.cannotOpen, "not showing occ-1: nothing opens its action URL mailto:news@example.org")
+        ) {
+            try handler.deliver(occurrence)
+        }
+        #expect(notifier.calls == [])
+        #expect(handler.state == HandlingState())
+    }
+
+    @Test func aSchemeTheHandlerDoesNotAllowIsRefusedBeforeAnythingOpens() {
+        let sink = OutcomeSink()
+        let gopher = DeliveredOccurrence(
+            id: "occ-1", source: "feed", entryID: "k", dialect: .iNotify,
+            content: NotificationContent(
+                title: "T", body: "",
+                action: NotificationAction(
+                    label: nil, url: try! ActionURL("gopher://example.org", policy: URLPolicy(extraSchemes: ["gopher"]))
+                )),
+            deliveredAt: Occurrences.moment)
+        let handler = handler([gopher], sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"), showAlert: false)
+        #expect(notifier.calls == [])
+        #expect(
+            sink.outcomes.first?.failure
+                == CoreError(
+                    .cannotOpen,
+                    "not opening gopher://example.org: the URL scheme \"gopher:\" is not allowed (allowed: http, https, mailto)"
+                ))
+        #expect(handler.state == HandlingState())
+    }
+
+    @Test func aServerWithoutButtonsCannotAskAndSaysWhatToRunInstead() {
+        let sink = OutcomeSink()
+        notifier.server?.capabilities = ["body"]
+        let handler = handler([Occurrences.make(.native, url: "https://example.org")], sink: sink)
+        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(notifier.calls == [])
+        #expect(sink.outcomes.first?.failure?.code == .cannotAsk)
+        #expect(
+            sink.outcomes.first?.failure?.message
+                == "the notification server (recording) shows no buttons, so it cannot ask; run `notify-sched handle occ-1 --no-alert` to act at once"
+        )
+    }
+
+    @Test func noServerMeansThePromptCannotBeShown() {
+        let sink = OutcomeSink()
+        notifier.server = nil
+        let handler = handler([Occurrences.make(.native)], sink: sink)
+        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(sink.outcomes.first?.failure?.code == .cannotShow)
+    }
+
+    // MARK: iNotify button state changes (seed semantics §1.7)
+
+    @Test func iNotifyActionAppendsToViewedClearsTheReminderAndOpensTheURL() {
+        let sink = OutcomeSink()
+        let start = HandlingState(sources: [
+            "feed": SourceHandlingState(viewed: ["old"], lastReminded: Occurrences.moment)
+        ])
+        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], state: start, sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        notifier.answer(.action("open"))
+        #expect(handler.state["feed"] == SourceHandlingState(viewed: ["old", "2011/02/01"]))
+        #expect(notifier.openedURLs == ["https://example.org/get"])
+    }
+
+    @Test func iNotifyRemindSetsTheReminderTimeAndLeavesTheListsAlone() {
+        let sink = OutcomeSink()
+        let start = HandlingState(sources: ["feed": SourceHandlingState(viewed: ["a"], ignored: ["b"])])
+        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], state: start, sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        notifier.answer(.action("remind"))
+        #expect(
+            handler.state["feed"]
+                == SourceHandlingState(viewed: ["a"], ignored: ["b"], lastReminded: Occurrences.moment))
+        #expect(notifier.openedURLs == [])
+    }
+
+    @Test func iNotifyIgnoreAppendsToIgnoredAndClearsTheReminder() {
+        let sink = OutcomeSink()
+        let start = HandlingState(sources: ["feed": SourceHandlingState(lastReminded: Occurrences.moment)])
+        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], state: start, sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        notifier.answer(.action("ignore"))
+        #expect(handler.state["feed"] == SourceHandlingState(ignored: ["2011/02/01"]))
+    }
+
+    @Test func iNotifyOKWithoutURLMarksViewedWithoutOpening() {
+        let sink = OutcomeSink()
+        let start = HandlingState(sources: ["feed": SourceHandlingState(lastReminded: Occurrences.moment)])
+        let handler = handler([Occurrences.make(.iNotify)], state: start, sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        notifier.answer(.action("ok"))
+        #expect(handler.state["feed"] == SourceHandlingState(viewed: ["2011/02/01"]))
+        #expect(notifier.openedURLs == [])
+    }
+
+    @Test func iNotifyListsAreAppendedWithoutRemovingDuplicatesAsTheOriginalDoes() {
+        var state = HandlingState()
+        let occurrence = Occurrences.make(.iNotify)
+        state.apply(.viewed, to: occurrence, at: Occurrences.moment)
+        state.apply(.viewed, to: occurrence, at: Occurrences.moment)
+        #expect(state["feed"].viewed == ["2011/02/01", "2011/02/01"])
+    }
+
+    // MARK: iSmartNews marking (seed semantics §2.4)
+
+    @Test(arguments: [
+        // repeats, always, button → marked shown
+        (false, false, "open", true), (false, false, "cancel", true),
+        (true, false, "open", true), (true, false, "cancel", false),
+        (false, true, "open", false), (false, true, "cancel", false),
+        (true, true, "open", false), (true, true, "cancel", false),
+    ])
+    func iSmartNewsMarksShownByItsButtonRules(repeats: Bool, always: Bool, button: String, marked: Bool) throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(
+            .iSmartNews, url: "https://example.org/news",
+            news: NewsHandling(repeats: repeats, always: always, contentHash: "md5-of-message"))
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        notifier.answer(.action(button))
+        #expect(handler.state["feed"].shownNews == (marked ? ["md5-of-message"] : []))
+        #expect(notifier.openedURLs == (button == "open" ? ["https://example.org/news"] : []))
+    }
+
+    @Test func anISmartNewsPopupClosedWithoutAButtonIsNotMarked() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.iSmartNews, news: NewsHandling(contentHash: "h"))
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        notifier.answer(.closed(.expired))
+        #expect(handler.state == HandlingState())
+    }
+
+    @Test func iSmartNewsMetaItemsNeverEnterTheShownSet() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(
+            .iSmartNews, url: "https://example.org", news: NewsHandling(contentHash: "h", isClassic: false))
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        notifier.answer(.action("open"))
+        #expect(handler.state == HandlingState())
+        #expect(notifier.openedURLs == ["https://example.org"])
+    }
+
+    // MARK: From the feed to the handler
+
+    @Test func anINotifyEntryFromAFeedIsHandledByItsKey() throws {
+        let feed = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+              <key>2026/03/01</key><dict>
+                <key>Title</key><string>Update</string>
+                <key>ActionURL</key><string>https://example.org/update</string>
+              </dict>
+            </dict></plist>
+            """
+        let entry = try #require(parse(feed).schedule?.entries.first)
+        let occurrence = DeliveredOccurrence(
+            id: "occ-9", entry: entry, source: "inotify.plist", deliveredAt: Occurrences.moment)
+        let sink = OutcomeSink()
+        let handler = handler([occurrence], sink: sink)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-9"))
+        #expect(notifier.shownPopups.first?.buttons.map(\.label) == ["More Info", "Remind Me Later", "Ignore"])
+        notifier.answer(.action("ignore"))
+        #expect(handler.state["inotify.plist"].ignored == ["2026/03/01"])
+    }
+}
+
+/// Collects outcomes; a class so the handler's closure and the test see the same list.
+final class OutcomeSink {
+    var outcomes: [HandlingOutcome] = []
+}
