@@ -2,21 +2,6 @@ import GRDB
 import NotifySchedCore
 
 extension StateStore {
-    /// The content hashes of `source`'s classic iSmartNews messages marked shown.
-    public func shownNews(_ source: String) throws(StoreError) -> Set<String> {
-        try read("read the shown news of \(source)") { database in
-            Set(try String.fetchAll(database, sql: "SELECT hash FROM shown_news WHERE source = ?", arguments: [source]))
-        }
-    }
-
-    /// Marks a classic message, by content hash, as shown.
-    public func markNewsShown(_ hash: String, in source: String) throws(StoreError) {
-        try write("mark news \(hash) shown") { database in
-            try database.execute(
-                sql: "INSERT OR IGNORE INTO shown_news (source, hash) VALUES (?, ?)", arguments: [source, hash])
-        }
-    }
-
     /// The iSmartNews state of `source`: run counter, queue indexes, pattern progress, rotation.
     public func newsState(_ source: String) throws(StoreError) -> NewsState {
         try read("read the news state of \(source)") { database in

@@ -21,20 +21,7 @@ extension StateStore {
                         source TEXT PRIMARY KEY NOT NULL,
                         has_run INTEGER NOT NULL DEFAULT 0,
                         last_checked_us INTEGER,
-                        last_reminded_us INTEGER,
                         run_counter INTEGER NOT NULL DEFAULT 0
-                    );
-                    CREATE TABLE seen_key (
-                        position INTEGER PRIMARY KEY AUTOINCREMENT,
-                        source TEXT NOT NULL,
-                        key TEXT NOT NULL,
-                        kind TEXT NOT NULL CHECK (kind IN ('viewed', 'ignored'))
-                    );
-                    CREATE INDEX seen_key_by_source ON seen_key (source);
-                    CREATE TABLE shown_news (
-                        source TEXT NOT NULL,
-                        hash TEXT NOT NULL,
-                        PRIMARY KEY (source, hash)
                     );
                     CREATE TABLE queue_index (
                         source TEXT NOT NULL,

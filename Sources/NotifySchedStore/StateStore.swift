@@ -2,9 +2,8 @@ import Foundation
 import GRDB
 import NotifySchedCore
 
-/// The daemon's durable state in one SQLite database (DESIGN §7): the firing ledger, what the
-/// user chose (viewed, ignored, reminded), iSmartNews's shown hashes, counters, queues and
-/// pattern progress, and each source's check times.
+/// The daemon's durable state in one SQLite database (DESIGN §7): the firing ledger, each
+/// source's check times, and iSmartNews's run counter, queues and pattern progress.
 ///
 /// Every write is one transaction in WAL mode with `synchronous=FULL`: a crash, `kill -9` or a
 /// power loss loses nothing that was committed and never corrupts the file. The schema is

@@ -57,18 +57,12 @@ import Testing
         #expect(id != LedgerRecord.occurrenceID(source: "t", entryID: "e", occurrence: now))
     }
 
-    @Test func sourceStateAndSeenKeysRoundTrip() throws {
+    @Test func sourceStateRoundTrips() throws {
         let store = try StateStore(path: freshPath())
         #expect(try store.sourceState("feed") == SourceState())
-        let state = SourceState(hasRun: true, lastChecked: now, lastReminded: now - .hours(3))
+        let state = SourceState(hasRun: true, lastChecked: now)
         try store.setSourceState(state, for: "feed")
         #expect(try store.sourceState("feed") == state)
-        try store.addSeenKey("2011/01/01", ignored: false, in: "feed")
-        try store.addSeenKey("2011/02/01", ignored: true, in: "feed")
-        try store.addSeenKey("2011/01/01", ignored: false, in: "feed")
-        #expect(try store.seenKeys("feed") == (viewed: ["2011/01/01", "2011/01/01"], ignored: ["2011/02/01"]))
-        try store.clearSeenKeys("feed")
-        #expect(try store.seenKeys("feed") == (viewed: [], ignored: []))
     }
 
     @Test func newsStateRoundTripsWithoutTouchingTheCheckTimes() throws {
@@ -81,9 +75,6 @@ import Testing
         try store.setNewsState(state, for: "news")
         #expect(try store.newsState("news") == state)
         #expect(try store.sourceState("news") == SourceState(hasRun: true, lastChecked: now))
-        try store.markNewsShown("abc", in: "news")
-        try store.markNewsShown("abc", in: "news")
-        #expect(try store.shownNews("news") == ["abc"])
     }
 
     @Test func unopenableDatabaseIsAClearError() throws {
