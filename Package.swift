@@ -27,10 +27,13 @@ let package = Package(
             name: "NotifySchedCore",
             swiftSettings: strictSettings
         ),
+        // timerfd, which glibc declares in a header `import Glibc` leaves out. Part of glibc: no
+        // pkg-config name and nothing to install.
+        .systemLibrary(name: "CTimerfd"),
         // The machine around the core: the tz database, files, environment, the wall clock.
         .target(
             name: "NotifySchedPlatform",
-            dependencies: ["NotifySchedCore"],
+            dependencies: ["NotifySchedCore", "CTimerfd"],
             swiftSettings: strictSettings
         ),
         // Durable state: the firing ledger and what handling and the seed dialects remember, in SQLite.
@@ -51,6 +54,12 @@ let package = Package(
             dependencies: ["NotifySchedCore", "NotifySchedPlatform", "CLibnotify"],
             swiftSettings: strictSettings
         ),
+        // The user-session daemon: feeds, the timer wheel, the ledger and the desktop, on one loop.
+        .target(
+            name: "NotifySchedDaemon",
+            dependencies: ["NotifySchedCore", "NotifySchedPlatform", "NotifySchedStore", "NotifySchedDesktop"],
+            swiftSettings: strictSettings
+        ),
         // The command-line interface as a library, so tests reach it directly.
         .target(
             name: "NotifySchedCommands",
@@ -58,6 +67,7 @@ let package = Package(
                 "NotifySchedCore",
                 "NotifySchedPlatform",
                 "NotifySchedDesktop",
+                "NotifySchedDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

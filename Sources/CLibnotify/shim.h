@@ -7,6 +7,8 @@
 #define LIBNOTIFY_DISABLE_DEPRECATED 1
 #include <libnotify/notify.h>
 #include <gio/gio.h>
+// g_unix_fd_add_full and g_unix_signal_add_full: the daemon's timer descriptor and SIGTERM.
+#include <glib-unix.h>
 
 /// Wraps `g_signal_connect_data` (what the `g_signal_connect` macro expands to) for the typed
 /// "closed" signal of a `NotifyNotification`, which Swift cannot pass as a bare `GCallback`.

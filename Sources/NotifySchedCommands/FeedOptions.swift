@@ -55,13 +55,18 @@ struct LoadedFeed {
         case .failure(let error):
             return [error.message]
         case .success(let result):
-            return result.diagnostics.map { diagnostic in
-                var parts = [path]
-                if let line = diagnostic.error.location.line { parts.append(String(line)) }
-                if !diagnostic.error.location.keyPath.isEmpty { parts.append(" " + diagnostic.error.location.keyPath) }
-                let severity = diagnostic.severity == .warning ? "warning: " : ""
-                return parts.joined(separator: ":") + ": " + severity + diagnostic.error.message
-            }
+            return result.diagnostics.map { $0.line(in: path) }
         }
+    }
+}
+
+extension Diagnostic {
+    /// The problem as one line of a command's error output:
+    /// `feed.plist:42: notifications[3].fireDate: not a date: "tomorrow"`.
+    func line(in file: String) -> String {
+        var parts = [file]
+        if let line = error.location.line { parts.append(String(line)) }
+        if !error.location.keyPath.isEmpty { parts.append(" " + error.location.keyPath) }
+        return parts.joined(separator: ":") + ": " + (severity == .warning ? "warning: " : "") + error.message
     }
 }

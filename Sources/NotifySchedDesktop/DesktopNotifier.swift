@@ -1,4 +1,5 @@
 import CLibnotify
+import Glibc
 import NotifySchedCore
 
 /// Popups through libnotify on the session bus, URLs through GIO's default handlers, and the
@@ -55,6 +56,67 @@ public final class DesktopNotifier: Notifier {
         Self.once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
     }
 
+    /// Calls `handler` from the main loop each time `fileDescriptor` becomes readable, for as
+    /// long as the notifier lives.
+    public func watchReadable(_ fileDescriptor: Int32, _ handler: @escaping () -> Void) {
+        let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
+        g_unix_fd_add_full(
+            G_PRIORITY_DEFAULT, fileDescriptor, G_IO_IN,
+            { _, _, context in
+                if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+                return 1  // G_SOURCE_CONTINUE
+            }, context, Self.releaseCallback)
+    }
+
+    /// Calls `handler` from the main loop when the process gets SIGTERM or SIGINT, instead of
+    /// dying at once: the daemon flushes its state first.
+    public func onTermination(_ handler: @escaping () -> Void) {
+        // A parent may have started us with these blocked (the mask is inherited); GLib's
+        // handler would then never run.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        for signal in [SIGTERM, SIGINT] {
+            let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
+            g_unix_signal_add_full(
+                G_PRIORITY_HIGH, signal,
+                { context in
+                    if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+                    return 1  // G_SOURCE_CONTINUE
+                }, context, Self.releaseCallback)
+        }
+    }
+
+    /// Asks the session bus for `name` without queueing for it.
+    ///
+    /// - Returns: false when another process owns the name.
+    /// - Throws: `DesktopError` when there is no session bus.
+    public func claimBusName(_ name: String) throws -> Bool {
+        try connect()
+        guard let connection else { return false }
+        // DBUS_NAME_FLAG_DO_NOT_QUEUE: fail at once rather than wait for the owner to leave.
+        var children = [g_variant_new_string(name), g_variant_new_uint32(4)]
+        let parameters = g_variant_new_tuple(&children, 2)
+        var error: UnsafeMutablePointer<GError>?
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
+        else {
+            throw DesktopError(.noSessionBus, "cannot claim \(name) on the session bus: \(GLibValues.take(error))")
+        }
+        defer { g_variant_unref(reply) }
+        let child = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(child) }
+        // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER, or ALREADY_OWNER on a second claim.
+        return [1, 4].contains(g_variant_get_uint32(child))
+    }
+
+    private static let releaseCallback: GDestroyNotify = { context in
+        if let context { Unmanaged<Callback>.fromOpaque(context).release() }
+    }
+
     /// Calls `action` once from the main loop: after `milliseconds`, or when it is idle.
     private static func once(afterMilliseconds milliseconds: guint?, _ action: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Callback(action)).toOpaque()
@@ -62,13 +124,10 @@ public final class DesktopNotifier: Notifier {
             if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
             return 0  // G_SOURCE_REMOVE: once
         }
-        let release: GDestroyNotify = { context in
-            if let context { Unmanaged<Callback>.fromOpaque(context).release() }
-        }
         if let milliseconds {
-            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, release)
+            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, releaseCallback)
         } else {
-            g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, release)
+            g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, releaseCallback)
         }
     }
 

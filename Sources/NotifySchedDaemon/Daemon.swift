@@ -1,0 +1,331 @@
+import NotifySchedCore
+import NotifySchedDesktop
+import NotifySchedPlatform
+import NotifySchedStore
+
+/// `notify-sched daemon`: follows the configured feeds and delivers every occurrence on time.
+///
+/// One thread, one GLib main loop (DESIGN §8). Timed entries wait in a `TimerWheel`; one
+/// `WallClockTimer` is armed at the wheel's next deadline, and a clock step or a resume from
+/// suspend wakes it with `clockChanged`, which re-plans everything. Each occurrence goes through
+/// `OccurrencePlan` against the ledger, so missed ones are folded or recorded as missed and
+/// nothing recorded is shown again. At start the session-start event runs the iNotify checks
+/// and the iSmartNews display cycles. Delivery and clicks go through `NotificationHandler`.
+public final class Daemon {
+    /// The daemon's well-known name on the session bus: owning it makes it the only one.
+    public static let busName = "org.notify_sched.Daemon"
+    /// How long a popup that could not be shown (no notification server) waits before a retry.
+    static let retryDelay = TimeSpan.seconds(30)
+
+    private let configuration: Configuration
+    private let notifier = DesktopNotifier()
+    private let timer: WallClockTimer
+    private let store: StateStore
+    private let logFile: DeliveryLogFile
+    private let parser: FeedParser
+    private let report: (String) -> Void
+    private var handler: NotificationHandler!
+    private var delivered: DeliveryLog
+    private var sources: [FollowedSource] = []
+    private var references: [EntryReference] = []
+    private var wheel: TimerWheel<UInt32>
+    private var userZone: ZoneRules
+
+    /// Prepares a daemon; nothing is shown until `run()`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The settings and sources (`--feed` already applied).
+    ///   - paths: Where the state lives.
+    ///   - environment: For the user's zone and language.
+    ///   - report: Where log lines go (standard error; journald reads it under systemd).
+    /// - Throws: `DaemonError` when the state or the timer cannot be had.
+    public init(
+        configuration: Configuration, paths: UserPaths, environment: [String: String],
+        report: @escaping (String) -> Void
+    ) throws(DaemonError) {
+        self.configuration = configuration
+        self.report = report
+        do {
+            timer = try WallClockTimer()
+            store = try StateStore(path: paths.stateDatabase)
+            logFile = DeliveryLogFile(environment: environment)
+            delivered = try logFile.read()
+        } catch let error as StoreError {
+            throw DaemonError(.unavailable, error.message)
+        } catch let error as PlatformError {
+            throw DaemonError(.unavailable, error.message)
+        } catch {
+            throw DaemonError(.unavailable, "\(error)")
+        }
+        let zones = TimeZoneDatabase()
+        userZone = SystemTimeZone.current(environment: environment, database: zones)
+        let language = LanguagePreference.fromEnvironment(environment)
+        parser = FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
+        let now = WallClock.now()
+        wheel = TimerWheel(now: now)
+        handler = NotificationHandler(
+            policy: HandlingPolicy(labels: ButtonLabels(language: language), urlPolicy: configuration.urlPolicy),
+            notifier: notifier, state: delivered.state, lookup: { [unowned self] in self.delivered.occurrence(id: $0) },
+            now: WallClock.now)
+        handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
+    }
+
+    /// Claims the bus name, loads the feeds, delivers what is due and runs until SIGTERM or SIGINT.
+    ///
+    /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
+    ///   `.unavailable` when there is no session bus.
+    public func run() throws(DaemonError) {
+        do {
+            guard try notifier.claimBusName(Self.busName) else {
+                throw DaemonError(
+                    .alreadyRunning, "another notify-sched daemon is already running (it owns \(Self.busName))")
+            }
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError(.unavailable, "\(error)")
+        }
+        notifier.onTermination { [unowned self] in
+            self.report("notify-sched: stopping")
+            self.notifier.stop()
+        }
+        notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
+        notifier.onServerChange = { [unowned self] server in
+            self.report("notify-sched: notification server: \(server?.summary ?? "none")")
+        }
+        loadSources()
+        let now = WallClock.now()
+        startSession(at: now)
+        replan(at: now)
+        notifier.run()
+    }
+
+    // MARK: Feeds
+
+    private func loadSources() {
+        sources = configuration.sources.map { source in
+            let schedule: Schedule?
+            do {
+                let bytes = try FeedFile.read(source.feed, maxBytes: parser.limits.maxBytes)
+                let result = parser.parse(bytes, source: source.feed)
+                for problem in result.diagnostics where problem.severity == .error {
+                    report("notify-sched: \(source.feed): \(problem.error)")
+                }
+                schedule = result.schedule
+            } catch {
+                report("notify-sched: \(error)")
+                schedule = nil
+            }
+            return FollowedSource(location: source.feed, settings: source.settings, schedule: schedule)
+        }
+        references = sources.indices.flatMap { sourceIndex in
+            (sources[sourceIndex].schedule?.entries.indices ?? 0..<0).map {
+                EntryReference(source: sourceIndex, entry: $0)
+            }
+        }
+        let count = references.count
+        report(
+            "notify-sched: following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"
+        )
+    }
+
+    private func entry(_ reference: EntryReference) -> ScheduleEntry? {
+        sources[reference.source].schedule?.entries[reference.entry]
+    }
+
+    // MARK: Time
+
+    /// Rebuilds the wheel from the ledger: at start, and after the clock changed.
+    private func replan(at now: Instant) {
+        wheel = TimerWheel(now: now)
+        for (index, reference) in references.enumerated() {
+            plan(UInt32(index), reference, at: now)
+        }
+        armTimer()
+    }
+
+    private func timerWoke() {
+        let now = WallClock.now()
+        switch timer.acknowledge() {
+        case .clockChanged:
+            report("notify-sched: the clock changed; planning again")
+            replan(at: now)
+        case .expired, .none:
+            for (_, element) in wheel.advance(to: now) {
+                plan(element, references[Int(element)], at: now)
+            }
+            armTimer()
+        }
+    }
+
+    private func armTimer() {
+        timer.arm(at: wheel.nextDeadline)
+    }
+
+    /// Delivers or records what is due of one timed entry and schedules its next occurrence.
+    private func plan(_ element: UInt32, _ reference: EntryReference, at now: Instant) {
+        guard let entry = entry(reference) else { return }
+        let source = sources[reference.source].location
+        let lastRecorded: Instant?
+        do {
+            lastRecorded = try store.lastRecorded(source: source, entryID: entry.id)
+        } catch {
+            report("notify-sched: \(error.message)")
+            wheel.schedule(element, at: now + Self.retryDelay)
+            return
+        }
+        let plan = OccurrencePlan(for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone)
+        if let missed = plan.missed {
+            record(entry, of: source, occurrence: missed, .missed, at: now)
+        }
+        if let due = plan.deliver {
+            if let quietEnd = quietHoursEnd(for: entry, at: now) {
+                wheel.schedule(element, at: quietEnd)
+                return
+            }
+            guard deliver(entry, of: source, occurrence: due, at: now) else {
+                wheel.schedule(element, at: now + Self.retryDelay)
+                return
+            }
+        }
+        if let next = plan.next { wheel.schedule(element, at: next) }
+    }
+
+    /// When the quiet hours holding `now` end, unless `entry` is critical.
+    private func quietHoursEnd(for entry: ScheduleEntry, at now: Instant) -> Instant? {
+        guard entry.content.urgency != .critical else { return nil }
+        return configuration.quietHours?.end(containing: now, in: userZone)
+    }
+
+    // MARK: Events
+
+    /// The session-start event: iNotify sources are checked, iSmartNews sources run a cycle.
+    private func startSession(at now: Instant) {
+        for source in sources {
+            guard let schedule = source.schedule else { continue }
+            switch schedule.dialect {
+            case .iNotify: checkINotify(source, schedule, at: now)
+            case .iSmartNews: runNewsCycle(event: "session:start", source, schedule, at: now)
+            case .native, .zbim: break
+            }
+        }
+    }
+
+    private func checkINotify(_ source: FollowedSource, _ schedule: Schedule, at now: Instant) {
+        let settings = source.settings.iNotify
+        do {
+            var state = try store.sourceState(source.location)
+            let handling = handler.state[source.location]
+            switch INotifyCheck.decision(
+                at: now, settings: settings, hasRunBefore: state.hasRun, lastChecked: state.lastChecked,
+                lastReminded: handling.lastReminded)
+            {
+            case .firstLaunch:
+                report("notify-sched: \(source.location): first start, not checking (show-on-first-launch is off)")
+            case .throttled(let until):
+                report("notify-sched: \(source.location): next check from \(until.rfc3339)")
+            case .check:
+                let selection = INotifyCheck.select(
+                    from: schedule.entries, viewed: handling.viewed, ignored: handling.ignored, settings: settings,
+                    canOpen: notifier.canOpen)
+                if selection.detected.isEmpty { report("notify-sched: \(source.location): no new notifications") }
+                if let key = selection.key, let entry = schedule.entries.first(where: { $0.id == key }) {
+                    _ = deliver(entry, of: source.location, occurrence: now, at: now)
+                }
+                state.lastChecked = now
+            }
+            state.hasRun = true
+            try store.setSourceState(state, for: source.location)
+        } catch {
+            report("notify-sched: \(source.location): \(error)")
+        }
+    }
+
+    private func runNewsCycle(event: String, _ source: FollowedSource, _ schedule: Schedule, at now: Instant) {
+        do {
+            var state = try store.newsState(source.location)
+            state.runCounter += 1
+            let cycle = NewsCycle(
+                event: event, schedule: schedule, state: state, shown: handler.state[source.location].shownNews,
+                now: now)
+            for item in cycle.items {
+                if let entry = schedule.entries.first(where: { $0.id == item.entryID }) {
+                    _ = deliver(entry, of: source.location, occurrence: now, at: now)
+                }
+            }
+            try store.setNewsState(cycle.state, for: source.location)
+        } catch {
+            report("notify-sched: \(source.location): \(error)")
+        }
+    }
+
+    // MARK: Delivery and handling
+
+    /// Shows one occurrence and records it once the server accepted it; false when it could not be shown.
+    private func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> Bool {
+        let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
+        let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
+        do {
+            try handler.deliver(shown)
+        } catch {
+            report("notify-sched: \(error.message)")
+            // An action nothing opens is not retried: the entry is passed over (seed semantics §5.20).
+            return error.code == .cannotOpen
+        }
+        // The ledger is written after the server accepted the popup: a crash in between shows it
+        // once more on restart rather than never.
+        record(entry, of: source, occurrence: occurrence, .delivered, at: now)
+        delivered.record(shown)
+        do {
+            try logFile.update { $0.record(shown) }
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+        report("notify-sched: delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)")
+        return true
+    }
+
+    private func record(
+        _ entry: ScheduleEntry, of source: String, occurrence: Instant, _ outcome: LedgerOutcome, at now: Instant
+    ) {
+        let record = LedgerRecord(
+            occurrenceID: LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence),
+            source: source, entryID: entry.id, occurrence: occurrence, outcome: outcome, recordedAt: now)
+        do {
+            try store.record(record)
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+    }
+
+    /// Stores what the user's answer changed, and its outcome in the ledger.
+    private func handled(_ outcome: HandlingOutcome) {
+        let source = outcome.occurrence.source
+        if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
+        if outcome.change != nil {
+            let state = handler.state[source]
+            do {
+                try logFile.update { $0.state[source] = state }
+            } catch {
+                report("notify-sched: \(error.message)")
+            }
+        }
+        let ledgerOutcome: LedgerOutcome? =
+            switch outcome.change {
+            case .viewed?, .newsShown?: .acted
+            case .ignored?: .ignored
+            case .reminded?: .reminded
+            case nil: outcome.failure == nil ? .closed : nil
+            }
+        guard let ledgerOutcome else { return }
+        do {
+            if var record = try store.ledgerRecord(occurrenceID: outcome.occurrence.id) {
+                record.outcome = ledgerOutcome
+                record.recordedAt = WallClock.now()
+                try store.record(record)
+            }
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `notify-sched daemon` as a process on a private session bus with dbusmock's notification
+/// server: real libnotify, a real timerfd, a real SQLite ledger.
+@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonTests {
+    typealias CLI = CommandLineHarness
+
+    /// A feed with an entry due `seconds` from now, one due at once, and one long past.
+    private func feed(dueIn seconds: Int) throws -> (path: String, due: Date) {
+        let due = Date(timeIntervalSinceNow: TimeInterval(seconds)).rounded()
+        let stamp = ISO8601DateFormatter().string(from: due)
+        let path = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "soon", "title": "Due soon", "fireDate": "\(stamp)"},
+              {"id": "now", "title": "Right away"},
+              {"id": "old", "title": "Long past", "fireDate": "2020-01-01T00:00:00Z"}
+            ]}
+            """)
+        return (path, due)
+    }
+
+    /// Sends SIGTERM and returns what the daemon printed, failing if it takes more than 2 s to stop.
+    private func stop(_ daemon: CLI.RunningCommand) -> CLI.Outcome {
+        let asked = Date()
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let outcome = daemon.finish()
+        #expect(Date().timeIntervalSince(asked) < 2, "the daemon must stop within 2 s of SIGTERM")
+        return outcome
+    }
+
+    @Test func dueEntriesArriveOnTimeAndNothingIsShownTwiceAfterARestart() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (path, due) = try feed(dueIn: 3)
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["Right away"])
+        let calls = try bus.waitForNotifyCalls(2)
+        #expect(Date() >= due, "the popup must not come early")
+        #expect(Date().timeIntervalSince(due) < 2)
+        #expect(calls.map(\.summary) == ["Right away", "Due soon"])
+        let first = stop(daemon)
+        #expect(first.status == 0)
+        #expect(first.standardError.contains("delivered soon"))
+
+        let again = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(stop(again).status == 0)
+        #expect(try bus.notifyCalls().count == 2, "a restart must not show delivered occurrences again")
+    }
+
+    @Test func aSecondDaemonSaysOneIsRunningAndExits1() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (path, _) = try feed(dueIn: 3600)
+        let first = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let second = try CLI.run(["daemon", "--feed", path], environment: bus.environment)
+        #expect(second.status == 1)
+        #expect(second.standardError.contains("another notify-sched daemon is already running"))
+        #expect(stop(first).status == 0)
+    }
+
+    @Test func aClickOnAScheduledPopupOpensItsActionAndHandleKnowsIt() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let path = try CLI.temporaryFile(
+            #"{"notifications": [{"id": "go", "title": "Go", "action": {"label": "Open", "url": "https://example.org/go"}}]}"#
+        )
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        let call = try #require(try bus.waitForNotifyCalls(1).first)
+        try bus.invokeAction("open", onPopup: 1)
+        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/go"])
+        #expect(stop(daemon).status == 0)
+        let id = try #require(call.hints["x-notify-sched-id"])
+        let handled = try CLI.run(["handle", id, "--no-alert"], environment: bus.environment)
+        #expect(handled.status == 0, "\(handled.standardError)")
+    }
+}
+
+extension Date {
+    /// This date rounded up to the next whole second.
+    fileprivate func rounded() -> Date {
+        Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.up))
+    }
+}
