@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "NotifySchedCore",
                 "NotifySchedPlatform",
+                "NotifySchedNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -90,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifySchedCommandsTests",
-            dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore"],
+            dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore", "NotifySchedTesting"],
             swiftSettings: strictSettings
         ),
         // Test support: a real HTTP(S) portal on 127.0.0.1 (Python's http.server) and test certificates.
