@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import NotifySchedCore
 import NotifySchedNetwork
 import NotifySchedPlatform
@@ -20,13 +19,12 @@ struct KeygenCommand: ParsableCommand {
     var output = "notify-sched.key"
 
     func run() throws {
-        guard access(output, F_OK) != 0 else {
-            throw CommandError(
-                .failure, "\(output): already exists; remove it first or name another file with --output")
-        }
         let (privateKey, publicKey) = Ed25519.generateKeyPair()
         do {
-            try AtomicFile.write(Array((Base64.encode(privateKey) + "\n").utf8), to: output, permissions: 0o600)
+            try AtomicFile.create(Array((Base64.encode(privateKey) + "\n").utf8), at: output, permissions: 0o600)
+        } catch  where error.code == .alreadyExists {
+            throw CommandError(
+                .failure, "\(output): already exists; remove it first or name another file with --output")
         } catch {
             throw CommandError(.failure, error.message)
         }

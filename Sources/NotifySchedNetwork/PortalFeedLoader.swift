@@ -158,9 +158,12 @@ public struct PortalFeedLoader: Sendable {
             }
             return feed
         }
+        // A copy cached without a signature cannot answer for a source that now has a key:
+        // ask for the whole feed (and its signature) again.
+        let validators = publicKey != nil && cached?.signature == nil ? nil : cached?.validators
         let outcome: FetchOutcome
         do {
-            outcome = try fetcher.fetch(url, validators: cached?.validators)
+            outcome = try fetcher.fetch(url, validators: validators)
         } catch {
             return fallBack(error.message)
         }

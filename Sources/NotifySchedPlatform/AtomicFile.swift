@@ -12,6 +12,22 @@ public enum AtomicFile {
     ///   - permissions: The new file's mode, such as `0o600` for a private key. The default is `0o644`.
     /// - Throws: `PlatformError` `.unwritable` naming the path and the system's reason.
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(PlatformError) {
+        try publish(bytes, at: path, permissions: permissions, replacing: true)
+    }
+
+    /// Creates the file `path` with `bytes`, complete and durable, failing if anything is there
+    /// already (for a private key, which must never be overwritten).
+    ///
+    /// - Throws: `PlatformError` `.alreadyExists` when `path` exists, `.unwritable` otherwise.
+    public static func create(_ bytes: [UInt8], at path: String, permissions: mode_t = 0o600) throws(PlatformError) {
+        try publish(bytes, at: path, permissions: permissions, replacing: false)
+    }
+
+    /// Writes a temporary file beside `path`, then renames it over `path` or, when not
+    /// `replacing`, links it there (which fails atomically if `path` exists).
+    private static func publish(
+        _ bytes: [UInt8], at path: String, permissions: mode_t, replacing: Bool
+    ) throws(PlatformError) {
         let folder = Self.folderPath(of: path)
         // A name no other writer uses: the process id and random bits, created exclusively.
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -38,7 +54,14 @@ public enum AtomicFile {
             guard fsync(descriptor) == 0 else { throw failure(path) }
             closed = true
             guard close(descriptor) == 0 else { throw failure(path) }
-            guard rename(temporary, path) == 0 else { throw failure(path) }
+            if replacing {
+                guard rename(temporary, path) == 0 else { throw failure(path) }
+            } else {
+                guard link(temporary, path) == 0 else {
+                    throw errno == EEXIST ? PlatformError(.alreadyExists, "\(path): already exists") : failure(path)
+                }
+                unlink(temporary)
+            }
         } catch {
             unlink(temporary)
             throw error

@@ -148,6 +148,16 @@ import Testing
         #expect(try loader.versions.highestVersion(for: keys.publicKey) == 1)
     }
 
+    @Test func aKeySetAfterAnUnsignedCacheFetchesTheWholeFeedAgain() throws {
+        defer { fetcher.shutdown() }
+        try publish(Self.feed(version: 1))
+        #expect(load().origin == .fetched)
+        let signed = load(key: keys.publicKey)
+        #expect(signed.origin == .fetched, "\(signed.failure ?? "")")
+        #expect(server.requests().suffix(2).first?.header("If-None-Match") == nil)
+        #expect(try loader.cache.load(server.feedURL("feed.json"))?.signature != nil)
+    }
+
     @Test func anOlderVersionIsARollbackAndRefused() throws {
         defer { fetcher.shutdown() }
         try publish(Self.feed(version: 5, title: "Five"))
