@@ -1,39 +1,6 @@
 import NotifySchedCore
 import NotifySchedPlatform
 
-/// One feed as loaded for use: where the bytes came from, what they parsed to, and what to tell
-/// the user.
-public struct LoadedPortalFeed: Sendable {
-    /// Where the feed's bytes came from.
-    public enum Origin: Hashable, Sendable {
-        /// A local file (or standard input).
-        case file
-        /// Fetched now (200), accepted, and cached.
-        case fetched
-        /// Fetched now (200) but not cached, because it has errors: the last good copy stays.
-        case fetchedWithErrors
-        /// The server answered 304: the cached copy is current.
-        case notModified
-        /// The fetch failed or was refused: this is the last good copy, with a warning.
-        case cache
-    }
-
-    /// The path or URL, as the user named it.
-    public var location: String
-    /// Where the bytes came from; nil when there is no usable feed at all.
-    public var origin: Origin?
-    /// The parsed feed; nil when there is no usable feed (see `failure`).
-    public var parsed: FeedParseResult?
-    /// Why there is no usable feed, or why the cache was used: one line naming the location.
-    public var failure: String?
-    /// Lines to show as warnings (such as "using the copy cached at …").
-    public var warnings: [String]
-    /// The cached copy as it was before this load, for `sync`'s comparison.
-    public var previous: CachedFeed?
-    /// The validators now in force (cached or just fetched).
-    public var validators: HTTPValidators?
-}
-
 /// Loads feeds from files and portals: fetch with a conditional GET, check the signature and
 /// freshness when a key is set, keep the last good copy, and fall back to it when a fetch fails.
 ///
@@ -138,23 +105,31 @@ public struct PortalFeedLoader: Sendable {
             feed.warnings.append(error.message)
         }
         let cached = feed.previous
+        // Uses the cached copy, checked again as a fetched one would be; returns why not otherwise.
+        func useCached(_ cached: CachedFeed, as origin: LoadedPortalFeed.Origin) -> Refusal? {
+            switch check(
+                cached.bytes, signature: cached.signature, location: url, publicKey: publicKey, parser: parser, now: now
+            )
+            {
+            case .success(let (parsed, _)):
+                feed.origin = origin
+                feed.parsed = parsed
+                feed.validators = cached.validators
+                return nil
+            case .failure(let refusal):
+                return refusal
+            }
+        }
         // Falls back to the cached copy after `reason`, or reports `reason` when that is not allowed.
         func fallBack(_ reason: String) -> LoadedPortalFeed {
             guard allowCacheFallback, let cached else {
                 feed.failure = reason
                 return feed
             }
-            switch check(
-                cached.bytes, signature: cached.signature, location: url, publicKey: publicKey, parser: parser, now: now
-            )
-            {
-            case .success(let (parsed, _)):
-                feed.origin = .cache
-                feed.parsed = parsed
-                feed.validators = cached.validators
-                feed.warnings.append("\(reason); using the copy cached at \(cached.storedAt.rfc3339)")
-            case .failure(let refusal):
+            if let refusal = useCached(cached, as: .cache) {
                 feed.failure = "\(reason); the cached copy is not usable either: \(refusal.message)"
+            } else {
+                feed.warnings.append("\(reason); using the copy cached at \(cached.storedAt.rfc3339)")
             }
             return feed
         }
@@ -170,17 +145,7 @@ public struct PortalFeedLoader: Sendable {
         switch outcome {
         case .notModified:
             guard let cached else { return fallBack("\(url): 304 Not Modified without a cached copy") }
-            switch check(
-                cached.bytes, signature: cached.signature, location: url, publicKey: publicKey, parser: parser, now: now
-            )
-            {
-            case .success(let (parsed, _)):
-                feed.origin = .notModified
-                feed.parsed = parsed
-                feed.validators = cached.validators
-            case .failure(let refusal):
-                feed.failure = refusal.message
-            }
+            if let refusal = useCached(cached, as: .notModified) { feed.failure = refusal.message }
             return feed
         case .fetched(let bytes, let validators):
             var signature: [UInt8]?
