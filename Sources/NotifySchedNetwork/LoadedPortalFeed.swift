@@ -23,12 +23,21 @@ public struct LoadedPortalFeed: Sendable {
     public var origin: Origin?
     /// The parsed feed; nil when there is no usable feed (see `failure`).
     public var parsed: FeedParseResult?
-    /// Why there is no usable feed, or why the cache was used: one line naming the location.
+    /// Why there is no usable feed: one line naming the location.
     public var failure: String?
+    /// The fetch's own failure (status, `Retry-After`), also when the cached copy stood in.
+    public var fetchError: NetworkError?
     /// Lines to show as warnings (such as "using the copy cached at …").
     public var warnings: [String]
     /// The cached copy as it was before this load, for `sync`'s comparison.
     public var previous: CachedFeed?
     /// The validators now in force (cached or just fetched).
     public var validators: HTTPValidators?
+
+    /// Whether the source was checked successfully: fetched and accepted, or not modified. A
+    /// failed or refused fetch is not, even when the cached copy stood in; the polling policy
+    /// then backs off (honouring `fetchError?.retryAfter`).
+    public var checkSucceeded: Bool {
+        origin == .fetched || origin == .notModified || origin == .file
+    }
 }

@@ -140,6 +140,7 @@ public struct PortalFeedLoader: Sendable {
         do {
             outcome = try fetcher.fetch(url, validators: validators)
         } catch {
+            feed.fetchError = error
             return fallBack(error.message)
         }
         switch outcome {
@@ -157,6 +158,7 @@ public struct PortalFeedLoader: Sendable {
                 } catch  where error.status == 404 || error.status == 410 {
                     signature = nil
                 } catch {
+                    feed.fetchError = error
                     return fallBack(error.message)
                 }
             }

@@ -81,6 +81,48 @@ import Testing
         #expect(recovered.origin == .fetched && title(recovered) == "Recovered")
     }
 
+    @Test func failuresBackOffAndRecoveryReturnsToTheCheckPeriod() throws {
+        defer { fetcher.shutdown() }
+        let policy = PollingPolicy(checkPeriod: .hours(1), initialBackoff: .minutes(1), minimumRetryDelay: .seconds(10))
+        var generator = SplitMix64(seed: 6)
+        var clock = now
+        var failures = 0
+        var delays: [TimeSpan] = []
+        // Checks once at `clock` and advances it to the next check, as the daemon will.
+        func check() -> LoadedPortalFeed {
+            let feed = loader.load(server.feedURL("feed.json"), publicKey: nil, parser: parser, now: clock)
+            let next: Instant
+            if feed.checkSucceeded {
+                failures = 0
+                next = policy.nextCheck(afterSuccessAt: clock)
+            } else {
+                failures += 1
+                next = policy.nextCheck(
+                    afterFailure: failures, at: clock, retryAfter: feed.fetchError?.retryAfter, using: &generator)
+            }
+            delays.append(next - clock)
+            clock = next
+            return feed
+        }
+        try publish(Self.feed(version: 1))
+        #expect(check().checkSucceeded)
+        try server.setStatus("feed.json", 500)
+        for _ in 0..<3 {
+            let feed = check()
+            #expect(!feed.checkSucceeded && feed.origin == .cache && feed.fetchError?.status == 500)
+        }
+        try server.setStatus("feed.json", 429, retryAfter: "900")
+        #expect(check().fetchError?.retryAfter == .delay(.seconds(900)))
+        try server.clearStatus("feed.json")
+        #expect(check().checkSucceeded)
+        #expect(delays[0] == .hours(1))
+        for (index, delay) in delays[1...3].enumerated() {
+            #expect(delay >= .seconds(10) && delay <= policy.backoffCeiling(afterFailure: index + 1))
+        }
+        #expect(delays[4] >= .seconds(900), "Retry-After: 900 must be honoured")
+        #expect(delays[5] == .hours(1), "after recovery the source is back on its check period")
+    }
+
     @Test func withoutFallbackAFailedFetchIsAFailure() throws {
         defer { fetcher.shutdown() }
         try publish(Self.feed(version: 1))
