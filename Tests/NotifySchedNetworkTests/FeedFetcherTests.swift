@@ -186,6 +186,41 @@ import Testing
 
 private final class ResultBox: @unchecked Sendable {
     var result: Result<FetchOutcome, NetworkError>?
+    var threadID: pid_t = 0
+}
+
+/// DESIGN §8: no periodic wake-ups in the daemon's steady state, a fetch's thread included.
+@Suite struct FetcherIdleTests {
+    /// The voluntary context switches of thread `id` of this process.
+    private func switches(_ id: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/task/\(id)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+        return try #require(Int(line.split(separator: "\t").last!.trimmingCharacters(in: .whitespaces)))
+    }
+
+    @Test func theFetchThreadDoesNotWakeWhileIdle() throws {
+        let server = try PortalTestServer()
+        try server.write("feed.json", FeedFetcherTests.feed)
+        let fetcher = try FeedFetcher()
+        defer { fetcher.shutdown() }
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        fetcher.fetch(server.feedURL("feed.json")) { result in
+            box.result = result
+            // /proc/thread-self links to PID/task/TID of the calling thread.
+            box.threadID =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+                .flatMap { $0.split(separator: "/").last.flatMap { pid_t($0) } } ?? 0
+            done.signal()
+        }
+        done.wait()
+        // Let the connection settle back into the pool, then watch the thread for two seconds.
+        Thread.sleep(forTimeInterval: 0.2)
+        let before = try switches(box.threadID)
+        Thread.sleep(forTimeInterval: 2)
+        let after = try switches(box.threadID)
+        #expect(after - before == 0, "the fetch thread woke \(after - before) times in 2 s of idleness")
+    }
 }
 
 @Suite struct HTTPSFetchTests {
