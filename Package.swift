@@ -20,6 +20,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Only the benchmark uses it: swift-collections' `Heap` is a baseline for the timer wheel.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Portal feeds over HTTP(S): README "Feeds over HTTP(S)" says why AsyncHTTPClient.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Ed25519 feed signatures (DESIGN §6) and the cache's file names.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // Pure logic: feeds, schedule, time rules. No C, no I/O, no clock.
@@ -60,6 +66,23 @@ let package = Package(
             dependencies: ["NotifySchedCore", "NotifySchedPlatform", "NotifySchedStore", "NotifySchedDesktop"],
             swiftSettings: strictSettings
         ),
+        // Portal feeds: fetching over HTTP(S), the last-good cache, signatures and the versions seen.
+        // Its own module rather than part of Platform, so that NIO, BoringSSL and swift-crypto stay
+        // out of what the benchmark and the core tests link, and one module owns the fetch thread.
+        .target(
+            name: "NotifySchedNetwork",
+            dependencies: [
+                "NotifySchedCore",
+                "NotifySchedPlatform",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The command-line interface as a library, so tests reach it directly.
         .target(
             name: "NotifySchedCommands",
@@ -68,6 +91,7 @@ let package = Package(
                 "NotifySchedPlatform",
                 "NotifySchedDesktop",
                 "NotifySchedDaemon",
+                "NotifySchedNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -102,7 +126,18 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifySchedCommandsTests",
-            dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore"],
+            dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore", "NotifySchedTesting"],
+            swiftSettings: strictSettings
+        ),
+        // Test support: a real HTTP(S) portal on 127.0.0.1 (Python's http.server) and test certificates.
+        .target(
+            name: "NotifySchedTesting",
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NotifySchedNetworkTests",
+            dependencies: ["NotifySchedNetwork", "NotifySchedCore", "NotifySchedPlatform", "NotifySchedTesting"],
             swiftSettings: strictSettings
         ),
     ]

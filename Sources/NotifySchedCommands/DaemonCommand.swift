@@ -29,7 +29,7 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let paths = UserPaths(environment: environment)
+        let paths = UserDirectories(environment: environment)
         let path = config ?? paths.configurationFile
         let (loaded, problems) = try load(path)
         var configuration = loaded

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NotifySchedCore
+import NotifySchedNetwork
 import NotifySchedPlatform
 
 /// Options every command that reads feeds shares.
@@ -12,51 +13,120 @@ struct FeedOptions: ParsableArguments {
             valueName: "scheme"))
     var allowedSchemes: [String] = []
 
-    /// Everything a command needs to read feeds, taken from the options and the environment.
-    func context(environment: [String: String] = ProcessInfo.processInfo.environment) -> FeedContext {
+    @Option(
+        name: .customLong("public-key"),
+        help: ArgumentHelp(
+            "The portal's Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), "
+                + "not older than the last accepted version, and not expired.",
+            valueName: "key"))
+    var publicKey: String?
+
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "A PEM file of certificate authorities to trust for HTTPS feeds, besides the system's (repeatable).",
+            valueName: "file"))
+    var caFiles: [String] = []
+
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp("How long to wait for a connection to a portal (default 10s).", valueName: "span"))
+    var connectTimeout: String?
+
+    @Option(
+        name: .customLong("timeout"),
+        help: ArgumentHelp(
+            "How long a whole fetch may take, redirects and body included (default 60s).", valueName: "span"))
+    var timeout: String?
+
+    func validate() throws {
+        if let publicKey {
+            do { _ = try FeedPublicKey(base64: publicKey) } catch {
+                throw ValidationError("--public-key: \(error.message)")
+            }
+        }
+        for (flag, value) in [("--connect-timeout", connectTimeout), ("--timeout", timeout)] {
+            if let value, (TimeSpan.parse(value) ?? .zero) <= .zero {
+                throw ValidationError("\(flag) \"\(value)\" is not a positive time span (such as 10, 10s, 500ms, 2min)")
+            }
+        }
+    }
+
+    /// The fetch settings these options ask for.
+    var fetchConfiguration: FetchConfiguration {
+        var configuration = FetchConfiguration(trustedCertificateFiles: caFiles)
+        if let span = connectTimeout.flatMap(TimeSpan.parse) { configuration.connectTimeout = span }
+        if let span = timeout.flatMap(TimeSpan.parse) { configuration.totalTimeout = span }
+        return configuration
+    }
+
+    /// Everything a command needs to read `locations`, taken from the options and the environment.
+    ///
+    /// - Throws: `CommandError` when a `--ca-file` cannot be read.
+    func context(
+        for locations: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> FeedContext {
         let zones = TimeZoneDatabase()
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
+        var fetcher: FeedFetcher?
+        // The fetcher starts a thread of its own: only when a feed is a URL.
+        if locations.contains(where: PortalFeedLoader.isURL) {
+            do { fetcher = try FeedFetcher(configuration: fetchConfiguration) } catch {
+                throw CommandError(.failure, error.message)
+            }
+        }
         return FeedContext(
             parser: FeedParser(
                 zones: zones, urlPolicy: URLPolicy(extraSchemes: allowedSchemes),
                 language: .fromEnvironment(environment), userZone: userZone),
-            userZone: userZone)
+            userZone: userZone,
+            loader: PortalFeedLoader(fetcher: fetcher, directories: UserDirectories(environment: environment)),
+            publicKey: publicKey.flatMap { try? FeedPublicKey(base64: $0) })
     }
 }
 
-/// A feed parser set up for this user, and the user's zone.
+/// A feed parser set up for this user, the user's zone, and the loader for files and portals.
+///
+/// This is the single place commands load feeds: paths, `-` and `http(s)://` URLs alike.
 struct FeedContext {
     var parser: FeedParser
     var userZone: ZoneRules
+    var loader: PortalFeedLoader
+    var publicKey: FeedPublicKey?
 
-    /// Reads and parses one feed file.
-    func load(_ path: String) -> LoadedFeed {
-        do {
-            let bytes = try FeedFile.read(path, maxBytes: parser.limits.maxBytes)
-            return LoadedFeed(path: path, outcome: .success(parser.parse(bytes, source: path)))
-        } catch {
-            return LoadedFeed(path: path, outcome: .failure(error))
-        }
+    /// Reads (or fetches), checks and parses one feed.
+    ///
+    /// - Parameter allowCacheFallback: Whether a failed fetch may use the last good copy.
+    func load(_ location: String, allowCacheFallback: Bool = true) -> LoadedFeed {
+        LoadedFeed(
+            portal: loader.load(
+                location, publicKey: publicKey, parser: parser, now: WallClock.now(),
+                allowCacheFallback: allowCacheFallback))
+    }
+
+    /// Stops the fetcher's thread, if one was started.
+    func close() {
+        loader.fetcher?.shutdown()
     }
 }
 
-/// One feed as a command read it: parsed, or not readable at all.
+/// One feed as a command read it: parsed, or not usable at all.
 struct LoadedFeed {
-    var path: String
-    var outcome: Result<FeedParseResult, PlatformError>
+    var portal: LoadedPortalFeed
 
-    var schedule: Schedule? { (try? outcome.get())?.schedule }
+    var path: String { portal.location }
 
-    var hasErrors: Bool { (try? outcome.get())?.hasErrors ?? true }
+    var schedule: Schedule? { portal.parsed?.schedule }
 
-    /// Each problem as one line: `feed.plist:42: notifications[3].fireDate: not a date: "tomorrow"`.
+    var hasErrors: Bool { portal.parsed?.hasErrors ?? true }
+
+    /// Each problem as one line: `feed.plist:42: notifications[3].fireDate: not a date: "tomorrow"`;
+    /// warnings about the fetch (such as the cache being used) first.
     var problemLines: [String] {
-        switch outcome {
-        case .failure(let error):
-            return [error.message]
-        case .success(let result):
-            return result.diagnostics.map { $0.line(in: path) }
-        }
+        var lines = portal.warnings.map { "warning: \($0)" }
+        if let failure = portal.failure, portal.parsed == nil { lines.append(failure) }
+        lines += (portal.parsed?.diagnostics ?? []).map { $0.line(in: path) }
+        return lines
     }
 }
 

@@ -14,7 +14,12 @@ struct ListCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("feed"), help: ArgumentHelp("A feed file to list (repeatable).", valueName: "path"))
+    @Option(
+        name: .customLong("feed"),
+        help: ArgumentHelp(
+            "A feed file or http(s):// URL to list (repeatable). A URL is fetched (conditional GET) and cached; "
+                + "when the fetch fails, the last good copy is used with a warning.",
+            valueName: "path|url"))
     var feeds: [String] = []
 
     @Option(
@@ -39,8 +44,9 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = options.context()
         let paths = feeds.isEmpty ? DemoFeeds.files() : feeds
+        let context = try options.context(for: paths)
+        defer { context.close() }
         guard !paths.isEmpty else {
             throw CommandError(.failure, "no feed to list: name one with --feed (the demo feeds were not found)")
         }

@@ -9,7 +9,10 @@ public struct NotifySched: ParsableCommand {
             Exit status: 0 on success, 1 on bad input or a failed operation, 2 on a usage error, \
             3 when `handle` is given an id notify-sched did not schedule.
             """,
-        subcommands: [ValidateCommand.self, ListCommand.self, TestCommand.self, HandleCommand.self, DaemonCommand.self]
+        subcommands: [
+            ValidateCommand.self, ListCommand.self, TestCommand.self, HandleCommand.self, DaemonCommand.self,
+            KeygenCommand.self, SignCommand.self, SyncCommand.self,
+        ]
     )
 
     public init() {}

@@ -10,7 +10,11 @@ struct ValidateCommand: ParsableCommand {
             "Prints one line per problem (file, line or key path, cause) to standard error and exits 1 if any is an error; warnings alone exit 0."
     )
 
-    @Argument(help: ArgumentHelp("Feed files to check (JSON, XML or binary plist).", valueName: "feed"))
+    @Argument(
+        help: ArgumentHelp(
+            "Feed files or http(s):// URLs to check (JSON, XML or binary plist). A URL is fetched now; a failed "
+                + "fetch is an error here (no fallback to the cached copy).",
+            valueName: "feed"))
     var feeds: [String]
 
     @OptionGroup var options: FeedOptions
@@ -20,10 +24,11 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let context = options.context()
+        let context = try options.context(for: feeds)
+        defer { context.close() }
         var failed = false
         for path in feeds {
-            let feed = context.load(path)
+            let feed = context.load(path, allowCacheFallback: false)
             for line in feed.problemLines { Output.standardError.write(line) }
             if feed.hasErrors {
                 failed = true

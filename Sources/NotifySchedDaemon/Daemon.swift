@@ -40,7 +40,7 @@ public final class Daemon {
     ///   - report: Where log lines go (standard error; journald reads it under systemd).
     /// - Throws: `DaemonError` when the state or the timer cannot be had.
     public init(
-        configuration: Configuration, paths: UserPaths, environment: [String: String],
+        configuration: Configuration, paths: UserDirectories, environment: [String: String],
         report: @escaping (String) -> Void
     ) throws(DaemonError) {
         self.configuration = configuration

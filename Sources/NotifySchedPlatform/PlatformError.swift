@@ -12,6 +12,10 @@ public struct PlatformError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unreadable = Code(rawValue: "platform.unreadable")
         /// It is larger than the cap for its kind.
         public static let tooLarge = Code(rawValue: "platform.too-large")
+        /// A file that must be new exists already.
+        public static let alreadyExists = Code(rawValue: "platform.already-exists")
+        /// A file or folder cannot be created or written.
+        public static let unwritable = Code(rawValue: "platform.unwritable")
         /// A feed location that cannot be used (such as a URL scheme not supported).
         public static let unsupported = Code(rawValue: "platform.unsupported")
     }

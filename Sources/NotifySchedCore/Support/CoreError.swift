@@ -46,6 +46,16 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidPattern = Code(rawValue: "entry.invalid-pattern")
         /// A key no dialect reads; kept, and reported as a warning.
         public static let unknownKey = Code(rawValue: "entry.unknown-key")
+        /// A key is set for the feed, but no signature came with it.
+        public static let unsigned = Code(rawValue: "feed.unsigned")
+        /// The signature is malformed or does not match the feed's bytes and the key.
+        public static let badSignature = Code(rawValue: "feed.bad-signature")
+        /// A signed feed's `version` is lower than one accepted before (or missing after one was).
+        public static let rollback = Code(rawValue: "feed.rollback")
+        /// A signed feed's `expires` has passed.
+        public static let expired = Code(rawValue: "feed.expired")
+        /// A public or private key is not the base64 of a raw 32-byte Ed25519 key.
+        public static let invalidKey = Code(rawValue: "feed.invalid-key")
         /// A tz database file is malformed.
         public static let invalidZoneData = Code(rawValue: "zone.invalid-data")
         /// A popup could not be shown (no notification server, or it refused the popup).

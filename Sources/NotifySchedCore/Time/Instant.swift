@@ -62,6 +62,11 @@ public struct TimeSpan: Hashable, Comparable, Sendable {
         TimeSpan(microseconds: seconds * 1_000_000)
     }
 
+    /// A span of whole milliseconds.
+    public static func milliseconds(_ milliseconds: Int64) -> TimeSpan {
+        TimeSpan(microseconds: milliseconds * 1000)
+    }
+
     /// A span of whole minutes.
     public static func minutes(_ minutes: Int64) -> TimeSpan { .seconds(minutes * 60) }
 
@@ -83,6 +88,10 @@ public struct TimeSpan: Hashable, Comparable, Sendable {
 
     public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
         TimeSpan(microseconds: lhs.microseconds &+ rhs.microseconds)
+    }
+
+    public static func - (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
+        TimeSpan(microseconds: lhs.microseconds &- rhs.microseconds)
     }
 
     public static func * (span: TimeSpan, factor: Int64) -> TimeSpan {

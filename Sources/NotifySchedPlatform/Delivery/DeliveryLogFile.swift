@@ -19,10 +19,7 @@ public struct DeliveryLogFile: Sendable {
 
     /// The log of the user whose environment this is.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let stateHome =
-            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        self.init(path: stateHome + "/notify-sched/delivered.json")
+        self.init(path: UserDirectories(environment: environment).state + "/delivered.json")
     }
 
     /// The log as stored; empty when there is no file yet.

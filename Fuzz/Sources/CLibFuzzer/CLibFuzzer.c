@@ -1,0 +1,2 @@
+// Only the header matters: this target declares a function the fuzzer runtime defines.
+#include "CLibFuzzer.h"

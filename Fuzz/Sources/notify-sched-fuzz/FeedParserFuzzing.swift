@@ -1,0 +1,49 @@
+import CLibFuzzer
+import Foundation
+import NotifySchedCore
+
+/// The parser every input goes through, with a few real zones so `timeZone` and calendar
+/// expressions reach the zone code; unknown names are refused as in production.
+private let parser: FeedParser = {
+    struct Zones: ZoneProvider {
+        var rules: [String: ZoneRules]
+        func zone(named name: String) -> ZoneRules? { rules[name] }
+    }
+    var rules: [String: ZoneRules] = [:]
+    for name in ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe"] {
+        if let data = FileManager.default.contents(atPath: "/usr/share/zoneinfo/" + name),
+            let zone = try? ZoneRules(identifier: name, tzif: Array(data))
+        {
+            rules[name] = zone
+        }
+    }
+    return FeedParser(zones: Zones(rules: rules), userZone: rules["Europe/Berlin"])
+}()
+
+private let now = Instant(secondsSinceEpoch: 1_800_000_000)
+
+/// Hands the command line to libFuzzer's driver with `fuzzFeedParser` as the target.
+@main
+enum FeedParserFuzzing {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFeedParser))
+    }
+}
+
+/// libFuzzer's entry point: the whole parse path (size cap, sniffing, bounded readers, the
+/// dialect mappers), then the first occurrences of every entry, as `list` computes them.
+/// A crash, a hang (libFuzzer's `-timeout`) or a leak past `-rss_limit_mb` is a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    let result = parser.parse(bytes, source: "fuzz")
+    guard let schedule = result.schedule else { return 0 }
+    let zone = parser.userZone ?? ZoneRules.utc
+    for entry in schedule.entries {
+        _ = entry.trigger.occurrences(onOrAfter: now, limit: 3, userZone: zone)
+        _ = entry.trigger.lastOccurrence(before: now, userZone: zone)
+    }
+    return 0
+}

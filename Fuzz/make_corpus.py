@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes the hostile seed corpus for the feed-parser fuzzer into the folder named first.
+
+    make_corpus.py OUT_DIR SHARE_FEEDS_DIR
+
+Seeds: every shipped feed and truncations of it, plus hand-made hostile documents: entity bombs,
+deep nesting, binary plists with reference cycles, exponential DAGs and huge counts, numbers
+prefixed with 0xFF bytes, invalid UTF-8, and dates that do not exist.
+"""
+import os
+import plistlib
+import struct
+import sys
+
+
+def bplist(objects, top=0, ref_size=1, offset_size=2, count_override=None):
+    """A binary plist from already-encoded objects (each a bytes), with a correct offset table."""
+    body = b"bplist00"
+    offsets = []
+    for obj in objects:
+        offsets.append(len(body))
+        body += obj
+    table_offset = len(body)
+    for offset in offsets:
+        body += offset.to_bytes(offset_size, "big")
+    count = len(objects) if count_override is None else count_override
+    body += b"\0" * 6 + bytes([offset_size, ref_size]) + struct.pack(">QQQ", count, top, table_offset)
+    return body
+
+
+def array(refs, ref_size=1):
+    head = bytes([0xA0 | len(refs)]) if len(refs) < 15 else bytes([0xAF, 0x10, len(refs)])
+    return head + b"".join(r.to_bytes(ref_size, "big") for r in refs)
+
+
+def ascii_string(text):
+    data = text.encode()
+    return bytes([0x50 | len(data)]) + data if len(data) < 15 else bytes([0x5F, 0x10, len(data)]) + data
+
+
+def dictionary(pairs):
+    keys = [k for k, _ in pairs]
+    values = [v for _, v in pairs]
+    return bytes([0xD0 | len(pairs)]) + bytes(keys) + bytes(values)
+
+
+def hostile():
+    seeds = {}
+    seeds["entity-bomb.plist"] = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;">'
+        b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]>\n<plist version="1.0"><dict><key>k</key><string>&c;</string></dict></plist>'
+    )
+    seeds["external-dtd.plist"] = (
+        b'<?xml version="1.0"?><!DOCTYPE plist SYSTEM "http://127.0.0.1:9/x.dtd"><plist><array/></plist>'
+    )
+    seeds["deep.json"] = b"[" * 20000 + b"]" * 20000
+    seeds["deep-dict.json"] = b'{"a":' * 5000 + b"1" + b"}" * 5000
+    seeds["deep.plist"] = b"<plist><array>" + b"<array>" * 3000 + b"</array>" * 3000 + b"</array></plist>"
+    seeds["ff-integer.plist"] = b'<plist version="1.0"><dict><key>n</key><integer>\xff\xff\xff\xff\xff\xff\xff1</integer></dict></plist>'
+    seeds["ff-real.plist"] = b'<plist version="1.0"><array><real>\xff\xff\xff\xff\xff\xff\xff\xff</real></array></plist>'
+    seeds["invalid-utf8.json"] = b'{"notifications": [{"id": "\xc3\x28", "title": "\xed\xa0\x80"}]}'
+    seeds["overlong-utf8.json"] = b'{"notifications": [{"id": "\xc0\xaf", "title": "x"}]}'
+    seeds["bad-dates.json"] = (
+        b'{"notifications": [{"id": "a", "title": "t", "fireDate": "2026-02-30T25:61Z"},'
+        b'{"id": "b", "title": "t", "fireDate": "99999-01-01T00:00:00Z", "repeatInterval": "minute", "count": 9223372036854775807},'
+        b'{"id": "c", "title": "t", "calendar": "*-02-29 00:00:00 Australia/Lord_Howe", "until": "0001-01-01T00:00:00Z"}]}'
+    )
+    seeds["huge-numbers.json"] = b'{"version": 1e99999, "notifications": [{"id": 1e400, "title": -0, "maxLateness": 18446744073709551616}]}'
+    # Binary plists: a self-referencing array, a two-array cycle, an exponential DAG of shared
+    # subtrees, a lying object count, and an offset table pointing outside the file.
+    seeds["cycle.bplist"] = bplist([array([0])])
+    seeds["cycle2.bplist"] = bplist([array([1]), array([0])])
+    depth = 40
+    dag = [array([i + 1, i + 1]) for i in range(depth)] + [b"\x10\x01"]
+    seeds["dag.bplist"] = bplist(dag)
+    key, value = ascii_string("notifications"), array([2, 2, 2])
+    seeds["dag-feed.bplist"] = bplist([dictionary([(1, 3)]), key, b"\x10\x05", array([2, 2, 2, 2])])
+    seeds["lying-count.bplist"] = bplist([array([0])], count_override=2**40)
+    seeds["bad-offset.bplist"] = bplist([array([5])])
+    seeds["dict-cycle.bplist"] = bplist([dictionary([(1, 0)]), key]) + value
+    return seeds
+
+
+def main():
+    out, feeds = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    seeds = hostile()
+    for name in sorted(os.listdir(feeds)):
+        data = open(os.path.join(feeds, name), "rb").read()
+        seeds["shipped-" + name] = data
+        for cut in (1, 9, len(data) // 3, len(data) // 2, len(data) - 1):
+            seeds["truncated-%d-%s" % (cut, name)] = data[:cut]
+        if name.endswith(".plist"):
+            try:
+                value = plistlib.loads(data)
+                seeds["binary-" + name] = plistlib.dumps(value, fmt=plistlib.FMT_BINARY)
+            except Exception:
+                pass
+    for name, data in seeds.items():
+        with open(os.path.join(out, name), "wb") as handle:
+            handle.write(data)
+    print("%d seeds in %s" % (len(seeds), out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,263 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NotifySchedCore
+
+/// Fetches portal feeds over HTTP(S) as carefully as a package manager: certificates verified,
+/// no `https`→`http` redirect, at most `maxRedirects` redirects, a connect and a total timeout,
+/// a size cap counted while the body streams in, conditional GET, and `Retry-After` read on 429
+/// and 503. `FetchConfiguration` lists the defaults.
+///
+/// It runs on AsyncHTTPClient's EventLoopFuture API on one event-loop thread of its own, so
+/// callers need no Swift concurrency: the CLI calls the blocking `fetch(_:validators:)`, and the
+/// daemon calls `fetch(_:validators:completion:)` and hands the result back to its main loop.
+///
+/// ```swift
+/// let fetcher = try FeedFetcher()
+/// defer { fetcher.shutdown() }
+/// switch try fetcher.fetch("https://portal.example/feed.json", validators: cached?.validators) { … }
+/// ```
+public final class FeedFetcher: Sendable {
+    /// The settings this fetcher was made with.
+    public let configuration: FetchConfiguration
+    private let group: MultiThreadedEventLoopGroup
+    private let client: HTTPClient
+
+    /// Makes a fetcher with its own event-loop thread and connection pool.
+    ///
+    /// - Throws: `NetworkError` `.invalidConfiguration` when a trusted-certificate file cannot be read.
+    public init(configuration: FetchConfiguration = FetchConfiguration()) throws(NetworkError) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        for path in configuration.trustedCertificateFiles {
+            do {
+                let certificates = try NIOSSLCertificate.fromPEMFile(path)
+                guard !certificates.isEmpty else {
+                    throw NetworkError(.invalidConfiguration, "\(path): no PEM certificate in the file")
+                }
+                tls.additionalTrustRoots.append(.certificates(certificates))
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw NetworkError(.invalidConfiguration, "\(path): not a readable PEM certificate file (\(error))")
+            }
+        }
+        // Redirects are followed here, not by the client: it would follow https -> http.
+        let clientConfiguration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: .microseconds(configuration.connectTimeout.microseconds)),
+            decompression: .disabled)
+        self.configuration = configuration
+        self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.client = HTTPClient(eventLoopGroup: group, configuration: clientConfiguration)
+    }
+
+    /// Closes the connections and stops the event-loop thread. Call it once, when done.
+    public func shutdown() {
+        try? client.syncShutdown()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Fetches `url`, blocking the calling thread until done.
+    ///
+    /// Must not be called on the fetcher's event-loop thread (from a completion handler).
+    ///
+    /// - Parameters:
+    ///   - url: An `http://` or `https://` URL.
+    ///   - validators: The cached copy's validators, to make the request conditional.
+    ///   - maxBytes: A cap lower than the configured one (for small files such as a `.sig`).
+    /// - Returns: The body and its validators, or `.notModified`.
+    /// - Throws: `NetworkError`, whose message names the URL and the cause.
+    public func fetch(
+        _ url: String, validators: HTTPValidators? = nil, maxBytes: Int? = nil
+    ) throws(NetworkError) -> FetchOutcome {
+        do {
+            return try start(url, validators: validators, maxBytes: maxBytes).wait()
+        } catch {
+            throw Self.networkError(error, url: url, configuration: configuration)
+        }
+    }
+
+    /// Starts fetching `url` and calls `completion` once, on the fetcher's event-loop thread.
+    ///
+    /// The daemon uses this to keep its main loop free: the completion hands the result back
+    /// to the loop (an eventfd or `g_idle_add`) and returns at once.
+    public func fetch(
+        _ url: String, validators: HTTPValidators? = nil, maxBytes: Int? = nil,
+        completion: @escaping @Sendable (Result<FetchOutcome, NetworkError>) -> Void
+    ) {
+        let configuration = configuration
+        start(url, validators: validators, maxBytes: maxBytes).whenComplete { result in
+            completion(result.mapError { Self.networkError($0, url: url, configuration: configuration) })
+        }
+    }
+
+    private func start(_ url: String, validators: HTTPValidators?, maxBytes: Int?) -> EventLoopFuture<FetchOutcome> {
+        let deadline = NIODeadline.now() + .microseconds(configuration.totalTimeout.microseconds)
+        return attempt(
+            url, validators: validators, maxBytes: min(maxBytes ?? configuration.maxBytes, configuration.maxBytes),
+            visited: [], deadline: deadline)
+    }
+
+    /// One request of the redirect chain.
+    private func attempt(
+        _ url: String, validators: HTTPValidators?, maxBytes: Int, visited: [String], deadline: NIODeadline
+    ) -> EventLoopFuture<FetchOutcome> {
+        let loop = group.next()
+        let request: HTTPClient.Request
+        do {
+            request = try makeRequest(url, validators: validators)
+        } catch {
+            return loop.makeFailedFuture(error)
+        }
+        let delegate = CappedBodyDelegate(url: url, maxBytes: maxBytes)
+        let task = client.execute(
+            request: request, delegate: delegate, eventLoop: .delegate(on: loop), deadline: deadline)
+        return task.futureResult.flatMap { response -> EventLoopFuture<FetchOutcome> in
+            switch response.status.code {
+            case 200:
+                let headers = response.headers
+                return loop.makeSucceededFuture(
+                    .fetched(
+                        response.body,
+                        HTTPValidators(
+                            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))))
+            case 304 where validators.map { !$0.isEmpty } ?? false:
+                return loop.makeSucceededFuture(.notModified)
+            case 301, 302, 303, 307, 308:
+                do {
+                    let next = try self.redirectTarget(
+                        from: url, location: response.headers.first(name: "Location"), visited: visited)
+                    return self.attempt(
+                        next, validators: validators, maxBytes: maxBytes, visited: visited + [url], deadline: deadline)
+                } catch {
+                    return loop.makeFailedFuture(error)
+                }
+            default:
+                let code = Int(response.status.code)
+                var retryAfter: RetryAfter?
+                if code == 429 || code == 503 {
+                    retryAfter = response.headers.first(name: "Retry-After").flatMap(RetryAfter.parse)
+                }
+                let wait = retryAfter.map { " (Retry-After: \($0.text))" } ?? ""
+                return loop.makeFailedFuture(
+                    NetworkError(
+                        .httpStatus, "\(url): the server answered \(code) \(response.status.reasonPhrase)\(wait)",
+                        status: code, retryAfter: retryAfter))
+            }
+        }
+    }
+
+    private func makeRequest(_ url: String, validators: HTTPValidators?) throws(NetworkError) -> HTTPClient.Request {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty
+        else {
+            throw NetworkError(.invalidURL, "\(url): not an http:// or https:// URL with a host")
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: configuration.userAgent)
+        headers.add(name: "Accept", value: "application/json, application/x-plist, application/xml, */*;q=0.5")
+        if let etag = validators?.etag { headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = validators?.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
+        do {
+            return try HTTPClient.Request(url: url, method: .GET, headers: headers)
+        } catch {
+            throw NetworkError(.invalidURL, "\(url): not a usable URL (\(error))")
+        }
+    }
+
+    /// The absolute URL a redirect leads to, checked against the rules: a `Location` that is an
+    /// http(s) URL, no downgrade from https to http, no loop, at most `maxRedirects`.
+    private func redirectTarget(from url: String, location: String?, visited: [String]) throws(NetworkError) -> String {
+        guard let location, let base = URL(string: url),
+            let target = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = target.scheme?.lowercased()
+        else {
+            throw NetworkError(.refusedRedirect, "\(url): a redirect without a usable Location header")
+        }
+        let next = target.absoluteString
+        if base.scheme?.lowercased() == "https" && scheme != "https" {
+            throw NetworkError(
+                .refusedRedirect, "\(url): refused the redirect from https to \(next): it would drop TLS")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw NetworkError(.refusedRedirect, "\(url): refused the redirect to \(next): not http or https")
+        }
+        if next == url || visited.contains(next) {
+            throw NetworkError(.tooManyRedirects, "\(url): redirect loop back to \(next)")
+        }
+        guard visited.count < configuration.maxRedirects else {
+            throw NetworkError(
+                .tooManyRedirects,
+                "\(visited.first ?? url): more than \(configuration.maxRedirects) redirects (the last to \(next))")
+        }
+        return next
+    }
+
+    /// The fetch's error as a `NetworkError` naming `url` and the cause.
+    private static func networkError(_ error: any Error, url: String, configuration: FetchConfiguration) -> NetworkError
+    {
+        if let error = error as? NetworkError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded:
+                return NetworkError(
+                    .timeout,
+                    "\(url): no complete answer within the total timeout of \(configuration.totalTimeout.text)")
+            case .connectTimeout, .tlsHandshakeTimeout:
+                return NetworkError(
+                    .unreachable,
+                    "\(url): no connection within the connect timeout of \(configuration.connectTimeout.text)")
+            case .readTimeout:
+                return NetworkError(.timeout, "\(url): the server stopped sending")
+            case .remoteConnectionClosed:
+                return NetworkError(
+                    .transport, "\(url): the server closed the connection before the answer was complete")
+            default:
+                return NetworkError(.transport, "\(url): \(error)")
+            }
+        }
+        if let error = error as? NIOSSLError {
+            return NetworkError(.tls, "\(url): TLS failed, the certificate is not trusted or not valid (\(error))")
+        }
+        if let error = error as? NIOConnectionError {
+            if let dns = error.dnsAError ?? error.dnsAAAAError {
+                return NetworkError(.unreachable, "\(url): cannot resolve \(error.host) (\(dns))")
+            }
+            let causes = error.connectionErrors.map { failure in
+                (failure.error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(failure.error)"
+            }
+            return NetworkError(
+                .unreachable,
+                "\(url): cannot connect to \(error.host) port \(error.port) (\(Set(causes).sorted().joined(separator: "; ")))"
+            )
+        }
+        if let error = error as? IOError {
+            return NetworkError(.unreachable, "\(url): cannot connect (\(String(cString: strerror(error.errnoCode))))")
+        }
+        if error is SocketAddressError {
+            return NetworkError(.unreachable, "\(url): cannot resolve the host (\(error))")
+        }
+        return NetworkError(.transport, "\(url): \(error)")
+    }
+}
+
+extension RetryAfter {
+    /// The value as a person reads it.
+    fileprivate var text: String {
+        switch self {
+        case .delay(let span): "\(span.seconds) s"
+        case .date(let instant): instant.rfc3339
+        }
+    }
+}
+
+extension TimeSpan {
+    /// `10 s`, or `250 ms` under a second.
+    var text: String {
+        microseconds % 1_000_000 == 0 ? "\(seconds) s" : "\(microseconds / 1000) ms"
+    }
+}

@@ -1,0 +1,220 @@
+import NotifySchedCore
+import NotifySchedPlatform
+
+/// Loads feeds from files and portals: fetch with a conditional GET, check the signature and
+/// freshness when a key is set, keep the last good copy, and fall back to it when a fetch fails.
+///
+/// The rules, in order, for a URL:
+/// 1. The cached copy's validators make the request conditional; 304 uses the cached copy.
+/// 2. A 200's body, with a key, needs `<url>.sig`; `FeedAuthenticator` checks the signature,
+///    then `version` against the highest accepted under the key, then `expires`.
+/// 3. A feed that verified and parsed without errors replaces the cached copy (atomically)
+///    and raises the accepted version; one with errors is reported but never cached.
+/// 4. A fetch that failed or was refused leaves the cache alone; with `allowCacheFallback`
+///    the cached copy, checked again the same way, is used with a warning.
+///
+/// A local file with a key needs `<path>.sig` beside it and gets the same checks.
+public struct PortalFeedLoader: Sendable {
+    /// The fetcher for URLs; nil refuses URLs.
+    public var fetcher: FeedFetcher?
+    /// The last good feed per URL.
+    public var cache: FeedCache
+    /// The highest accepted versions per key.
+    public var versions: AcceptedVersionStore
+    /// The Ed25519 primitive.
+    public var verifier: any SignatureVerifying
+
+    /// The size cap of a `.sig` file: base64 of 64 bytes is 88 characters, plus a newline.
+    static let signatureMaxBytes = 4096
+
+    public init(
+        fetcher: FeedFetcher?, directories: UserDirectories, verifier: any SignatureVerifying = Ed25519()
+    ) {
+        self.fetcher = fetcher
+        self.cache = FeedCache(
+            directories: directories, maxBytes: fetcher?.configuration.maxBytes ?? FeedReadLimits().maxBytes)
+        self.versions = AcceptedVersionStore(directories: directories)
+        self.verifier = verifier
+    }
+
+    /// Whether `location` names a feed over HTTP(S).
+    public static func isURL(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// Loads one feed.
+    ///
+    /// - Parameters:
+    ///   - location: A path, `-`, or an `http(s)://` URL.
+    ///   - publicKey: The source's key: when set, the feed must be signed and fresh.
+    ///   - parser: The parser for the user's zone, language and URL policy.
+    ///   - now: The current time (for `expires` and the cache's timestamp).
+    ///   - allowCacheFallback: Whether a failed fetch may use the last good copy (true for `list`,
+    ///     false for `validate`, which checks what the portal serves).
+    public func load(
+        _ location: String, publicKey: FeedPublicKey?, parser: FeedParser, now: Instant, allowCacheFallback: Bool = true
+    ) -> LoadedPortalFeed {
+        if Self.isURL(location) {
+            return loadURL(
+                location, publicKey: publicKey, parser: parser, now: now, allowCacheFallback: allowCacheFallback)
+        }
+        var feed = LoadedPortalFeed(location: location, warnings: [])
+        let bytes: [UInt8]
+        do {
+            bytes = try FeedFile.read(location, maxBytes: parser.limits.maxBytes)
+        } catch {
+            feed.failure = error.message
+            return feed
+        }
+        var signature: [UInt8]?
+        if publicKey != nil, location != "-" {
+            do {
+                signature = try FeedFile.read(location + ".sig", maxBytes: Self.signatureMaxBytes)
+            } catch  where error.code == .notFound {
+                signature = nil
+            } catch {
+                feed.failure = error.message
+                return feed
+            }
+        }
+        switch check(bytes, signature: signature, location: location, publicKey: publicKey, parser: parser, now: now) {
+        case .success(let (parsed, version)):
+            if let publicKey, let version, !parsed.hasErrors {
+                do { try versions.record(version, for: publicKey) } catch { feed.warnings.append(error.message) }
+            }
+            feed.origin = .file
+            feed.parsed = parsed
+        case .failure(let refusal):
+            feed.failure = refusal.message
+        }
+        return feed
+    }
+
+    private func loadURL(
+        _ url: String, publicKey: FeedPublicKey?, parser: FeedParser, now: Instant, allowCacheFallback: Bool
+    ) -> LoadedPortalFeed {
+        var feed = LoadedPortalFeed(location: url, warnings: [])
+        guard let fetcher else {
+            feed.failure = "\(url): feeds over HTTP(S) are not enabled here"
+            return feed
+        }
+        do {
+            feed.previous = try cache.load(url)
+        } catch {
+            feed.warnings.append(error.message)
+        }
+        let cached = feed.previous
+        // Uses the cached copy, checked again as a fetched one would be; returns why not otherwise.
+        func useCached(_ cached: CachedFeed, as origin: LoadedPortalFeed.Origin) -> Refusal? {
+            switch check(
+                cached.bytes, signature: cached.signature, location: url, publicKey: publicKey, parser: parser, now: now
+            )
+            {
+            case .success(let (parsed, _)):
+                feed.origin = origin
+                feed.parsed = parsed
+                feed.validators = cached.validators
+                return nil
+            case .failure(let refusal):
+                return refusal
+            }
+        }
+        // Falls back to the cached copy after `reason`, or reports `reason` when that is not allowed.
+        func fallBack(_ reason: String) -> LoadedPortalFeed {
+            guard allowCacheFallback, let cached else {
+                feed.failure = reason
+                return feed
+            }
+            if let refusal = useCached(cached, as: .cache) {
+                feed.failure = "\(reason); the cached copy is not usable either: \(refusal.message)"
+            } else {
+                feed.warnings.append("\(reason); using the copy cached at \(cached.storedAt.rfc3339)")
+            }
+            return feed
+        }
+        // A copy cached without a signature cannot answer for a source that now has a key:
+        // ask for the whole feed (and its signature) again.
+        let validators = publicKey != nil && cached?.signature == nil ? nil : cached?.validators
+        let outcome: FetchOutcome
+        do {
+            outcome = try fetcher.fetch(url, validators: validators)
+        } catch {
+            feed.fetchError = error
+            return fallBack(error.message)
+        }
+        switch outcome {
+        case .notModified:
+            guard let cached else { return fallBack("\(url): 304 Not Modified without a cached copy") }
+            if let refusal = useCached(cached, as: .notModified) { feed.failure = refusal.message }
+            return feed
+        case .fetched(let bytes, let validators):
+            var signature: [UInt8]?
+            if publicKey != nil {
+                do {
+                    if case .fetched(let text, _) = try fetcher.fetch(url + ".sig", maxBytes: Self.signatureMaxBytes) {
+                        signature = text
+                    }
+                } catch  where error.status == 404 || error.status == 410 {
+                    signature = nil
+                } catch {
+                    feed.fetchError = error
+                    return fallBack(error.message)
+                }
+            }
+            switch check(bytes, signature: signature, location: url, publicKey: publicKey, parser: parser, now: now) {
+            case .success(let (parsed, version)):
+                feed.parsed = parsed
+                feed.validators = validators
+                guard !parsed.hasErrors else {
+                    feed.origin = .fetchedWithErrors
+                    if cached != nil {
+                        feed.warnings.append("\(url): not cached because it has errors; the last good copy stays")
+                    }
+                    return feed
+                }
+                feed.origin = .fetched
+                do {
+                    if let publicKey, let version { try versions.record(version, for: publicKey) }
+                    try cache.store(
+                        CachedFeed(url: url, bytes: bytes, signature: signature, validators: validators, storedAt: now))
+                } catch {
+                    feed.warnings.append(error.message)
+                }
+                return feed
+            case .failure(let refusal):
+                return fallBack(refusal.message)
+            }
+        }
+    }
+
+    /// Verifies (when a key is set) and parses `bytes`.
+    ///
+    /// - Returns: The parse result and the version to record, or the reason to refuse.
+    private func check(
+        _ bytes: [UInt8], signature: [UInt8]?, location: String, publicKey: FeedPublicKey?, parser: FeedParser,
+        now: Instant
+    ) -> Result<(FeedParseResult, Int64?), Refusal> {
+        guard let publicKey else { return .success((parser.parse(bytes, source: location), nil)) }
+        let highest: Int64?
+        do {
+            highest = try versions.highestVersion(for: publicKey)
+        } catch {
+            return .failure(Refusal(error.message))
+        }
+        let authenticator = FeedAuthenticator(publicKey: publicKey, verifier: verifier)
+        switch authenticator.verify(
+            bytes, signature: signature, source: location, highestAcceptedVersion: highest, now: now,
+            parse: { parser.parse($0, source: location) })
+        {
+        case .accepted(let parsed, let version): return .success((parsed, version))
+        case .refused(let error): return .failure(Refusal(error.message))
+        }
+    }
+}
+
+/// Why a feed was refused, as one line.
+struct Refusal: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
