@@ -63,7 +63,10 @@ let package = Package(
         // The user-session daemon: feeds, the timer wheel, the ledger and the desktop, on one loop.
         .target(
             name: "NotifySchedDaemon",
-            dependencies: ["NotifySchedCore", "NotifySchedPlatform", "NotifySchedStore", "NotifySchedDesktop"],
+            dependencies: [
+                "NotifySchedCore", "NotifySchedPlatform", "NotifySchedStore", "NotifySchedDesktop",
+                "NotifySchedNetwork",
+            ],
             swiftSettings: strictSettings
         ),
         // Portal feeds: fetching over HTTP(S), the last-good cache, signatures and the versions seen.

@@ -24,8 +24,13 @@ struct DaemonCommand: ParsableCommand {
     @Option(
         name: .customLong("feed"),
         help: ArgumentHelp(
-            "Follow this feed instead of the configured ones (repeatable).", valueName: "path"))
+            "Follow this feed (a path or an http(s) URL) instead of the configured ones (repeatable).",
+            valueName: "location"))
     var feeds: [String] = []
+
+    @Option(
+        help: ArgumentHelp("The Ed25519 public key (base64) the --feed feeds must be signed with.", valueName: "key"))
+    var publicKey: String?
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -39,7 +44,7 @@ struct DaemonCommand: ParsableCommand {
         }
         if !feeds.isEmpty {
             configuration.sources = feeds.map {
-                SourceConfiguration(name: $0, feed: $0, settings: configuration.sourceDefaults)
+                SourceConfiguration(name: $0, feed: $0, publicKey: publicKey, settings: configuration.sourceDefaults)
             }
         } else if configuration.sources.isEmpty {
             configuration.sources = DemoFeeds.files(environment: environment).map {

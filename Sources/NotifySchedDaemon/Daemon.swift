@@ -1,5 +1,6 @@
 import NotifySchedCore
 import NotifySchedDesktop
+import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
@@ -22,6 +23,7 @@ public final class Daemon {
     private let timer: WallClockTimer
     private let store: StateStore
     private let logFile: DeliveryLogFile
+    private let loader: PortalFeedLoader
     private let parser: FeedParser
     private let report: (String) -> Void
     private var handler: NotificationHandler!
@@ -50,6 +52,12 @@ public final class Daemon {
             store = try StateStore(path: paths.stateDatabase)
             logFile = DeliveryLogFile(environment: environment)
             delivered = try logFile.read()
+            // The fetcher's thread starts only when a feed is a URL.
+            let fetcher =
+                configuration.sources.contains { PortalFeedLoader.isURL($0.feed) } ? try FeedFetcher() : nil
+            loader = PortalFeedLoader(fetcher: fetcher, directories: paths)
+        } catch let error as NetworkError {
+            throw DaemonError(.unavailable, error.message)
         } catch let error as StoreError {
             throw DaemonError(.unavailable, error.message)
         } catch let error as PlatformError {
@@ -75,6 +83,8 @@ public final class Daemon {
     /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
     ///   `.unavailable` when there is no session bus.
     public func run() throws(DaemonError) {
+        // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
+        defer { loader.fetcher?.shutdown() }
         do {
             guard try notifier.claimBusName(Self.busName) else {
                 throw DaemonError(
@@ -102,21 +112,28 @@ public final class Daemon {
 
     // MARK: Feeds
 
+    /// Reads every source once: files, and portal URLs through the fetcher and its last-good
+    /// cache (a failed fetch falls back to the cached copy). Polling on each source's period is
+    /// not done yet: a URL source is fetched at start.
     private func loadSources() {
+        let now = WallClock.now()
         sources = configuration.sources.map { source in
-            let schedule: Schedule?
-            do {
-                let bytes = try FeedFile.read(source.feed, maxBytes: parser.limits.maxBytes)
-                let result = parser.parse(bytes, source: source.feed)
-                for problem in result.diagnostics where problem.severity == .error {
-                    report("notify-sched: \(source.feed): \(problem.error)")
+            var key: FeedPublicKey?
+            if let text = source.publicKey {
+                do {
+                    key = try FeedPublicKey(base64: text)
+                } catch {
+                    report("notify-sched: source \(source.name): \(error); not following it")
+                    return FollowedSource(location: source.feed, settings: source.settings, schedule: nil)
                 }
-                schedule = result.schedule
-            } catch {
-                report("notify-sched: \(error)")
-                schedule = nil
             }
-            return FollowedSource(location: source.feed, settings: source.settings, schedule: schedule)
+            let loaded = loader.load(source.feed, publicKey: key, parser: parser, now: now)
+            for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
+            if let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
+            for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
+                report("notify-sched: \(source.feed): \(problem.error)")
+            }
+            return FollowedSource(location: source.feed, settings: source.settings, schedule: loaded.parsed?.schedule)
         }
         references = sources.indices.flatMap { sourceIndex in
             (sources[sourceIndex].schedule?.entries.indices ?? 0..<0).map {

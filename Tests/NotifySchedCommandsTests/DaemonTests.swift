@@ -1,4 +1,5 @@
 import Foundation
+import NotifySchedTesting
 import Testing
 
 /// `notify-sched daemon` as a process on a private session bus with dbusmock's notification
@@ -77,6 +78,20 @@ struct DaemonTests {
         let id = try #require(call.hints["x-notify-sched-id"])
         let handled = try CLI.run(["handle", id, "--no-alert"], environment: bus.environment)
         #expect(handled.status == 0, "\(handled.standardError)")
+    }
+}
+
+extension DaemonTests {
+    @Test func aPortalFeedIsFetchedOverHTTPAndItsEntriesDelivered() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        defer { portal.stop() }
+        try portal.write("team.json", #"{"notifications": [{"id": "hello", "title": "From the portal"}]}"#)
+        let daemon = try CLI.start(["daemon", "--feed", portal.feedURL("team.json")], environment: bus.environment)
+        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["From the portal"])
+        #expect(stop(daemon).status == 0)
+        #expect(portal.requests().first?.header("User-Agent")?.hasPrefix("notify-sched/") == true)
     }
 }
 
