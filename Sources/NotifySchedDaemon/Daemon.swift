@@ -102,6 +102,8 @@ public final class Daemon {
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
         notifier.onServerChange = { [unowned self] server in
             self.report("notify-sched: notification server: \(server?.summary ?? "none")")
+            // Popups that waited for a server go out now rather than at their next retry.
+            if server != nil { self.replan(at: WallClock.now()) }
         }
         loadSources()
         let now = WallClock.now()

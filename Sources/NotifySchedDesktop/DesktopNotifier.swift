@@ -282,14 +282,17 @@ public final class DesktopNotifier: Notifier {
     private func serverReplaced() {
         guard let server = try? readServer() else { return }
         self.server = server
-        onServerChange(server)
+        // Popups already waiting go to the new server first: what the change handler shows
+        // next is new, and must not be shown twice.
         for shown in waiting.values where !shown.isAnswered {
             do {
                 try present(shown, on: server)
             } catch {
                 onServerChange(nil)
+                return
             }
         }
+        onServerChange(server)
     }
 
     private func serverVanished() {

@@ -82,6 +82,21 @@ struct DaemonTests {
 }
 
 extension DaemonTests {
+    @Test func popupsWaitForANotificationServerAndGoOutWhenOneAppears() throws {
+        let bus = try PrivateSessionBus()
+        let (path, _) = try feed(dueIn: 3600)
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        Thread.sleep(forTimeInterval: 1)
+        let asked = Date()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let calls = try bus.waitForNotifyCalls(1)
+        #expect(calls.map(\.summary) == ["Right away"])
+        #expect(
+            Date().timeIntervalSince(asked) < 5,
+            "a waiting popup must go out when the server appears, not at the next retry")
+        #expect(stop(daemon).status == 0)
+    }
+
     @Test func aPortalFeedIsFetchedOverHTTPAndItsEntriesDelivered() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
