@@ -1,16 +1,9 @@
+import NotifySchedCore
+
 /// Why the daemon cannot start or had to stop: a code a program can match and a message a
 /// person can act on.
 public struct DaemonError: Error, Sendable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// Another daemon of this user owns the bus name.
-        public static let alreadyRunning = Code(rawValue: "daemon.already-running")
-        /// The session bus, the state database or the timer is not available.
-        public static let unavailable = Code(rawValue: "daemon.unavailable")
-    }
+    public typealias Code = ErrorCode<DaemonError>
 
     public var code: Code
     public var message: String
@@ -21,4 +14,11 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension ErrorCode where Domain == DaemonError {
+    /// Another daemon of this user owns the bus name.
+    public static var alreadyRunning: Self { Self(rawValue: "daemon.already-running") }
+    /// The session bus, the state database or the timer is not available.
+    public static var unavailable: Self { Self(rawValue: "daemon.unavailable") }
 }

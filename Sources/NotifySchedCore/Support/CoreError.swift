@@ -5,66 +5,7 @@
 /// `Diagnostic`s. Its `description` is one line: `line 42: notifications[3].fireDate: not a date: "tomorrow"`.
 public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable string a program can match (`"feed.syntax"`).
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The feed is bigger than the size cap.
-        public static let tooLarge = Code(rawValue: "feed.too-large")
-        /// The bytes are not JSON, an XML plist or a binary plist.
-        public static let unknownFormat = Code(rawValue: "feed.unknown-format")
-        /// The text is not valid UTF-8.
-        public static let invalidUTF8 = Code(rawValue: "feed.invalid-utf8")
-        /// The document is malformed (JSON or XML syntax, a truncated or corrupt binary plist).
-        public static let syntax = Code(rawValue: "feed.syntax")
-        /// The document nests deeper, or holds more objects, than the reader allows.
-        public static let limitExceeded = Code(rawValue: "feed.limit-exceeded")
-        /// The XML has a DOCTYPE with an internal subset or an entity the reader refuses to expand.
-        public static let forbiddenMarkup = Code(rawValue: "feed.forbidden-markup")
-        /// A dictionary names the same key twice.
-        public static let duplicateKey = Code(rawValue: "feed.duplicate-key")
-        /// The root is of a shape no dialect accepts.
-        public static let unknownDialect = Code(rawValue: "feed.unknown-dialect")
-        /// A required key is absent.
-        public static let missingKey = Code(rawValue: "entry.missing-key")
-        /// A value has the wrong type.
-        public static let wrongType = Code(rawValue: "entry.wrong-type")
-        /// A value has the right type but is out of range or malformed.
-        public static let invalidValue = Code(rawValue: "entry.invalid-value")
-        /// Two entries share an id.
-        public static let duplicateID = Code(rawValue: "entry.duplicate-id")
-        /// A date or time string is malformed or names no real date.
-        public static let invalidDate = Code(rawValue: "entry.invalid-date")
-        /// A time-zone name is not in the tz database.
-        public static let unknownZone = Code(rawValue: "entry.unknown-zone")
-        /// A systemd calendar expression is malformed.
-        public static let invalidCalendar = Code(rawValue: "entry.invalid-calendar")
-        /// An action URL is malformed or uses a scheme that is not allowed.
-        public static let disallowedURL = Code(rawValue: "entry.disallowed-url")
-        /// An iSmartNews event pattern is malformed (it then behaves as `ON=1`).
-        public static let invalidPattern = Code(rawValue: "entry.invalid-pattern")
-        /// A key no dialect reads; kept, and reported as a warning.
-        public static let unknownKey = Code(rawValue: "entry.unknown-key")
-        /// A key is set for the feed, but no signature came with it.
-        public static let unsigned = Code(rawValue: "feed.unsigned")
-        /// The signature is malformed or does not match the feed's bytes and the key.
-        public static let badSignature = Code(rawValue: "feed.bad-signature")
-        /// A signed feed's `version` is lower than one accepted before (or missing after one was).
-        public static let rollback = Code(rawValue: "feed.rollback")
-        /// A signed feed's `expires` has passed.
-        public static let expired = Code(rawValue: "feed.expired")
-        /// A public or private key is not the base64 of a raw 32-byte Ed25519 key.
-        public static let invalidKey = Code(rawValue: "feed.invalid-key")
-        /// A tz database file is malformed.
-        public static let invalidZoneData = Code(rawValue: "zone.invalid-data")
-        /// A popup could not be shown (no notification server, or it refused the popup).
-        public static let cannotShow = Code(rawValue: "handling.cannot-show")
-        /// A prompt cannot ask: the notification server shows no buttons.
-        public static let cannotAsk = Code(rawValue: "handling.cannot-ask")
-        /// An action's URL was refused by the allowed schemes, or nothing could open it.
-        public static let cannotOpen = Code(rawValue: "handling.cannot-open")
-    }
+    public typealias Code = ErrorCode<CoreError>
 
     /// What went wrong.
     public var code: Code
@@ -127,4 +68,61 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         severity == .warning ? "warning: \(error)" : error.description
     }
+}
+
+extension ErrorCode where Domain == CoreError {
+    /// The feed is bigger than the size cap.
+    public static var tooLarge: Self { Self(rawValue: "feed.too-large") }
+    /// The bytes are not JSON, an XML plist or a binary plist.
+    public static var unknownFormat: Self { Self(rawValue: "feed.unknown-format") }
+    /// The text is not valid UTF-8.
+    public static var invalidUTF8: Self { Self(rawValue: "feed.invalid-utf8") }
+    /// The document is malformed (JSON or XML syntax, a truncated or corrupt binary plist).
+    public static var syntax: Self { Self(rawValue: "feed.syntax") }
+    /// The document nests deeper, or holds more objects, than the reader allows.
+    public static var limitExceeded: Self { Self(rawValue: "feed.limit-exceeded") }
+    /// The XML has a DOCTYPE with an internal subset or an entity the reader refuses to expand.
+    public static var forbiddenMarkup: Self { Self(rawValue: "feed.forbidden-markup") }
+    /// A dictionary names the same key twice.
+    public static var duplicateKey: Self { Self(rawValue: "feed.duplicate-key") }
+    /// The root is of a shape no dialect accepts.
+    public static var unknownDialect: Self { Self(rawValue: "feed.unknown-dialect") }
+    /// A required key is absent.
+    public static var missingKey: Self { Self(rawValue: "entry.missing-key") }
+    /// A value has the wrong type.
+    public static var wrongType: Self { Self(rawValue: "entry.wrong-type") }
+    /// A value has the right type but is out of range or malformed.
+    public static var invalidValue: Self { Self(rawValue: "entry.invalid-value") }
+    /// Two entries share an id.
+    public static var duplicateID: Self { Self(rawValue: "entry.duplicate-id") }
+    /// A date or time string is malformed or names no real date.
+    public static var invalidDate: Self { Self(rawValue: "entry.invalid-date") }
+    /// A time-zone name is not in the tz database.
+    public static var unknownZone: Self { Self(rawValue: "entry.unknown-zone") }
+    /// A systemd calendar expression is malformed.
+    public static var invalidCalendar: Self { Self(rawValue: "entry.invalid-calendar") }
+    /// An action URL is malformed or uses a scheme that is not allowed.
+    public static var disallowedURL: Self { Self(rawValue: "entry.disallowed-url") }
+    /// An iSmartNews event pattern is malformed (it then behaves as `ON=1`).
+    public static var invalidPattern: Self { Self(rawValue: "entry.invalid-pattern") }
+    /// A key no dialect reads; kept, and reported as a warning.
+    public static var unknownKey: Self { Self(rawValue: "entry.unknown-key") }
+    /// A key is set for the feed, but no signature came with it.
+    public static var unsigned: Self { Self(rawValue: "feed.unsigned") }
+    /// The signature is malformed or does not match the feed's bytes and the key.
+    public static var badSignature: Self { Self(rawValue: "feed.bad-signature") }
+    /// A signed feed's `version` is lower than one accepted before (or missing after one was).
+    public static var rollback: Self { Self(rawValue: "feed.rollback") }
+    /// A signed feed's `expires` has passed.
+    public static var expired: Self { Self(rawValue: "feed.expired") }
+    /// A public or private key is not the base64 of a raw 32-byte Ed25519 key.
+    public static var invalidKey: Self { Self(rawValue: "feed.invalid-key") }
+    /// A tz database file is malformed.
+    public static var invalidZoneData: Self { Self(rawValue: "zone.invalid-data") }
+    /// A popup could not be shown (no notification server, or it refused the popup).
+    public static var cannotShow: Self { Self(rawValue: "handling.cannot-show") }
+    /// A prompt cannot ask: the notification server shows no buttons.
+    public static var cannotAsk: Self { Self(rawValue: "handling.cannot-ask") }
+    /// An action's URL was refused by the allowed schemes, or nothing could open it.
+    public static var cannotOpen: Self { Self(rawValue: "handling.cannot-open") }
 }
