@@ -2,21 +2,12 @@ import NotifySchedCore
 
 /// Why the daemon cannot start or had to stop: a code a program can match and a message a
 /// person can act on.
-public struct DaemonError: Error, Sendable, CustomStringConvertible {
-    public typealias Code = ErrorCode<DaemonError>
+public typealias DaemonError = CodedError<DaemonErrorDomain>
 
-    public var code: Code
-    public var message: String
+/// The domain of `DaemonError`'s codes.
+public enum DaemonErrorDomain {}
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-}
-
-extension ErrorCode where Domain == DaemonError {
+extension ErrorCode where Domain == DaemonErrorDomain {
     /// Another daemon of this user owns the bus name.
     public static var alreadyRunning: Self { Self(rawValue: "daemon.already-running") }
     /// The session bus, the state database or the timer is not available.

@@ -1,4 +1,5 @@
 import Glibc
+import NotifySchedCore
 
 /// Replaces files so that a crash or power loss leaves either the old content or the new, never
 /// a mix: write a temporary file in the same folder, fsync it, rename it over the target, fsync

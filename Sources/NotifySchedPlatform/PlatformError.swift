@@ -1,23 +1,12 @@
 import NotifySchedCore
 
 /// An error from the machine around the core: files, the tz database, the environment.
-public struct PlatformError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, as a stable string a program can match.
-    public typealias Code = ErrorCode<PlatformError>
+public typealias PlatformError = CodedError<PlatformErrorDomain>
 
-    public var code: Code
-    /// A sentence a person can act on; it starts with the path concerned.
-    public var message: String
+/// The domain of `PlatformError`'s codes.
+public enum PlatformErrorDomain {}
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-}
-
-extension ErrorCode where Domain == PlatformError {
+extension ErrorCode where Domain == PlatformErrorDomain {
     /// The file or folder does not exist.
     public static var notFound: Self { Self(rawValue: "platform.not-found") }
     /// It exists but cannot be read, or is not a regular file.

@@ -2,21 +2,12 @@ import NotifySchedCore
 
 /// An error of the state database: a code a program can match and a message naming the file
 /// and the cause.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
-    public typealias Code = ErrorCode<StoreError>
+public typealias StoreError = CodedError<StoreErrorDomain>
 
-    public var code: Code
-    public var message: String
+/// The domain of `StoreError`'s codes.
+public enum StoreErrorDomain {}
 
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { message }
-}
-
-extension ErrorCode where Domain == StoreError {
+extension ErrorCode where Domain == StoreErrorDomain {
     /// The database could not be opened or created (permissions, a full disk, not a database).
     public static var unavailable: Self { Self(rawValue: "store.unavailable") }
     /// A read or write failed; nothing of the failed transaction was kept.

@@ -1,4 +1,5 @@
 import Foundation
+import NotifySchedCore
 import NotifySchedPlatform
 import Testing
 
