@@ -157,8 +157,21 @@ public final class Daemon {
     /// Rebuilds the wheel from the ledger: at start, and after the clock changed.
     private func replan(at now: Instant) {
         wheel = TimerWheel(now: now)
+        var recorded: [Int: [String: Instant]] = [:]
+        for index in sources.indices {
+            do {
+                recorded[index] = try store.lastRecorded(source: sources[index].location)
+            } catch {
+                report("notify-sched: \(error.message)")
+            }
+        }
         for (index, reference) in references.enumerated() {
-            plan(UInt32(index), reference, at: now)
+            guard let known = recorded[reference.source] else {
+                // The ledger could not be read: try this source again shortly rather than guess.
+                wheel.schedule(UInt32(index), at: now + Self.retryDelay)
+                continue
+            }
+            plan(UInt32(index), reference, at: now, lastRecorded: entry(reference).flatMap { known[$0.id] })
         }
         armTimer()
     }
@@ -184,15 +197,19 @@ public final class Daemon {
     /// Delivers or records what is due of one timed entry and schedules its next occurrence.
     private func plan(_ element: UInt32, _ reference: EntryReference, at now: Instant) {
         guard let entry = entry(reference) else { return }
-        let source = sources[reference.source].location
-        let lastRecorded: Instant?
         do {
-            lastRecorded = try store.lastRecorded(source: source, entryID: entry.id)
+            let last = try store.lastRecorded(source: sources[reference.source].location, entryID: entry.id)
+            plan(element, reference, at: now, lastRecorded: last)
         } catch {
             report("notify-sched: \(error.message)")
             wheel.schedule(element, at: now + Self.retryDelay)
-            return
         }
+    }
+
+    /// `plan(_:_:at:)` with the entry's last recorded occurrence already read.
+    private func plan(_ element: UInt32, _ reference: EntryReference, at now: Instant, lastRecorded: Instant?) {
+        guard let entry = entry(reference) else { return }
+        let source = sources[reference.source].location
         let plan = OccurrencePlan(for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone)
         if let missed = plan.missed {
             record(entry, of: source, occurrence: missed, .missed, at: now)

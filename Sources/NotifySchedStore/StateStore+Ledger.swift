@@ -40,6 +40,22 @@ extension StateStore {
         }
     }
 
+    /// The latest recorded occurrence of every entry of `source` that has one, by entry id: one
+    /// query where planning a whole feed would otherwise make one per entry.
+    public func lastRecorded(source: String) throws(StoreError) -> [String: Instant] {
+        try read("read the ledger of \(source)") { database in
+            var latest: [String: Instant] = [:]
+            let rows = try Row.fetchCursor(
+                database,
+                sql: "SELECT entry_id, max(occurrence_us) AS last FROM ledger WHERE source = ? GROUP BY entry_id",
+                arguments: [source])
+            while let row = try rows.next() {
+                latest[row["entry_id"]] = Instant(microseconds: row["last"])
+            }
+            return latest
+        }
+    }
+
     /// The records whose popups may still be on screen: delivered, with a popup id.
     public func onScreen() throws(StoreError) -> [LedgerRecord] {
         try read("read the popups on screen") { database in

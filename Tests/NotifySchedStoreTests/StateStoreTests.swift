@@ -35,6 +35,9 @@ import Testing
         let store = try StateStore(path: path)
         #expect(try store.lastRecorded(source: "feed", entryID: "a") == Instant(secondsSinceEpoch: 200))
         #expect(try store.lastRecorded(source: "feed", entryID: "c") == nil)
+        #expect(
+            try store.lastRecorded(source: "feed")
+                == ["a": Instant(secondsSinceEpoch: 200), "b": Instant(secondsSinceEpoch: 150)])
         let first = record("a", at: 100, .delivered, popup: 7)
         #expect(try store.ledgerRecord(occurrenceID: first.occurrenceID) == first)
         #expect(try store.onScreen() == [first])
