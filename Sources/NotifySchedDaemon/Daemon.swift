@@ -15,6 +15,22 @@ import NotifySchedStore
 public final class Daemon {
     /// The daemon's well-known name on the session bus: owning it makes it the only one.
     public static let busName = "org.notify_sched.Daemon"
+    /// The path of its control object.
+    public static let objectPath = "/org/notify_sched/Daemon"
+    /// The interface of its control object.
+    public static let interface = "org.notify_sched.Daemon1"
+    /// The control interface, as D-Bus introspection XML.
+    static let introspection = """
+        <node>
+          <interface name="org.notify_sched.Daemon1">
+            <!-- Posts a named event (iSmartNews patterns): returns what it showed, in words. -->
+            <method name="PostEvent">
+              <arg name="name" type="s" direction="in"/>
+              <arg name="result" type="s" direction="out"/>
+            </method>
+          </interface>
+        </node>
+        """
     /// How long a popup that could not be shown (no notification server) waits before a retry.
     static let retryDelay = TimeSpan.seconds(30)
 
@@ -92,6 +108,17 @@ public final class Daemon {
             }
         } catch let error as DaemonError {
             throw error
+        } catch {
+            throw DaemonError(.unavailable, "\(error)")
+        }
+        do {
+            _ = try BusService(path: Self.objectPath, introspection: Self.introspection) {
+                [unowned self] method, arguments in
+                guard method == "PostEvent", let name = arguments.first, !name.isEmpty else {
+                    throw DaemonError(.unavailable, "unknown call \(method)")
+                }
+                return [self.postEvent(name, at: WallClock.now())]
+            }
         } catch {
             throw DaemonError(.unavailable, "\(error)")
         }
@@ -235,16 +262,30 @@ public final class Daemon {
 
     // MARK: Events
 
-    /// The session-start event: iNotify sources are checked, iSmartNews sources run a cycle.
+    /// The session-start event: iNotify sources are checked, iSmartNews sources run a cycle
+    /// (and count a run).
     private func startSession(at now: Instant) {
         for source in sources {
             guard let schedule = source.schedule else { continue }
             switch schedule.dialect {
             case .iNotify: checkINotify(source, schedule, at: now)
-            case .iSmartNews: runNewsCycle(event: "session:start", source, schedule, at: now)
+            case .iSmartNews: _ = runNewsCycle(event: "session:start", countsAsRun: true, source, schedule, at: now)
             case .native, .zbim: break
             }
         }
+    }
+
+    /// An event posted with `notify-sched event NAME`: every iSmartNews source runs a cycle of it.
+    ///
+    /// - Returns: What it showed, in words, for the caller to print.
+    private func postEvent(_ name: String, at now: Instant) -> String {
+        var shown = 0
+        for source in sources {
+            guard let schedule = source.schedule, schedule.dialect == .iSmartNews else { continue }
+            shown += runNewsCycle(event: name, countsAsRun: false, source, schedule, at: now)
+        }
+        report("notify-sched: event \(name): \(shown) shown")
+        return "\(name): \(shown) shown"
     }
 
     private func checkINotify(_ source: FollowedSource, _ schedule: Schedule, at now: Instant) {
@@ -277,22 +318,29 @@ public final class Daemon {
         }
     }
 
-    private func runNewsCycle(event: String, _ source: FollowedSource, _ schedule: Schedule, at now: Instant) {
+    /// Runs one iSmartNews display cycle of `event`; returns how many popups it showed.
+    private func runNewsCycle(
+        event: String, countsAsRun: Bool, _ source: FollowedSource, _ schedule: Schedule, at now: Instant
+    ) -> Int {
+        var shown = 0
         do {
             var state = try store.newsState(source.location)
-            state.runCounter += 1
+            if countsAsRun { state.runCounter += 1 }
             let cycle = NewsCycle(
                 event: event, schedule: schedule, state: state, shown: handler.state[source.location].shownNews,
                 now: now)
             for item in cycle.items {
-                if let entry = schedule.entries.first(where: { $0.id == item.entryID }) {
-                    _ = deliver(entry, of: source.location, occurrence: now, at: now)
+                if let entry = schedule.entries.first(where: { $0.id == item.entryID }),
+                    deliver(entry, of: source.location, occurrence: now, at: now)
+                {
+                    shown += 1
                 }
             }
             try store.setNewsState(cycle.state, for: source.location)
         } catch {
             report("notify-sched: \(source.location): \(error)")
         }
+        return shown
     }
 
     // MARK: Delivery and handling

@@ -15,4 +15,8 @@ extension ErrorCode where Domain == DesktopErrorDomain {
     public static var showFailed: Self { Self(rawValue: "desktop.show-failed") }
     /// No handler opened the URL.
     public static var openFailed: Self { Self(rawValue: "desktop.open-failed") }
+    /// Nothing owns a service's name on the session bus, or the call did not get through.
+    public static var noService: Self { Self(rawValue: "desktop.no-service") }
+    /// The service answered the call with an error.
+    public static var callFailed: Self { Self(rawValue: "desktop.call-failed") }
 }

@@ -82,6 +82,29 @@ struct DaemonTests {
 }
 
 extension DaemonTests {
+    @Test func postedEventsDriveISmartNewsPatterns() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let path = try CLI.temporaryFile(
+            #"[{"event": {"name": "build:done", "pattern": "OFF=1|ON=1"}}, {"title": "Build news", "always": true}]"#,
+            name: "news.json")
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(
+            try CLI.run(["event", "build:done"], environment: bus.environment).standardOutput == "build:done: 0 shown\n"
+        )
+        #expect(
+            try CLI.run(["event", "Build:Done"], environment: bus.environment).standardOutput == "Build:Done: 1 shown\n"
+        )
+        // Once at session start (no event object matches it, so classic messages show, as in
+        // iSmartNews) and once for the second build:done.
+        #expect(try bus.notifyCalls().map(\.summary) == ["Build news", "Build news"])
+        #expect(stop(daemon).status == 0)
+        let none = try CLI.run(["event", "build:done"], environment: bus.environment)
+        #expect(none.status == 1)
+        #expect(none.standardError.hasPrefix("notify-sched: no notify-sched daemon is running"))
+    }
+
     @Test func popupsWaitForANotificationServerAndGoOutWhenOneAppears() throws {
         let bus = try PrivateSessionBus()
         let (path, _) = try feed(dueIn: 3600)
