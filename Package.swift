@@ -33,13 +33,13 @@ let package = Package(
             name: "NotifySchedCore",
             swiftSettings: strictSettings
         ),
-        // timerfd, which glibc declares in a header `import Glibc` leaves out. Part of glibc: no
-        // pkg-config name and nothing to install.
-        .systemLibrary(name: "CTimerfd"),
+        // timerfd and malloc_trim, which glibc declares in headers `import Glibc` leaves out.
+        // Part of glibc: no pkg-config name and nothing to install.
+        .systemLibrary(name: "CLinux"),
         // The machine around the core: the tz database, files, environment, the wall clock.
         .target(
             name: "NotifySchedPlatform",
-            dependencies: ["NotifySchedCore", "CTimerfd"],
+            dependencies: ["NotifySchedCore", "CLinux"],
             swiftSettings: strictSettings
         ),
         // Durable state: the firing ledger and what handling and the seed dialects remember, in SQLite.

@@ -169,6 +169,8 @@ public final class Daemon {
                 EntryReference(source: sourceIndex, entry: $0)
             }
         }
+        // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
+        FreedMemory.release()
         let count = references.count
         report(
             "notify-sched: following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"

@@ -1,4 +1,4 @@
-import CTimerfd
+import CLinux
 import Glibc
 import NotifySchedCore
 
