@@ -72,13 +72,8 @@ public final class Daemon {
             let fetcher =
                 configuration.sources.contains { PortalFeedLoader.isURL($0.feed) } ? try FeedFetcher() : nil
             loader = PortalFeedLoader(fetcher: fetcher, directories: paths)
-        } catch let error as NetworkError {
-            throw DaemonError(.unavailable, error.message)
-        } catch let error as StoreError {
-            throw DaemonError(.unavailable, error.message)
-        } catch let error as PlatformError {
-            throw DaemonError(.unavailable, error.message)
         } catch {
+            // Each of these errors describes itself by its message, naming the file or the cause.
             throw DaemonError(.unavailable, "\(error)")
         }
         let zones = TimeZoneDatabase()
