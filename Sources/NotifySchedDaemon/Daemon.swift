@@ -49,20 +49,32 @@ public final class Daemon {
     private var wheel: TimerWheel<UInt32>
     private var userZone: ZoneRules
 
-    /// Prepares a daemon; nothing is shown until `run()`.
+    /// Claims the daemon's bus name and prepares the daemon; nothing is shown until `run()`.
     ///
     /// - Parameters:
     ///   - configuration: The settings and sources (`--feed` already applied).
     ///   - paths: Where the state lives.
     ///   - environment: For the user's zone and language.
     ///   - report: Where log lines go (standard error; journald reads it under systemd).
-    /// - Throws: `DaemonError` when the state or the timer cannot be had.
+    /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
+    ///   `.unavailable` when the session bus, the state or the timer cannot be had.
     public init(
         configuration: Configuration, paths: UserDirectories, environment: [String: String],
         report: @escaping (String) -> Void
     ) throws(DaemonError) {
         self.configuration = configuration
         self.report = report
+        // The name first: a second daemon must leave before it touches the state.
+        do {
+            guard try notifier.claimBusName(Self.busName) else {
+                throw DaemonError(
+                    .alreadyRunning, "another notify-sched daemon is already running (it owns \(Self.busName))")
+            }
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError(.unavailable, "\(error)")
+        }
         do {
             timer = try WallClockTimer()
             store = try StateStore(path: paths.stateDatabase)
@@ -89,23 +101,12 @@ public final class Daemon {
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
     }
 
-    /// Claims the bus name, loads the feeds, delivers what is due and runs until SIGTERM or SIGINT.
+    /// Loads the feeds, delivers what is due and runs until SIGTERM or SIGINT.
     ///
-    /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
-    ///   `.unavailable` when there is no session bus.
+    /// - Throws: `DaemonError` with `.unavailable` when the control object cannot be exported.
     public func run() throws(DaemonError) {
         // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
         defer { loader.fetcher?.shutdown() }
-        do {
-            guard try notifier.claimBusName(Self.busName) else {
-                throw DaemonError(
-                    .alreadyRunning, "another notify-sched daemon is already running (it owns \(Self.busName))")
-            }
-        } catch let error as DaemonError {
-            throw error
-        } catch {
-            throw DaemonError(.unavailable, "\(error)")
-        }
         do {
             _ = try BusService(path: Self.objectPath, introspection: Self.introspection) {
                 [unowned self] method, arguments in

@@ -82,6 +82,24 @@ struct DaemonTests {
 }
 
 extension DaemonTests {
+    @Test func twentyDaemonsStartedAtOnceLeaveExactlyOne() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (path, _) = try feed(dueIn: 3600)
+        let daemons = try (0..<20).map { _ in try CLI.start(["daemon", "--feed", path], environment: bus.environment) }
+        _ = try bus.waitForNotifyCalls(1)
+        Thread.sleep(forTimeInterval: 2)
+        let running = daemons.filter(\.process.isRunning)
+        #expect(running.count == 1, "exactly one daemon may own the bus name")
+        for daemon in daemons where !daemon.process.isRunning {
+            let outcome = daemon.finish()
+            #expect(outcome.status == 1)
+            #expect(outcome.standardError.contains("another notify-sched daemon is already running"))
+        }
+        for daemon in running { #expect(stop(daemon).status == 0) }
+        #expect(try bus.notifyCalls().count == 1, "the losers must not have shown anything")
+    }
+
     @Test func postedEventsDriveISmartNewsPatterns() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
