@@ -82,6 +82,43 @@ struct DaemonTests {
 }
 
 extension DaemonTests {
+    @Test func killMinus9DuringARunLosesNothingAndDuplicatesAtMostOnce() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let start = Date(timeIntervalSinceNow: 2).rounded()
+        let formatter = ISO8601DateFormatter()
+        let entries = (0..<6).map { index in
+            #"{"id": "e\#(index)", "title": "Entry \#(index)", "fireDate": "\#(formatter.string(from: start + Double(index)))"}"#
+        }
+        let path = try CLI.temporaryFile(#"{"notifications": [\#(entries.joined(separator: ", "))]}"#)
+        let first = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        Thread.sleep(until: start + 2.5)
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = first.finish()
+        let second = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        Thread.sleep(until: start + 7)
+        #expect(stop(second).status == 0)
+        let titles = try bus.notifyCalls().map(\.summary)
+        for index in 0..<6 {
+            #expect(titles.contains("Entry \(index)"), "Entry \(index) was lost")
+        }
+        #expect(titles.count <= 7, "at most one duplicate per crash: \(titles)")
+        let database = bus.environment["XDG_STATE_HOME", default: ""] + "/notify-sched/state.sqlite"
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: PrivateSessionBus.pythonPath)
+        check.arguments = [
+            "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                + "print(c.execute('pragma integrity_check').fetchone()[0], c.execute('select count(*) from ledger').fetchone()[0])",
+            database,
+        ]
+        let output = Pipe()
+        check.standardOutput = output
+        try check.run()
+        check.waitUntilExit()
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "ok 6\n")
+    }
+
     @Test func twentyDaemonsStartedAtOnceLeaveExactlyOne() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
