@@ -23,7 +23,7 @@ struct IndexedBinaryHeap {
     var count: Int { nodes.count }
 
     /// The earliest due time.
-    var earliest: Int64? { nodes.first?.due }
+    func earliest() -> Int64? { nodes.first?.due }
 
     mutating func schedule(at due: Int64) -> Handle {
         let id: UInt32

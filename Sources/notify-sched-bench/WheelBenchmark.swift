@@ -42,8 +42,8 @@ struct WheelBenchmark: ParsableCommand {
             build = min(build, built.seconds)
             bytesPerEntry = Double(built.wheel.storageByteCount) / Double(entries)
             wheel = min(wheel, try pairsOnWheel(workload, built))
-            heap = min(heap, try pairsOnLazyCancellingHeap(workload))
-            indexedHeap = min(indexedHeap, try pairsOnIndexedHeap(workload))
+            heap = min(heap, try pairs(on: LazyCancellingHeap.self, workload, name: "lazily cancelling heap"))
+            indexedHeap = min(indexedHeap, try pairs(on: IndexedBinaryHeap.self, workload, name: "indexed heap"))
         }
         let nanosecondsPerPair = { (seconds: Double) in seconds * 1e9 / Double(pairs) }
         let rows = [("timer wheel", wheel), ("Heap, lazy cancel", heap), ("indexed binary heap", indexedHeap)].map {
@@ -103,32 +103,19 @@ struct WheelBenchmark: ParsableCommand {
         return elapsed
     }
 
-    private func pairsOnLazyCancellingHeap(_ workload: WheelWorkload) throws -> Double {
-        var heap = LazyCancellingHeap()
-        var handles = workload.initialDues.map { heap.schedule(at: $0) }
+    /// Times the workload's pairs on a baseline queue, then checks it kept every entry.
+    private func pairs<Queue: BaselineQueue>(on _: Queue.Type, _ workload: WheelWorkload, name: String) throws -> Double
+    {
+        var queue = Queue()
+        var handles = workload.initialDues.map { queue.schedule(at: $0) }
         let start = ContinuousClock.now
         for (victim, due) in zip(workload.victims, workload.dues) {
-            heap.cancel(handles[Int(victim)])
-            handles[Int(victim)] = heap.schedule(at: due)
+            queue.cancel(handles[Int(victim)])
+            handles[Int(victim)] = queue.schedule(at: due)
         }
         let elapsed = seconds(since: start)
-        guard heap.count == entries, heap.earliest() == expectedEarliest(workload) else {
-            throw ValidationError("the lazily cancelling heap lost track of its entries")
-        }
-        return elapsed
-    }
-
-    private func pairsOnIndexedHeap(_ workload: WheelWorkload) throws -> Double {
-        var heap = IndexedBinaryHeap()
-        var handles = workload.initialDues.map { heap.schedule(at: $0) }
-        let start = ContinuousClock.now
-        for (victim, due) in zip(workload.victims, workload.dues) {
-            heap.cancel(handles[Int(victim)])
-            handles[Int(victim)] = heap.schedule(at: due)
-        }
-        let elapsed = seconds(since: start)
-        guard heap.count == entries, heap.earliest == expectedEarliest(workload) else {
-            throw ValidationError("the indexed heap lost track of its entries")
+        guard queue.count == entries, queue.earliest() == expectedEarliest(workload) else {
+            throw ValidationError("the \(name) lost track of its entries")
         }
         return elapsed
     }
