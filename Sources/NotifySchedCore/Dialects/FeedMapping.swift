@@ -28,18 +28,16 @@ final class FeedMapping {
 
 /// Key paths as messages print them: `notifications[3].fireDate`, `["2011/02/01"].Title`.
 enum KeyPath {
+    /// The path of the value under `key` in the dictionary at `parent`, written as the
+    /// readers write theirs (`FeedKeyPath`): bare identifiers, anything else quoted in brackets.
     static func child(_ parent: String, key: String) -> String {
-        let plain =
-            !key.isEmpty
-            && key.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
-                    || $0 == "-" || $0 == ":"
-            }
-        guard plain else { return parent + "[\"" + key + "\"]" }
-        return parent.isEmpty ? key : parent + "." + key
+        let component = FeedKeyPath.component(key: key)
+        if parent.isEmpty || component.hasPrefix("[") { return parent + component }
+        return parent + "." + component
     }
 
+    /// The path of the element at `index` of the array at `parent`.
     static func element(_ parent: String, index: Int) -> String {
-        parent + "[\(index)]"
+        parent + FeedKeyPath.component(index: index)
     }
 }
