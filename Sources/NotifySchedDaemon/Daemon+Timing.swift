@@ -1,0 +1,87 @@
+import NotifySchedCore
+import NotifySchedDesktop
+import NotifySchedNetwork
+import NotifySchedPlatform
+import NotifySchedStore
+
+// Time: the wheel, the wall-clock timer and planning each entry's occurrences.
+extension Daemon {
+    /// Rebuilds the wheel from the ledger: at start, and after the clock changed.
+    func replan(at now: Instant) {
+        wheel = TimerWheel(now: now)
+        var recorded: [Int: [String: Instant]] = [:]
+        for index in sources.indices {
+            do {
+                recorded[index] = try store.lastRecorded(source: sources[index].location)
+            } catch {
+                report("notify-sched: \(error.message)")
+            }
+        }
+        for (index, reference) in references.enumerated() {
+            guard let known = recorded[reference.source] else {
+                // The ledger could not be read: try this source again shortly rather than guess.
+                wheel.schedule(UInt32(index), at: now + Self.retryDelay)
+                continue
+            }
+            plan(UInt32(index), reference, at: now, lastRecorded: entry(reference).flatMap { known[$0.id] })
+        }
+        armTimer()
+    }
+
+    func timerWoke() {
+        let now = WallClock.now()
+        switch timer.acknowledge() {
+        case .clockChanged:
+            report("notify-sched: the clock changed; planning again")
+            replan(at: now)
+        case .expired, .none:
+            for (_, element) in wheel.advance(to: now) {
+                plan(element, references[Int(element)], at: now)
+            }
+            armTimer()
+        }
+    }
+
+    func armTimer() {
+        timer.arm(at: wheel.nextDeadline)
+    }
+
+    /// Delivers or records what is due of one timed entry and schedules its next occurrence.
+    func plan(_ element: UInt32, _ reference: EntryReference, at now: Instant) {
+        guard let entry = entry(reference) else { return }
+        do {
+            let last = try store.lastRecorded(source: sources[reference.source].location, entryID: entry.id)
+            plan(element, reference, at: now, lastRecorded: last)
+        } catch {
+            report("notify-sched: \(error.message)")
+            wheel.schedule(element, at: now + Self.retryDelay)
+        }
+    }
+
+    /// `plan(_:_:at:)` with the entry's last recorded occurrence already read.
+    func plan(_ element: UInt32, _ reference: EntryReference, at now: Instant, lastRecorded: Instant?) {
+        guard let entry = entry(reference) else { return }
+        let source = sources[reference.source].location
+        let plan = OccurrencePlan(for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone)
+        if let missed = plan.missed {
+            record(entry, of: source, occurrence: missed, .missed, at: now)
+        }
+        if let due = plan.deliver {
+            if let quietEnd = quietHoursEnd(for: entry, at: now) {
+                wheel.schedule(element, at: quietEnd)
+                return
+            }
+            guard deliver(entry, of: source, occurrence: due, at: now) else {
+                wheel.schedule(element, at: now + Self.retryDelay)
+                return
+            }
+        }
+        if let next = plan.next { wheel.schedule(element, at: next) }
+    }
+
+    /// When the quiet hours holding `now` end, unless `entry` is critical.
+    func quietHoursEnd(for entry: ScheduleEntry, at now: Instant) -> Instant? {
+        guard entry.content.urgency != .critical else { return nil }
+        return configuration.quietHours?.end(containing: now, in: userZone)
+    }
+}
