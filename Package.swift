@@ -95,6 +95,7 @@ let package = Package(
                 "NotifySchedDesktop",
                 "NotifySchedDaemon",
                 "NotifySchedNetwork",
+                "NotifySchedStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -48,10 +48,8 @@ final class HandlingSession {
     /// Prints the outcome, stores the state it changed, and fails when handling failed.
     func finish() throws(CommandError) {
         guard let outcome else { return }
-        if let response = outcome.response { Output.standardOutput.write(response.description) }
-        if let url = outcome.opened { Output.standardOutput.write("opened: \(url)") }
-        if let change = outcome.change {
-            Output.standardOutput.write("marked: \(change.rawValue)")
+        for line in outcome.reportLines { Output.standardOutput.write(line) }
+        if outcome.change != nil {
             let source = outcome.occurrence.source
             let state = handler.state[source]
             do {

@@ -61,6 +61,7 @@ struct TestCommand: ParsableCommand {
                 throw CommandError(.failure, "--action-url: \(error.message)")
             }
         }
+        if feedOptions.allowedSchemes.isEmpty, try testThroughDaemon() { return }
         let content = NotificationContent(
             title: title ?? "notify-sched test",
             body: body ?? (title == nil ? "This is a test notification from notify-sched." : ""),
@@ -103,6 +104,28 @@ struct TestCommand: ParsableCommand {
             session.waitForOutcome()
             try session.finish()
         }
+    }
+
+    /// Has the running daemon show the popup, so that its buttons keep working after this
+    /// command exits; false when no daemon runs.
+    private func testThroughDaemon() throws(CommandError) -> Bool {
+        let delaySeconds = delay.flatMap(TimeSpan.parse).map { UInt32(clamping: $0.microseconds / 1_000_000) } ?? 0
+        let arguments: [BusValue] = [
+            .string(title ?? ""), .string(body ?? ""), .string(actionLabel ?? ""), .string(actionURL ?? ""),
+            .string(urgency.rawValue), .unsigned(delaySeconds), .boolean(wait),
+        ]
+        guard let results = try RunningDaemon.call("Test", arguments, waits: wait || delaySeconds > 0) else {
+            return false
+        }
+        guard results.count == 3, let id = results[0].string, let status = results[1].string,
+            let report = results[2].string
+        else {
+            throw CommandError(.failure, "notify-sched: the daemon's answer to Test is malformed")
+        }
+        if !id.isEmpty { Output.standardOutput.write("delivered: \(id)") }
+        if status == "failed", id.isEmpty { throw CommandError(.failure, "notify-sched: \(report)") }
+        try HandleCommand.finish(status: status, report: report, id: id)
+        return true
     }
 }
 

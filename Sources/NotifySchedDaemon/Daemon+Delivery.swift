@@ -8,15 +8,27 @@ import NotifySchedStore
 extension Daemon {
     /// Shows one occurrence and records it once the server accepted it; false when it could not be shown.
     func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> Bool {
-        let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
-        let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
         do {
-            try handler.deliver(shown)
+            try show(entry, of: source, occurrence: occurrence, at: now)
+            return true
         } catch {
             report("notify-sched: \(error.message)")
             // An action nothing opens is not retried: the entry is passed over (seed semantics §5.20).
             return error.code == .cannotOpen
         }
+    }
+
+    /// Shows one occurrence and records it once the server accepted it.
+    ///
+    /// - Returns: The occurrence's id.
+    /// - Throws: `CoreError` when the popup could not be shown; nothing is recorded then.
+    @discardableResult
+    func show(
+        _ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant
+    ) throws(CoreError) -> String {
+        let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
+        let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
+        try handler.deliver(shown)
         // The ledger is written after the server accepted the popup: a crash in between shows it
         // once more on restart rather than never.
         record(entry, of: source, occurrence: occurrence, .delivered, at: now)
@@ -27,7 +39,7 @@ extension Daemon {
             report("notify-sched: \(error.message)")
         }
         report("notify-sched: delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)")
-        return true
+        return id
     }
 
     func record(
@@ -46,6 +58,7 @@ extension Daemon {
     /// Stores what the user's answer changed, and its outcome in the ledger.
     func handled(_ outcome: HandlingOutcome) {
         let source = outcome.occurrence.source
+        defer { answerWaitingCalls(with: outcome) }
         if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
         if outcome.change != nil {
             let state = handler.state[source]

@@ -36,6 +36,9 @@ public final class Daemon {
     var references: [EntryReference] = []
     var wheel: TimerWheel<UInt32>
     var userZone: ZoneRules
+    let startedAt = WallClock.now()
+    /// Control calls answered once an occurrence is handled (`Handle`, `Test` with wait), by occurrence id.
+    var waitingCalls: [String: [BusCall]] = [:]
 
     /// Claims the daemon's bus name and prepares the daemon; nothing is shown until `run()`.
     ///

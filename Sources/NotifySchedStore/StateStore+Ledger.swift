@@ -43,6 +43,8 @@ extension StateStore {
     /// The latest recorded occurrence of every entry of `source` that has one, by entry id: one
     /// query where planning a whole feed would otherwise make one per entry.
     public func lastRecorded(source: String) throws(StoreError) -> [String: Instant] {
+        // Its own query rather than `latestRecords`: a record of an outcome this version does not
+        // know still counts as fired.
         try read("read the ledger of \(source)") { database in
             var latest: [String: Instant] = [:]
             let rows = try Row.fetchCursor(
@@ -51,6 +53,23 @@ extension StateStore {
                 arguments: [source])
             while let row = try rows.next() {
                 latest[row["entry_id"]] = Instant(microseconds: row["last"])
+            }
+            return latest
+        }
+    }
+
+    /// The record of the latest occurrence of every entry of `source` that has one, by entry id:
+    /// when each entry last fired (or was missed) and what became of it.
+    public func latestRecords(source: String) throws(StoreError) -> [String: LedgerRecord] {
+        try read("read the ledger of \(source)") { database in
+            var latest: [String: LedgerRecord] = [:]
+            // SQLite takes the bare columns of an aggregate query from the row holding the max().
+            let rows = try Row.fetchCursor(
+                database,
+                sql: "SELECT *, max(occurrence_us) FROM ledger WHERE source = ? GROUP BY entry_id",
+                arguments: [source])
+            while let row = try rows.next() {
+                if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
             }
             return latest
         }
