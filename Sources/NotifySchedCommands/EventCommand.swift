@@ -34,8 +34,9 @@ struct EventCommand: ParsableCommand {
         } catch let error as DesktopError where error.code == .noService {
             throw CommandError(
                 .failure,
-                "notify-sched: no notify-sched daemon is running (start one with `notify-sched daemon` or "
-                    + "`systemctl --user start notify-sched`): \(error.message)")
+                Messages.catalog.translated(
+                    "notify-sched: no notify-sched daemon is running (start one with `notify-sched daemon` or "
+                        + "`systemctl --user start notify-sched`): {cause}", ["cause": error.message]))
         } catch {
             throw CommandError(.failure, "notify-sched: \(error)")
         }

@@ -62,8 +62,9 @@ struct TestCommand: ParsableCommand {
             }
         }
         let content = NotificationContent(
-            title: title ?? "notify-sched test",
-            body: body ?? (title == nil ? "This is a test notification from notify-sched." : ""),
+            title: title ?? Messages.catalog.translated("notify-sched test"),
+            body: body
+                ?? (title == nil ? Messages.catalog.translated("This is a test notification from notify-sched.") : ""),
             urgency: urgency, action: action)
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
         let id = "test-" + String(format: "%08x", UInt32.random(in: .min ... .max))
@@ -75,11 +76,13 @@ struct TestCommand: ParsableCommand {
             do {
                 try session.handler.deliver(occurrence)
                 try session.logFile.update { $0.record(occurrence) }
-                Output.standardOutput.write("delivered: \(id)")
+                Output.standardOutput.write(Messages.catalog.translated("delivered: {id}", ["id": id]))
                 if wait, let server = try? session.notifier.currentServer(), !server.showsButtons {
                     Output.standardError.write(
-                        "notify-sched: the notification server (\(server.name)) shows no buttons; waiting for the popup "
-                            + "to close (or run: notify-sched handle \(id) --no-alert)")
+                        Messages.catalog.translated(
+                            "notify-sched: the notification server ({server}) shows no buttons; waiting for the popup "
+                                + "to close (or run: {command})",
+                            ["server": server.name, "command": "notify-sched handle \(id) --no-alert"]))
                 }
             } catch let error as CoreError {
                 failure = CommandError(.failure, "notify-sched: \(error.message)")

@@ -213,7 +213,7 @@ struct DesktopDeliveryTests {
         #expect(
             outcome
                 == .init(
-                    status: 0, standardOutput: "action: open\nopened: https://example.org/neu\nmarked: viewed\n",
+                    status: 0, standardOutput: "Aktion: open\ngeöffnet: https://example.org/neu\nmarkiert: viewed\n",
                     standardError: ""))
         #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/neu"])
     }

@@ -20,10 +20,14 @@ public enum PopupResponse: Sendable, Equatable, CustomStringConvertible {
     case closed(CloseReason)
 
     /// `action: <key>` or `closed: <reason>`, as `notify-sched test --wait` prints it.
-    public var description: String {
+    public var description: String { described(in: .english) }
+
+    /// `action: <key>` or `closed: <reason>` in the language of `catalog`; the key and the
+    /// reason stay as they are, since scripts and `handle` use them.
+    public func described(in catalog: MessageCatalog) -> String {
         switch self {
-        case .action(let key): "action: \(key)"
-        case .closed(let reason): "closed: \(reason)"
+        case .action(let key): catalog.translated("action: {key}", ["key": key])
+        case .closed(let reason): catalog.translated("closed: {reason}", ["reason": reason.description])
         }
     }
 }
