@@ -26,7 +26,7 @@ struct EventCommand: ParsableCommand {
 
     func run() throws {
         guard let results = try RunningDaemon.call("PostEvent", [.string(name)]) else {
-            throw CommandError(.failure, "notify-sched: \(RunningDaemon.notRunning)")
+            throw CommandError(.failure, RunningDaemon.notRunning)
         }
         for line in results.compactMap(\.string) { Output.standardOutput.write(line) }
     }

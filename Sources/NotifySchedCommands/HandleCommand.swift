@@ -40,7 +40,9 @@ struct HandleCommand: ParsableCommand {
             schemes: feedOptions.allowedSchemes, environment: ProcessInfo.processInfo.environment)
         guard session.handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: !noAlert) else {
             throw CommandError(
-                .notOurs, "notify-sched: \(id): not a notification notify-sched delivered; nothing was done")
+                .notOurs,
+                Messages.catalog.translated(
+                    "notify-sched: {id}: not a notification notify-sched delivered; nothing was done", ["id": id]))
         }
         session.waitForOutcome()
         try session.finish()

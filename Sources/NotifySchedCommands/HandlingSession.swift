@@ -21,9 +21,8 @@ final class HandlingSession {
         } catch {
             throw CommandError(.failure, error.message)
         }
-        let policy = HandlingPolicy(
-            labels: ButtonLabels(language: .fromEnvironment(environment)),
-            urlPolicy: URLPolicy(extraSchemes: schemes))
+        notifier.catalog = Messages.catalog
+        let policy = HandlingPolicy(catalog: Messages.catalog, urlPolicy: URLPolicy(extraSchemes: schemes))
         handler = NotificationHandler(
             policy: policy, notifier: notifier, state: log.state, lookup: log.occurrence(id:), now: WallClock.now)
         handler.onOutcome = { [unowned self] outcome in
@@ -32,10 +31,13 @@ final class HandlingSession {
         }
         notifier.onServerChange = { server in
             if let server {
-                Output.standardError.write("notify-sched: notification server now \(server.summary); showing again")
+                Output.standardError.write(
+                    Messages.catalog.translated(
+                        "notify-sched: notification server now {server}; showing again", ["server": server.summary]))
             } else {
                 Output.standardError.write(
-                    "notify-sched: the notification server went away; waiting for one to show the popup again")
+                    Messages.catalog.translated(
+                        "notify-sched: the notification server went away; waiting for one to show the popup again"))
             }
         }
     }

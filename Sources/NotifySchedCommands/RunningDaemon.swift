@@ -28,9 +28,10 @@ enum RunningDaemon {
         }
     }
 
-    /// Says that no daemon runs, and how to start one.
+    /// Says that no daemon runs, and how to start one: a whole line for standard error.
     static var notRunning: String {
-        "no notify-sched daemon is running (start one with `notify-sched daemon` or "
-            + "`systemctl --user start notify-sched`)"
+        Messages.catalog.translated(
+            "notify-sched: no notify-sched daemon is running (start one with `notify-sched daemon` or "
+                + "`systemctl --user start notify-sched`)")
     }
 }

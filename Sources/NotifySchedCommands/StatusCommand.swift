@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
         guard let results = try RunningDaemon.call("Status", []), let text = results.first?.string else {
             Output.standardOutput.write("daemon: not running")
             Output.standardOutput.write("notification server: \(Self.serverSummary())")
-            throw CommandError(.failure, "notify-sched: \(RunningDaemon.notRunning)")
+            throw CommandError(.failure, RunningDaemon.notRunning)
         }
         if json {
             Output.standardOutput.write(text)

@@ -63,8 +63,9 @@ struct TestCommand: ParsableCommand {
         }
         if feedOptions.allowedSchemes.isEmpty, try testThroughDaemon() { return }
         let content = NotificationContent(
-            title: title ?? "notify-sched test",
-            body: body ?? (title == nil ? "This is a test notification from notify-sched." : ""),
+            title: title ?? Messages.catalog.translated("notify-sched test"),
+            body: body
+                ?? (title == nil ? Messages.catalog.translated("This is a test notification from notify-sched.") : ""),
             urgency: urgency, action: action)
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
         let id = "test-" + String(format: "%08x", UInt32.random(in: .min ... .max))
@@ -79,8 +80,10 @@ struct TestCommand: ParsableCommand {
                 Output.standardOutput.write("delivered: \(id)")
                 if wait, let server = try? session.notifier.currentServer(), !server.showsButtons {
                     Output.standardError.write(
-                        "notify-sched: the notification server (\(server.name)) shows no buttons; waiting for the popup "
-                            + "to close (or run: notify-sched handle \(id) --no-alert)")
+                        Messages.catalog.translated(
+                            "notify-sched: the notification server ({server}) shows no buttons; waiting for the popup "
+                                + "to close (or run: {command})",
+                            ["server": server.name, "command": "notify-sched handle \(id) --no-alert"]))
                 }
             } catch let error as CoreError {
                 failure = CommandError(.failure, "notify-sched: \(error.message)")

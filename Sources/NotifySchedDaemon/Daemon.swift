@@ -86,7 +86,8 @@ public final class Daemon {
         let now = WallClock.now()
         wheel = TimerWheel(now: now)
         handler = NotificationHandler(
-            policy: HandlingPolicy(labels: ButtonLabels(language: language), urlPolicy: configuration.urlPolicy),
+            policy: HandlingPolicy(
+                catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy),
             notifier: notifier, state: delivered.state, lookup: { [unowned self] in self.delivered.occurrence(id: $0) },
             now: WallClock.now)
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }

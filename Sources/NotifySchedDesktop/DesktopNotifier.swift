@@ -16,6 +16,9 @@ public final class DesktopNotifier: Notifier {
     /// The name the bus knows notification servers by.
     public static let serverBusName = "org.freedesktop.Notifications"
 
+    /// The translations of the errors a person reads (no notification server); English by default.
+    public var catalog = MessageCatalog.english
+
     /// Called when the server changes: a new one (or the first), or nil when it went away.
     public var onServerChange: (NotificationServer?) -> Void = { _ in }
 
@@ -248,8 +251,10 @@ public final class DesktopNotifier: Notifier {
         guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else {
             throw DesktopError(
                 .noServer,
-                "no notification server answers on the session bus (nothing provides \(Self.serverBusName)); "
-                    + "start one, such as your desktop's, dunst or notification-daemon")
+                catalog.translated(
+                    "no notification server answers on the session bus (nothing provides {name}); "
+                        + "start one, such as your desktop's, dunst or notification-daemon",
+                    ["name": Self.serverBusName]))
         }
         return NotificationServer(
             name: GLibValues.take(name), vendor: GLibValues.take(vendor), version: GLibValues.take(version),

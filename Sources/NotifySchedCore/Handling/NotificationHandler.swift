@@ -81,7 +81,10 @@ public final class NotificationHandler {
                 { server in policy.scheduledPopup(for: occurrence, on: server) },
                 onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
         } catch {
-            throw CoreError(.cannotShow, "cannot show notification \(occurrence.id): \(error)")
+            throw CoreError(
+                .cannotShow,
+                policy.catalog.translated(
+                    "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
         }
     }
 
@@ -95,15 +98,21 @@ public final class NotificationHandler {
                     occurrence,
                     CoreError(
                         .cannotAsk,
-                        "the notification server (\(server.name)) shows no buttons, so it cannot ask; run `\(command)` to act at once"
-                    ))
+                        policy.catalog.translated(
+                            "the notification server ({server}) shows no buttons, so it cannot ask; "
+                                + "run `{command}` to act at once", ["server": server.name, "command": command])))
                 return
             }
             try notifier.show(
                 { server in policy.prompt(for: occurrence, on: server) },
                 onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
         } catch {
-            fail(occurrence, CoreError(.cannotShow, "cannot ask about notification \(occurrence.id): \(error)"))
+            fail(
+                occurrence,
+                CoreError(
+                    .cannotShow,
+                    policy.catalog.translated(
+                        "cannot ask about notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"])))
         }
     }
 
