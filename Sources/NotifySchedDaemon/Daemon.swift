@@ -114,6 +114,7 @@ public final class Daemon {
         let now = WallClock.now()
         startSession(at: now)
         replan(at: now)
+        report("notify-sched: ready: \(wheel.count) pending, next at \(wheel.nextDeadline?.rfc3339 ?? "none")")
         notifier.run()
     }
 }
