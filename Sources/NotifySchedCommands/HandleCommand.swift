@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NotifySchedCore
+import NotifySchedStore
 
 /// `notify-sched handle ID`: `handleLocalNotification` for an occurrence notify-sched delivered.
 struct HandleCommand: ParsableCommand {
@@ -27,6 +28,11 @@ struct HandleCommand: ParsableCommand {
     func run() throws {
         let session = try HandlingSession(
             schemes: feedOptions.allowedSchemes, environment: ProcessInfo.processInfo.environment)
+        do {
+            _ = try session.store.deliveredOccurrence(id: id)
+        } catch {
+            throw CommandError(.failure, "notify-sched: \(error.message)")
+        }
         guard session.handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: !noAlert) else {
             throw CommandError(
                 .notOurs, "notify-sched: \(id): not a notification notify-sched delivered; nothing was done")
