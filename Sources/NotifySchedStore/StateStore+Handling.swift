@@ -103,15 +103,16 @@ extension StateStore {
     /// - Parameters:
     ///   - outcome: What handling came to.
     ///   - now: When; a reminder counts from it.
-    /// - Complexity: O(m) in the marks of the occurrence's source.
+    /// - Complexity: O(m) in the marks of the occurrence's source, which are read; the write is
+    ///   as small as the change.
     public func recordHandling(_ outcome: HandlingOutcome, at now: Instant) throws(StoreError) {
         let occurrence = outcome.occurrence
         try write("record the answer to \(occurrence.id)") { database in
             if let change = outcome.change {
-                var state = HandlingState()
-                state[occurrence.source] = try Self.handlingState(occurrence.source, in: database)
+                let stored = try Self.handlingState(occurrence.source, in: database)
+                var state = HandlingState(sources: [occurrence.source: stored])
                 state.apply(change, to: occurrence, at: now)
-                try Self.setHandlingState(state[occurrence.source], for: occurrence.source, in: database)
+                try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
             }
             if let ledgerOutcome = LedgerOutcome(outcome) {
                 try database.execute(
@@ -161,33 +162,49 @@ extension StateStore {
         return state
     }
 
-    private static func setHandlingState(
-        _ state: SourceHandlingState, for source: String, in database: Database
+    /// Writes what changed from `old` to `new`, the stored state of `source`: O(size of the
+    /// change), since an answer appends a mark or sets a time and never rewrites the lists.
+    private static func writeChange(
+        from old: SourceHandlingState, to new: SourceHandlingState, for source: String, in database: Database
     ) throws {
-        for table in ["handling_mark", "reminder", "news_shown"] {
-            try database.execute(sql: "DELETE FROM \(table) WHERE source = ?", arguments: [source])
-        }
-        for (list, keys) in [("viewed", state.viewed), ("ignored", state.ignored)] {
-            for key in keys {
+        for (list, before, after) in [("viewed", old.viewed, new.viewed), ("ignored", old.ignored, new.ignored)] {
+            var added = after[...]
+            if after.starts(with: before) {
+                added = after.dropFirst(before.count)
+            } else {
+                try database.execute(
+                    sql: "DELETE FROM handling_mark WHERE source = ? AND list = ?", arguments: [source, list])
+            }
+            for key in added {
                 try database.execute(
                     sql: "INSERT INTO handling_mark (source, list, entry_id) VALUES (?, ?, ?)",
                     arguments: [source, list, key])
             }
         }
-        try database.execute(
-            sql: """
-                INSERT INTO source_state (source, last_reminded_us) VALUES (?, ?)
-                ON CONFLICT (source) DO UPDATE SET last_reminded_us = excluded.last_reminded_us
-                """,
-            arguments: [source, state.lastReminded?.microseconds])
-        for (key, instant) in state.reminded {
+        if new.lastReminded != old.lastReminded {
             try database.execute(
-                sql: "INSERT INTO reminder (source, entry_id, reminded_us) VALUES (?, ?, ?)",
-                arguments: [source, key, instant.microseconds])
+                sql: """
+                    INSERT INTO source_state (source, last_reminded_us) VALUES (?, ?)
+                    ON CONFLICT (source) DO UPDATE SET last_reminded_us = excluded.last_reminded_us
+                    """,
+                arguments: [source, new.lastReminded?.microseconds])
         }
-        for hash in state.shownNews {
+        for key in Set(old.reminded.keys).union(new.reminded.keys) where old.reminded[key] != new.reminded[key] {
+            try database.execute(
+                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?", arguments: [source, key])
+            if let instant = new.reminded[key] {
+                try database.execute(
+                    sql: "INSERT INTO reminder (source, entry_id, reminded_us) VALUES (?, ?, ?)",
+                    arguments: [source, key, instant.microseconds])
+            }
+        }
+        for hash in new.shownNews.subtracting(old.shownNews) {
             try database.execute(
                 sql: "INSERT INTO news_shown (source, content_hash) VALUES (?, ?)", arguments: [source, hash])
+        }
+        for hash in old.shownNews.subtracting(new.shownNews) {
+            try database.execute(
+                sql: "DELETE FROM news_shown WHERE source = ? AND content_hash = ?", arguments: [source, hash])
         }
     }
 }
