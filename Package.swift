@@ -92,10 +92,10 @@ let package = Package(
             dependencies: [
                 "NotifySchedCore",
                 "NotifySchedPlatform",
+                "NotifySchedStore",
                 "NotifySchedDesktop",
                 "NotifySchedDaemon",
                 "NotifySchedNetwork",
-                "NotifySchedStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotifySchedCore
 import NotifySchedDesktop
+import NotifySchedStore
 
 /// `notify-sched handle ID`: `handleLocalNotification` for an occurrence notify-sched delivered.
 struct HandleCommand: ParsableCommand {
@@ -38,6 +39,11 @@ struct HandleCommand: ParsableCommand {
         }
         let session = try HandlingSession(
             schemes: feedOptions.allowedSchemes, environment: ProcessInfo.processInfo.environment)
+        do {
+            _ = try session.store.deliveredOccurrence(id: id)
+        } catch {
+            throw CommandError(.failure, "notify-sched: \(error.message)")
+        }
         guard session.handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: !noAlert) else {
             throw CommandError(
                 .notOurs,

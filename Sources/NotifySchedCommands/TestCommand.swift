@@ -3,6 +3,7 @@ import Foundation
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedPlatform
+import NotifySchedStore
 
 /// `notify-sched test`: a popup through the same path as a scheduled one.
 struct TestCommand: ParsableCommand {
@@ -76,7 +77,13 @@ struct TestCommand: ParsableCommand {
                 deliveredAt: WallClock.now())
             do {
                 try session.handler.deliver(occurrence)
-                try session.logFile.update { $0.record(occurrence) }
+                // Recorded for `handle ID`; no server instance, so no daemon ever shows it again.
+                try session.store.recordDelivery(
+                    LedgerRecord(
+                        occurrenceID: id, source: occurrence.source, entryID: id, occurrence: occurrence.deliveredAt,
+                        popupID: session.notifier.popupIDs[id], outcome: .delivered,
+                        recordedAt: occurrence.deliveredAt),
+                    of: occurrence, server: nil)
                 Output.standardOutput.write("delivered: \(id)")
                 if wait, let server = try? session.notifier.currentServer(), !server.showsButtons {
                     Output.standardError.write(
@@ -87,8 +94,8 @@ struct TestCommand: ParsableCommand {
                 }
             } catch let error as CoreError {
                 failure = CommandError(.failure, "notify-sched: \(error.message)")
-            } catch let error as PlatformError {
-                failure = CommandError(.failure, error.message)
+            } catch let error as StoreError {
+                failure = CommandError(.failure, "notify-sched: \(error.message)")
             } catch {
                 failure = CommandError(.failure, "notify-sched: \(error)")
             }

@@ -6,19 +6,7 @@ extension StateStore {
     ///
     /// - Complexity: one transaction; O(log n) in the ledger's size.
     public func record(_ record: LedgerRecord) throws(StoreError) {
-        try write("record occurrence \(record.occurrenceID)") { database in
-            try database.execute(
-                sql: """
-                    INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (occurrence_id) DO UPDATE SET
-                        popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us
-                    """,
-                arguments: [
-                    record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
-                    record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
-                ])
-        }
+        try write("record occurrence \(record.occurrenceID)") { try Self.upsert(record, in: $0) }
     }
 
     /// The record of the occurrence with `occurrenceID`, or nil when notify-sched never recorded it.

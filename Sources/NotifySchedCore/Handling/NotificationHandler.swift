@@ -67,9 +67,12 @@ public final class NotificationHandler {
     /// the desktop opens, is not shown (iNotify checks `canOpenURL` first); unlike iNotify,
     /// which offers the same message again at every check, the caller moves on to the next.
     ///
+    /// With `popupID` it replaces that popup of the server in place: a restarted daemon takes
+    /// over the popups its predecessor left on screen this way.
+    ///
     /// - Throws: `CoreError` with code `.cannotShow` when no server shows it, `.cannotOpen` when
     ///   an iNotify message is skipped for its URL.
-    public func deliver(_ occurrence: DeliveredOccurrence) throws(CoreError) {
+    public func deliver(_ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil) throws(CoreError) {
         let policy = self.policy
         if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
             !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
@@ -78,7 +81,7 @@ public final class NotificationHandler {
         }
         do {
             try notifier.show(
-                { server in policy.scheduledPopup(for: occurrence, on: server) },
+                { server in policy.scheduledPopup(for: occurrence, on: server) }, replacing: popupID,
                 onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
         } catch {
             throw CoreError(
