@@ -170,26 +170,7 @@ public final class DesktopNotifier: Notifier {
     private func present(_ shown: ShownPopup, on server: NotificationServer) throws {
         let popup = shown.layout(server)
         let notification = notify_notification_new(popup.summary, popup.body, popup.icon)!
-        notify_notification_set_urgency(notification, popup.urgency.libnotify)
-        notify_notification_set_hint(notification, Popup.occurrenceHint, g_variant_new_string(popup.occurrenceID))
-        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(Popup.desktopEntry))
-        if let category = popup.category { notify_notification_set_category(notification, category) }
-        if popup.isResident {
-            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
-            notify_notification_set_timeout(notification, NOTIFY_EXPIRES_NEVER)
-        }
-        let onAction: NotifyActionCallback = { notification, key, context in
-            ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
-        }
-        for button in popup.buttons.prefix(Popup.maximumButtons) {
-            notify_notification_add_action(
-                notification, button.key, button.label, onAction, shown.retainedContext(), ShownPopup.release)
-        }
-        if popup.hasDefaultAction {
-            notify_notification_add_action(
-                notification, Popup.defaultActionKey, popup.summary, onAction, shown.retainedContext(),
-                ShownPopup.release)
-        }
+        configure(notification, as: popup, for: shown)
         _ = cnotify_connect_closed(
             notification,
             { notification, context in
@@ -203,7 +184,74 @@ public final class DesktopNotifier: Notifier {
         }
         let previous = shown.notification
         shown.notification = notification
+        shown.occurrenceID = popup.occurrenceID
         Self.releaseLater(previous)
+    }
+
+    /// Sets everything of `popup` but its text on `notification`, whose answers go to `shown`.
+    private func configure(
+        _ notification: UnsafeMutablePointer<NotifyNotification>, as popup: Popup, for shown: ShownPopup
+    ) {
+        notify_notification_set_urgency(notification, popup.urgency.libnotify)
+        notify_notification_set_hint(notification, Popup.occurrenceHint, g_variant_new_string(popup.occurrenceID))
+        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(Popup.desktopEntry))
+        if let category = popup.category { notify_notification_set_category(notification, category) }
+        if popup.isResident {
+            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
+        }
+        notify_notification_set_timeout(notification, popup.isResident ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
+        let onAction: NotifyActionCallback = { notification, key, context in
+            ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
+        }
+        for button in popup.buttons.prefix(Popup.maximumButtons) {
+            notify_notification_add_action(
+                notification, button.key, button.label, onAction, shown.retainedContext(), ShownPopup.release)
+        }
+        if popup.hasDefaultAction {
+            notify_notification_add_action(
+                notification, Popup.defaultActionKey, popup.summary, onAction, shown.retainedContext(),
+                ShownPopup.release)
+        }
+    }
+
+    // MARK: Feed changes
+
+    public func replace(
+        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        onResponse: @escaping (PopupResponse) -> Void
+    ) throws -> Bool {
+        guard let shown = waitingPopup(showing: occurrenceID), let notification = shown.notification else {
+            return false
+        }
+        let popup = layout(try currentServer())
+        shown.layout = layout
+        shown.onResponse = onResponse
+        // The same libnotify object keeps its server id, so `show` sends it as `replaces_id`.
+        notify_notification_clear_actions(notification)
+        notify_notification_clear_hints(notification)
+        _ = notify_notification_update(notification, popup.summary, popup.body, popup.icon)
+        configure(notification, as: popup, for: shown)
+        shown.occurrenceID = popup.occurrenceID
+        var error: UnsafeMutablePointer<GError>?
+        guard notify_notification_show(notification, &error) != 0 else {
+            throw DesktopError(
+                .showFailed, "the notification server did not take the new popup: \(GLibValues.take(error))")
+        }
+        return true
+    }
+
+    public func close(occurrenceID: String) -> Bool {
+        guard let shown = waitingPopup(showing: occurrenceID) else { return false }
+        if let notification = shown.notification {
+            // A server that already dropped the popup answers with an error; it is gone either way.
+            _ = notify_notification_close(notification, nil)
+        }
+        shown.withdraw()
+        return true
+    }
+
+    private func waitingPopup(showing occurrenceID: String) -> ShownPopup? {
+        waiting.values.first { $0.occurrenceID == occurrenceID && !$0.isAnswered }
     }
 
     private func finish(_ shown: ShownPopup) {
