@@ -34,7 +34,14 @@ public final class Daemon {
     var delivered: DeliveryLog
     var sources: [FollowedSource] = []
     var references: [EntryReference] = []
+    /// Each element's pending entry on the wheel (stale once it fell due), by element.
+    var handles: [TimerWheel<UInt32>.Handle?] = []
+    /// Elements whose entries were withdrawn, to reuse.
+    var vacantElements: [UInt32] = []
     var wheel: TimerWheel<UInt32>
+    /// Feed checks the fetch worker finished, waiting for the loop.
+    let checkResults: LoopMailbox<CheckResult>
+    var polling = Polling()
     var userZone: ZoneRules
 
     /// Claims the daemon's bus name and prepares the daemon; nothing is shown until `run()`.
@@ -68,6 +75,7 @@ public final class Daemon {
             store = try StateStore(path: paths.stateDatabase)
             logFile = DeliveryLogFile(environment: environment)
             delivered = try logFile.read()
+            checkResults = try LoopMailbox()
             // The fetcher's thread starts only when a feed is a URL.
             let fetcher =
                 configuration.sources.contains { PortalFeedLoader.isURL($0.feed) } ? try FeedFetcher() : nil
@@ -101,6 +109,7 @@ public final class Daemon {
             self.notifier.stop()
         }
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
+        notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
         notifier.onServerChange = { [unowned self] server in
             self.report("notify-sched: notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.

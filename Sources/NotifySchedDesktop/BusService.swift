@@ -10,14 +10,23 @@ public final class BusService {
     /// Handles one call: method name and its string arguments in, string results out.
     public typealias Handler = (_ method: String, _ arguments: [String]) throws -> [String]
 
+    /// Handles one call whose answer comes later, on the loop: `reply` sends it, once.
+    public typealias DeferredHandler = (_ arguments: [String], _ reply: @escaping ([String]) -> Void) -> Void
+
     private let handler: Handler
+    private let deferred: [String: DeferredHandler]
 
     /// Exports an object at `path` implementing the interface described by `introspection`
     /// (D-Bus introspection XML with one interface), on the session bus.
     ///
+    /// - Parameter deferred: Methods answered later rather than by `handler` (work off the loop).
     /// - Throws: `DesktopError` when there is no session bus or the XML or path is refused.
-    public init(path: String, introspection: String, handler: @escaping Handler) throws {
+    public init(
+        path: String, introspection: String, deferred: [String: DeferredHandler] = [:],
+        handler: @escaping Handler
+    ) throws {
         self.handler = handler
+        self.deferred = deferred
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw DesktopError(.noSessionBus, "cannot reach the session bus: \(GLibValues.take(error))")
@@ -56,6 +65,15 @@ public final class BusService {
                 }
                 g_variant_unref(child)
             }
+        }
+        if let deferred = deferred[method] {
+            // GDBus leaves the invocation to the handler until it is answered.
+            deferred(arguments) { results in
+                var children = results.map { g_variant_new_string($0) }
+                g_dbus_method_invocation_return_value(
+                    invocation, g_variant_new_tuple(&children, gsize(children.count)))
+            }
+            return
         }
         do {
             var children = try handler(method, arguments).map { g_variant_new_string($0) }

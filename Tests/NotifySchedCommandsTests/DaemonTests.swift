@@ -24,7 +24,7 @@ struct DaemonTests {
     }
 
     /// Sends SIGTERM and returns what the daemon printed, failing if it takes more than 2 s to stop.
-    private func stop(_ daemon: CLI.RunningCommand) -> CLI.Outcome {
+    func stop(_ daemon: CLI.RunningCommand) -> CLI.Outcome {
         let asked = Date()
         kill(daemon.process.processIdentifier, SIGTERM)
         let outcome = daemon.finish()
