@@ -49,8 +49,13 @@ extension Daemon {
     }
 
     /// Starts a round of the checks that are due at `now` (of every source when `Sync` calls
-    /// wait), unless a round runs already: its end starts the next.
+    /// wait), unless a round runs already: its end starts the next. A check planned further
+    /// ahead than its policy allows (the wall clock stepped back) is brought forward first.
     func startDueChecks(at now: Instant) {
+        for index in sources.indices {
+            let latest = sources[index].health.latestCheck(now: now, policy: sources[index].policy)
+            if let next = sources[index].health.nextCheck, next > latest { sources[index].health.nextCheck = latest }
+        }
         guard polling.pending == nil else { return }
         let everything = !polling.waiting.isEmpty
         let chosen = sources.indices.filter { index in

@@ -48,6 +48,13 @@ import Testing
         #expect(healthy.firstCheck(now: now, hasCopy: true, policy: policy, using: &generator) == now + .hours(1))
     }
 
+    @Test func aCheckPlannedBeforeTheClockSteppedBackIsBroughtForward() {
+        let healthy = SourceHealth(location: "feed", nextCheck: now + .days(400))
+        #expect(healthy.latestCheck(now: now, policy: policy) == now + .hours(1))
+        let failing = SourceHealth(location: "feed", failures: 1, nextCheck: now + .days(400))
+        #expect(failing.latestCheck(now: now, policy: policy) == now + .days(1), "a Retry-After may hold it a day")
+    }
+
     @Test func theCopyAgeCountsFromWhenItWasTaken() {
         let health = SourceHealth(location: "feed", copyTakenAt: now - .hours(2))
         #expect(health.copyAge(at: now) == .hours(2))

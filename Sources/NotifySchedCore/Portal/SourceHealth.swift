@@ -72,17 +72,23 @@ public struct SourceHealth: Sendable, Equatable {
     ///
     /// - A source with no usable copy is checked at once: there is nothing to show without it.
     /// - A check planned before the restart that is still ahead is kept (a backoff or a
-    ///   `Retry-After` outlives the restart), but after a success never more than one period
-    ///   ahead, so a shortened period takes effect.
+    ///   `Retry-After` outlives the restart), up to `latestCheck(now:policy:)`, so that a
+    ///   shortened period takes effect.
     /// - Otherwise the check is due: it falls at random within the policy's first-check
     ///   spread, so that desktops started together do not all ask the portal at once.
     public func firstCheck(
         now: Instant, hasCopy: Bool, policy: PollingPolicy, using generator: inout some RandomNumberGenerator
     ) -> Instant {
         guard hasCopy else { return now }
-        if let nextCheck, nextCheck > now {
-            return failures == 0 ? min(nextCheck, now + policy.checkPeriod) : nextCheck
-        }
+        if let nextCheck, nextCheck > now { return min(nextCheck, latestCheck(now: now, policy: policy)) }
         return policy.firstCheck(now: now, using: &generator)
+    }
+
+    /// The latest a check planned at `now` can fall: one period ahead after a success; after
+    /// failures, the longer of a period and the longest `Retry-After` honoured. A check planned
+    /// later than that was planned on a wall clock since stepped back, and is brought forward
+    /// to it.
+    public func latestCheck(now: Instant, policy: PollingPolicy) -> Instant {
+        now + (failures == 0 ? policy.checkPeriod : max(policy.checkPeriod, policy.maximumRetryAfter))
     }
 }
