@@ -6,5 +6,7 @@
 #include <sys/timerfd.h>
 // malloc_trim:
 #include <malloc.h>
+// eventfd, which hands work finished on another thread back to the main loop:
+#include <sys/eventfd.h>
 
 #endif

@@ -1,114 +1,115 @@
 import ArgumentParser
+import Foundation
 import NotifySchedCore
 import NotifySchedDaemon
+import NotifySchedDesktop
 import NotifySchedNetwork
 import NotifySchedPlatform
 
-/// `notify-sched sync --feed URL…`: fetch every portal feed now and say what changed.
+/// `notify-sched sync`: check every source now and say what changed.
 ///
-/// Until the daemon exists this works on the sources named with `--feed`, against the cached
-/// copies: each feed is fetched (conditional GET), checked and, when good, cached, and its
-/// entries are compared by id with the previous cached copy.
+/// When a daemon runs, its `Sync` call checks its sources, puts what changed in force and
+/// answers with what it found. Without one, the configured sources (or those named with
+/// `--feed`) are checked here against the cached copies: each portal feed is fetched
+/// (conditional GET), checked and, when good, cached, and its entries are compared by id with
+/// the previous cached copy.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Fetch every portal feed now and print what changed.",
+        abstract: "Check every source now, ignoring check periods, and print what changed.",
         discussion: """
             For each source: `URL: not modified`, or `URL: N added, N changed, N withdrawn` followed by one line \
             per entry (`+ id  title`, `~ id  title`, `- id  title`), or `URL: failed: cause` (the last good copy \
-            stays). Exit status 1 if any source failed.
+            stays). A running daemon checks its sources and puts the changes in force; without one the configured \
+            sources are checked against the cache, and a file source says how many entries it read. Exit status 1 \
+            if any source failed.
             """
     )
 
     @Option(
+        help: ArgumentHelp(
+            "The configuration file (default: $XDG_CONFIG_HOME/notify-sched/config), when no daemon runs.",
+            valueName: "file"))
+    var config: String?
+
+    @Option(
         name: .customLong("feed"),
-        help: ArgumentHelp("A portal feed URL to fetch (repeatable).", valueName: "url"))
+        help: ArgumentHelp(
+            "Check this portal feed URL instead of the configured sources, without the daemon (repeatable).",
+            valueName: "url"))
     var feeds: [String] = []
 
     @OptionGroup var options: FeedOptions
 
     func validate() throws {
-        guard !feeds.isEmpty else { throw ValidationError("name the feeds to sync with --feed URL") }
         for feed in feeds where !PortalFeedLoader.isURL(feed) {
             throw ValidationError("--feed \"\(feed)\" is not an http:// or https:// URL")
         }
     }
 
     func run() throws {
-        let context = try options.context(for: feeds)
+        if feeds.isEmpty, config == nil, let (failed, report) = try syncThroughDaemon() {
+            if !report.isEmpty { Output.standardOutput.write(report) }
+            if failed { throw CommandError(.failure, []) }
+            return
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let sources = try feeds.isEmpty ? configuredSources(environment: environment) : feeds.map { ($0, nil) }
+        let context = try options.context(for: sources.map(\.location), environment: environment)
         defer { context.close() }
-        let now = Instant(secondsSinceEpoch: WallClock.now().secondsSinceEpoch)
         var failed = false
-        for url in feeds {
-            let feed = context.load(url, allowCacheFallback: false)
-            for line in feed.portal.warnings { Output.standardError.write("warning: \(line)") }
-            guard let parsed = feed.portal.parsed, let schedule = parsed.schedule, !parsed.hasErrors else {
-                failed = true
-                let cause = feed.portal.failure ?? feed.problemLines.joined(separator: "; ")
-                Output.standardOutput.write("\(url): failed: \(cause)")
-                continue
-            }
-            if feed.portal.origin == .notModified {
-                Output.standardOutput.write("\(url): not modified")
-                continue
-            }
-            let before = feed.portal.previous.flatMap {
-                context.parser.parse($0.bytes, source: url).schedule
-            }
-            let changes = Self.changes(from: before, to: schedule, now: now, userZone: context.userZone)
-            let counts = ["added", "changed", "withdrawn"].map { kind in
-                "\(changes.filter { $0.kind == kind }.count) \(kind)"
-            }
-            Output.standardOutput.write("\(url): \(counts.joined(separator: ", "))")
-            for change in changes { Output.standardOutput.write(change.line) }
+        for (location, key) in sources {
+            let report = Self.check(location, publicKey: key ?? context.publicKey, context: context)
+            failed = failed || report.failed
+            for line in report.lines { Output.standardOutput.write(line) }
         }
         if failed { throw CommandError(.failure, []) }
     }
 
-    /// One entry that was added, changed or withdrawn.
-    struct Change: Equatable {
-        var kind: String
-        var id: String
-        var title: String
-
-        var line: String {
-            let mark = ["added": "+", "changed": "~", "withdrawn": "-"][kind] ?? "?"
-            return "\(mark) \(id)  \(title)"
+    /// Asks the running daemon to sync; nil when no daemon runs.
+    private func syncThroughDaemon() throws(CommandError) -> (failed: Bool, report: String)? {
+        guard let results = try RunningDaemon.call("Sync", [], waits: true) else { return nil }
+        guard results.count == 2, let status = results[0].string, let report = results[1].string else {
+            throw CommandError(.failure, "notify-sched: the daemon's Sync answer is malformed")
         }
+        return (status == "failed", report)
     }
 
-    /// The entries of `after` that are new or differ from `before` (title, body, action, trigger,
-    /// next occurrences), and those of `before` that are gone, in feed order.
-    static func changes(from before: Schedule?, to after: Schedule, now: Instant, userZone: ZoneRules) -> [Change] {
-        func rows(_ schedule: Schedule?) -> [(String, ScheduleListing.Row)] {
-            guard let schedule else { return [] }
-            return schedule.entries.map { entry in
-                let row = ScheduleListing(
-                    schedules: [
-                        Schedule(
-                            source: "", dialect: schedule.dialect, format: schedule.format, entries: [entry],
-                            news: schedule.news)
-                    ],
-                    now: now, upcoming: 3, userZone: userZone
-                ).rows[0]
-                return (entry.id, row)
+    /// The configured sources with their keys; the demo feeds when none is configured.
+    private func configuredSources(
+        environment: [String: String]
+    ) throws(CommandError) -> [(location: String, key: FeedPublicKey?)] {
+        let configuration = try UserConfiguration.load(config, environment: environment)
+        var sources: [(location: String, key: FeedPublicKey?)] = []
+        for source in configuration.sources {
+            do {
+                sources.append((source.feed, try source.publicKey.map(FeedPublicKey.init(base64:))))
+            } catch {
+                throw CommandError(.failure, "notify-sched: source \(source.name): \(error)")
             }
         }
-        let old = rows(before)
-        let new = rows(after)
-        let oldByID = Dictionary(old, uniquingKeysWith: { first, _ in first })
-        let newIDs = Set(new.map(\.0))
-        var changes: [Change] = []
-        for (id, row) in new {
-            if let previous = oldByID[id] {
-                if previous != row { changes.append(Change(kind: "changed", id: id, title: row.title)) }
-            } else {
-                changes.append(Change(kind: "added", id: id, title: row.title))
-            }
+        return sources
+    }
+
+    /// Checks one source against its cached copy, without the daemon.
+    static func check(_ location: String, publicKey: FeedPublicKey?, context: FeedContext) -> SourceCheckReport {
+        let loaded = context.loader.load(
+            location, publicKey: publicKey, parser: context.parser, now: WallClock.now(), allowCacheFallback: false)
+        for line in loaded.warnings { Output.standardError.write("warning: \(line)") }
+        if let reason = loaded.unusableReason { return .failed(location, reason) }
+        guard let schedule = loaded.parsed?.schedule else { return .failed(location, "\(location): no feed") }
+        switch loaded.origin {
+        case .notModified?:
+            return .notModified(location)
+        case .file?:
+            let count = schedule.entries.count
+            return SourceCheckReport(
+                location: location, failed: false,
+                lines: ["\(location): read, \(count) entr\(count == 1 ? "y" : "ies") (a file: nothing to compare)"])
+        default:
+            let before = loaded.previous.flatMap { context.parser.parse($0.bytes, source: location).schedule }
+            let old = before?.entries ?? []
+            return .changed(location, ScheduleChanges(from: old, to: schedule.entries), from: old, to: schedule.entries)
         }
-        for (id, row) in old where !newIDs.contains(id) {
-            changes.append(Change(kind: "withdrawn", id: id, title: row.title))
-        }
-        return changes
     }
 }

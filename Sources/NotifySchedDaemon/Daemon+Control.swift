@@ -23,7 +23,7 @@ extension Daemon {
               <arg name="upcoming" type="u" direction="in"/>
               <arg name="listing" type="s" direction="out"/>
             </method>
-            <!-- The daemon, the notification server and the sources, as a JSON object. -->
+            <!-- The daemon, the notification server and the sources with their health, as a JSON object. -->
             <method name="Status">
               <arg name="status" type="s" direction="out"/>
             </method>
@@ -49,6 +49,12 @@ extension Daemon {
               <arg name="delay_seconds" type="u" direction="in"/>
               <arg name="wait" type="b" direction="in"/>
               <arg name="id" type="s" direction="out"/>
+              <arg name="status" type="s" direction="out"/>
+              <arg name="report" type="s" direction="out"/>
+            </method>
+            <!-- Checks every source now, ignoring periods; answers once all are checked: status is
+                 synced, or failed when a source failed; report says what changed, a line each. -->
+            <method name="Sync">
               <arg name="status" type="s" direction="out"/>
               <arg name="report" type="s" direction="out"/>
             </method>
@@ -91,6 +97,14 @@ extension Daemon {
         case "Test":
             try test(call, at: now)
             return nil
+        case "Sync":
+            syncSources { reports in
+                call.reply([
+                    .string(reports.contains(where: \.failed) ? "failed" : "synced"),
+                    .string(reports.flatMap(\.lines).joined(separator: "\n")),
+                ])
+            }
+            return nil
         default:
             throw DaemonError(.unavailable, "\(Self.interface) has no method \(call.method)")
         }
@@ -115,9 +129,14 @@ extension Daemon {
         }
         return DaemonStatus(
             pid: getpid(), version: ProductVersion.current, startedAt: startedAt.rfc3339, server: server,
-            sources: sources.map {
-                DaemonStatus.Source(
-                    location: $0.location, dialect: $0.dialect?.rawValue, entries: $0.schedule?.entries.count ?? 0)
+            sources: sources.map { source in
+                let health = source.health
+                return DaemonStatus.Source(
+                    location: source.location, dialect: source.dialect?.rawValue,
+                    entries: source.schedule?.entries.count ?? 0, lastCheck: health.lastCheck?.rfc3339,
+                    lastSuccess: health.lastSuccess?.rfc3339, lastError: health.lastError, failures: health.failures,
+                    nextCheck: health.nextCheck?.rfc3339, etag: health.etag, lastModified: health.lastModified,
+                    feedVersion: health.feedVersion, copyTakenAt: health.copyTakenAt?.rfc3339)
             },
             pending: wheel.count, nextDeadline: wheel.nextDeadline.map(\.rfc3339))
     }

@@ -4,36 +4,60 @@ import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
-// Following the feeds: loading each source and finding its entries.
+// Following the feeds: loading each source at start and finding its entries.
 extension Daemon {
-    /// Reads every source once: files, and portal URLs through the fetcher and its last-good
-    /// cache (a failed fetch falls back to the cached copy). Polling on each source's period is
-    /// not done yet: a URL source is fetched at start.
+    /// Reads every source at start: a file now, a portal URL from its last good copy in the
+    /// cache, so that start-up waits for no network. A URL without a usable copy (its first
+    /// start, or a copy that expired) is fetched now. Each source's first check is then planned
+    /// (`SourceHealth.firstCheck`): at once, as stored before the restart, or spread at random.
     func loadSources() {
         let now = WallClock.now()
-        sources = configuration.sources.map { source in
-            var key: FeedPublicKey?
-            if let text = source.publicKey {
+        sources = configuration.sources.map { configured in
+            var source = FollowedSource(
+                location: configured.feed, settings: configured.settings, health: storedHealth(of: configured.feed))
+            if let text = configured.publicKey {
                 do {
-                    key = try FeedPublicKey(base64: text)
+                    source.publicKey = try FeedPublicKey(base64: text)
                 } catch {
-                    report("notify-sched: source \(source.name): \(error); not following it")
-                    return FollowedSource(location: source.feed, settings: source.settings, schedule: nil)
+                    report("notify-sched: source \(configured.name): \(error); not following it")
+                    source.refusal = "its public key is unusable: \(error)"
+                    return source
                 }
             }
-            let loaded = loader.load(source.feed, publicKey: key, parser: parser, now: now)
+            var loaded: LoadedPortalFeed
+            var checkedNow = true
+            if source.isURL {
+                loaded = loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
+                checkedNow = loaded.parsed?.schedule == nil
+            } else {
+                loaded = loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
+            }
+            if checkedNow && source.isURL {
+                loaded = loader.load(
+                    source.location, publicKey: source.publicKey, parser: parser, now: now, allowCacheFallback: false)
+            }
             for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
             if let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
             for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
-                report("notify-sched: \(source.feed): \(problem.error)")
+                report("notify-sched: \(source.location): \(problem.error)")
             }
-            return FollowedSource(location: source.feed, settings: source.settings, schedule: loaded.parsed?.schedule)
+            source.schedule = loaded.parsed?.schedule
+            if checkedNow {
+                recordCheck(loaded, of: &source, at: now)
+            } else {
+                source.health.nextCheck = source.health.firstCheck(
+                    now: now, hasCopy: true, policy: source.policy, using: &polling.generator)
+            }
+            return source
         }
+        for source in sources { saveHealth(source.health) }
         references = sources.indices.flatMap { sourceIndex in
             (sources[sourceIndex].schedule?.entries.indices ?? 0..<0).map {
                 EntryReference(source: sourceIndex, entry: $0)
             }
         }
+        handles = Array(repeating: nil, count: references.count)
+        vacantElements = []
         // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
         FreedMemory.release()
         let count = references.count
@@ -43,6 +67,8 @@ extension Daemon {
     }
 
     func entry(_ reference: EntryReference) -> ScheduleEntry? {
-        sources[reference.source].schedule?.entries[reference.entry]
+        guard let entries = sources[reference.source].schedule?.entries, entries.indices.contains(reference.entry)
+        else { return nil }
+        return entries[reference.entry]
     }
 }

@@ -9,6 +9,7 @@ extension Daemon {
     /// Rebuilds the wheel from the ledger: at start, and after the clock changed.
     func replan(at now: Instant) {
         wheel = TimerWheel(now: now)
+        handles = Array(repeating: nil, count: references.count)
         var recorded: [Int: [String: Instant]] = [:]
         for index in sources.indices {
             do {
@@ -20,7 +21,7 @@ extension Daemon {
         for (index, reference) in references.enumerated() {
             guard let known = recorded[reference.source] else {
                 // The ledger could not be read: try this source again shortly rather than guess.
-                wheel.schedule(UInt32(index), at: now + Self.retryDelay)
+                schedule(UInt32(index), at: now + Self.retryDelay)
                 continue
             }
             plan(UInt32(index), reference, at: now, lastRecorded: entry(reference).flatMap { known[$0.id] })
@@ -30,6 +31,7 @@ extension Daemon {
 
     func timerWoke() {
         let now = WallClock.now()
+        startDueChecks(at: now)
         switch timer.acknowledge() {
         case .clockChanged:
             report("notify-sched: the clock changed; planning again")
@@ -42,8 +44,9 @@ extension Daemon {
         }
     }
 
+    /// Arms the timer for the wheel's next deadline or the next check of a source, whichever is first.
     func armTimer() {
-        timer.arm(at: wheel.nextDeadline)
+        timer.arm(at: [wheel.nextDeadline, nextCheck].compactMap { $0 }.min())
     }
 
     /// Delivers or records what is due of one timed entry and schedules its next occurrence.
@@ -54,7 +57,7 @@ extension Daemon {
             plan(element, reference, at: now, lastRecorded: last)
         } catch {
             report("notify-sched: \(error.message)")
-            wheel.schedule(element, at: now + Self.retryDelay)
+            schedule(element, at: now + Self.retryDelay)
         }
     }
 
@@ -68,15 +71,15 @@ extension Daemon {
         }
         if let due = plan.deliver {
             if let quietEnd = quietHoursEnd(for: entry, at: now) {
-                wheel.schedule(element, at: quietEnd)
+                schedule(element, at: quietEnd)
                 return
             }
             guard deliver(entry, of: source, occurrence: due, at: now) else {
-                wheel.schedule(element, at: now + Self.retryDelay)
+                schedule(element, at: now + Self.retryDelay)
                 return
             }
         }
-        if let next = plan.next { wheel.schedule(element, at: next) }
+        if let next = plan.next { schedule(element, at: next) }
     }
 
     /// When the quiet hours holding `now` end, unless `entry` is critical.

@@ -37,7 +37,14 @@ public final class Daemon {
     var handler: NotificationHandler!
     var sources: [FollowedSource] = []
     var references: [EntryReference] = []
+    /// Each element's pending entry on the wheel (stale once it fell due), by element.
+    var handles: [TimerWheel<UInt32>.Handle?] = []
+    /// Elements whose entries were withdrawn, to reuse.
+    var vacantElements: [UInt32] = []
     var wheel: TimerWheel<UInt32>
+    /// Feed checks the fetch worker finished, waiting for the loop.
+    let checkResults: LoopMailbox<CheckResult>
+    var polling = Polling()
     var userZone: ZoneRules
     let startedAt = WallClock.now()
     /// Control calls answered once an occurrence is handled (`Handle`, `Test` with wait), by occurrence id.
@@ -75,6 +82,7 @@ public final class Daemon {
         do {
             timer = try WallClockTimer()
             store = try StateStore(path: paths.stateDatabase)
+            checkResults = try LoopMailbox()
             // The fetcher's thread starts only when a feed is a URL.
             let fetcher =
                 configuration.sources.contains { PortalFeedLoader.isURL($0.feed) } ? try FeedFetcher() : nil
@@ -110,6 +118,7 @@ public final class Daemon {
             self.notifier.stop()
         }
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
+        notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
         notifier.onServerChange = { [unowned self] server in
             self.report("notify-sched: notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.

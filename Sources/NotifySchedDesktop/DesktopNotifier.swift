@@ -197,26 +197,7 @@ public final class DesktopNotifier: Notifier {
         let notification = notify_notification_new(popup.summary, popup.body, popup.icon)!
         // The property is a gint: an id beyond its range cannot be replaced, only shown anew.
         if let popupID, let id = gint(exactly: popupID) { cnotify_notification_set_id(notification, id) }
-        notify_notification_set_urgency(notification, popup.urgency.libnotify)
-        notify_notification_set_hint(notification, Popup.occurrenceHint, g_variant_new_string(popup.occurrenceID))
-        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(Popup.desktopEntry))
-        if let category = popup.category { notify_notification_set_category(notification, category) }
-        if popup.isResident {
-            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
-            notify_notification_set_timeout(notification, NOTIFY_EXPIRES_NEVER)
-        }
-        let onAction: NotifyActionCallback = { notification, key, context in
-            ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
-        }
-        for button in popup.buttons.prefix(Popup.maximumButtons) {
-            notify_notification_add_action(
-                notification, button.key, button.label, onAction, shown.retainedContext(), ShownPopup.release)
-        }
-        if popup.hasDefaultAction {
-            notify_notification_add_action(
-                notification, Popup.defaultActionKey, popup.summary, onAction, shown.retainedContext(),
-                ShownPopup.release)
-        }
+        configure(notification, as: popup, for: shown)
         _ = cnotify_connect_closed(
             notification,
             { notification, context in
@@ -233,6 +214,72 @@ public final class DesktopNotifier: Notifier {
         shown.occurrenceID = popup.occurrenceID
         popupIDs[popup.occurrenceID] = cnotify_notification_get_id(notification)
         Self.releaseLater(previous)
+    }
+
+    /// Sets everything of `popup` but its text on `notification`, whose answers go to `shown`.
+    private func configure(
+        _ notification: UnsafeMutablePointer<NotifyNotification>, as popup: Popup, for shown: ShownPopup
+    ) {
+        notify_notification_set_urgency(notification, popup.urgency.libnotify)
+        notify_notification_set_hint(notification, Popup.occurrenceHint, g_variant_new_string(popup.occurrenceID))
+        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(Popup.desktopEntry))
+        if let category = popup.category { notify_notification_set_category(notification, category) }
+        if popup.isResident {
+            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
+        }
+        notify_notification_set_timeout(notification, popup.isResident ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
+        let onAction: NotifyActionCallback = { notification, key, context in
+            ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
+        }
+        for button in popup.buttons.prefix(Popup.maximumButtons) {
+            notify_notification_add_action(
+                notification, button.key, button.label, onAction, shown.retainedContext(), ShownPopup.release)
+        }
+        if popup.hasDefaultAction {
+            notify_notification_add_action(
+                notification, Popup.defaultActionKey, popup.summary, onAction, shown.retainedContext(),
+                ShownPopup.release)
+        }
+    }
+
+    // MARK: Feed changes
+
+    public func replace(
+        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        onResponse: @escaping (PopupResponse) -> Void
+    ) throws -> Bool {
+        guard let shown = waitingPopup(showing: occurrenceID), let notification = shown.notification else {
+            return false
+        }
+        let popup = layout(try currentServer())
+        shown.layout = layout
+        shown.onResponse = onResponse
+        // The same libnotify object keeps its server id, so `show` sends it as `replaces_id`.
+        notify_notification_clear_actions(notification)
+        notify_notification_clear_hints(notification)
+        _ = notify_notification_update(notification, popup.summary, popup.body, popup.icon)
+        configure(notification, as: popup, for: shown)
+        shown.occurrenceID = popup.occurrenceID
+        var error: UnsafeMutablePointer<GError>?
+        guard notify_notification_show(notification, &error) != 0 else {
+            throw DesktopError(
+                .showFailed, "the notification server did not take the new popup: \(GLibValues.take(error))")
+        }
+        return true
+    }
+
+    public func close(occurrenceID: String) -> Bool {
+        guard let shown = waitingPopup(showing: occurrenceID) else { return false }
+        if let notification = shown.notification {
+            // A server that already dropped the popup answers with an error; it is gone either way.
+            _ = notify_notification_close(notification, nil)
+        }
+        shown.withdraw()
+        return true
+    }
+
+    private func waitingPopup(showing occurrenceID: String) -> ShownPopup? {
+        waiting.values.first { $0.occurrenceID == occurrenceID && !$0.isAnswered }
     }
 
     private func finish(_ shown: ShownPopup) {

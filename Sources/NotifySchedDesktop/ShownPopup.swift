@@ -6,11 +6,13 @@ import NotifySchedCore
 /// Each callback registration holds one retained reference (`Unmanaged.passRetained`),
 /// released by the destroy notify libnotify or GObject calls when the registration ends.
 final class ShownPopup {
-    let layout: (NotificationServer) -> Popup
-    private let onResponse: (PopupResponse) -> Void
+    /// Lays the popup out for a server; replaced when its entry changes in the feed.
+    var layout: (NotificationServer) -> Popup
+    /// Where the answer goes; replaced with the layout.
+    var onResponse: (PopupResponse) -> Void
     /// The libnotify object currently showing it; replaced when the server restarts.
     var notification: UnsafeMutablePointer<NotifyNotification>?
-    /// The occurrence it shows, once shown.
+    /// The occurrence it shows, once shown, as last laid out.
     var occurrenceID: String?
     private(set) var isAnswered = false
     /// Called once, after the response, so the owner can forget it.
@@ -28,6 +30,14 @@ final class ShownPopup {
         guard !isAnswered, source == notification else { return }
         isAnswered = true
         onResponse(response)
+        onFinished(self)
+    }
+
+    /// Ends the wait without an answer: the popup's entry was withdrawn, and its closing is
+    /// not the user's.
+    func withdraw() {
+        guard !isAnswered else { return }
+        isAnswered = true
         onFinished(self)
     }
 

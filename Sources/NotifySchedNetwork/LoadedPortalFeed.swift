@@ -40,4 +40,21 @@ public struct LoadedPortalFeed: Sendable {
     public var checkSucceeded: Bool {
         origin == .fetched || origin == .notModified || origin == .file
     }
+
+    /// Why this load cannot be put in force in place of the feed before it: no usable feed, a
+    /// cached copy standing in for a failed fetch, or errors in the feed. Nil when it can.
+    public var unusableReason: String? {
+        guard let parsed, parsed.schedule != nil, origin != .cache else { return failure ?? "\(location): no feed" }
+        if let error = parsed.diagnostics.first(where: { $0.severity == .error }) {
+            return "\(location): the feed has errors (\(error.error))"
+        }
+        return nil
+    }
+}
+
+extension LoadedPortalFeed {
+    /// A load that came to nothing, for `failure`.
+    public init(location: String, failure: String) {
+        self.init(location: location, failure: failure, warnings: [])
+    }
 }

@@ -105,20 +105,8 @@ public struct PortalFeedLoader: Sendable {
             feed.warnings.append(error.message)
         }
         let cached = feed.previous
-        // Uses the cached copy, checked again as a fetched one would be; returns why not otherwise.
         func useCached(_ cached: CachedFeed, as origin: LoadedPortalFeed.Origin) -> Refusal? {
-            switch check(
-                cached.bytes, signature: cached.signature, location: url, publicKey: publicKey, parser: parser, now: now
-            )
-            {
-            case .success(let (parsed, _)):
-                feed.origin = origin
-                feed.parsed = parsed
-                feed.validators = cached.validators
-                return nil
-            case .failure(let refusal):
-                return refusal
-            }
+            use(cached, as: origin, in: &feed, publicKey: publicKey, parser: parser, now: now)
         }
         // Falls back to the cached copy after `reason`, or reports `reason` when that is not allowed.
         func fallBack(_ reason: String) -> LoadedPortalFeed {
@@ -185,6 +173,49 @@ public struct PortalFeedLoader: Sendable {
             case .failure(let refusal):
                 return fallBack(refusal.message)
             }
+        }
+    }
+
+    /// The last good copy of `url`, checked again as a fetched one would be, without asking the
+    /// portal: what the daemon starts with, so that start-up waits for no network.
+    ///
+    /// - Returns: The copy with origin `.cache`, or a `failure` saying why there is none.
+    public func loadCached(
+        _ url: String, publicKey: FeedPublicKey?, parser: FeedParser, now: Instant
+    ) -> LoadedPortalFeed {
+        var feed = LoadedPortalFeed(location: url, warnings: [])
+        do {
+            feed.previous = try cache.load(url)
+        } catch {
+            feed.failure = error.message
+            return feed
+        }
+        guard let cached = feed.previous else {
+            feed.failure = "\(url): no cached copy yet"
+            return feed
+        }
+        if let refusal = use(cached, as: .cache, in: &feed, publicKey: publicKey, parser: parser, now: now) {
+            feed.failure = "\(url): the cached copy is not usable: \(refusal.message)"
+        }
+        return feed
+    }
+
+    /// Puts the cached copy in `feed`, checked again as a fetched one would be; returns why not otherwise.
+    private func use(
+        _ cached: CachedFeed, as origin: LoadedPortalFeed.Origin, in feed: inout LoadedPortalFeed,
+        publicKey: FeedPublicKey?, parser: FeedParser, now: Instant
+    ) -> Refusal? {
+        switch check(
+            cached.bytes, signature: cached.signature, location: cached.url, publicKey: publicKey, parser: parser,
+            now: now)
+        {
+        case .success(let (parsed, _)):
+            feed.origin = origin
+            feed.parsed = parsed
+            feed.validators = cached.validators
+            return nil
+        case .failure(let refusal):
+            return refusal
         }
     }
 

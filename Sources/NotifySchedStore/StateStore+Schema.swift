@@ -90,6 +90,21 @@ extension StateStore {
                     );
                     """)
         }
+        // The health of each source (issue 6): the daemon's polling survives restarts.
+        migrator.registerMigration("3-source-health") { database in
+            try database.execute(
+                sql: """
+                    ALTER TABLE source_state ADD COLUMN health_checked_us INTEGER;
+                    ALTER TABLE source_state ADD COLUMN health_succeeded_us INTEGER;
+                    ALTER TABLE source_state ADD COLUMN health_error TEXT;
+                    ALTER TABLE source_state ADD COLUMN health_failures INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE source_state ADD COLUMN health_next_check_us INTEGER;
+                    ALTER TABLE source_state ADD COLUMN health_etag TEXT;
+                    ALTER TABLE source_state ADD COLUMN health_last_modified TEXT;
+                    ALTER TABLE source_state ADD COLUMN health_feed_version INTEGER;
+                    ALTER TABLE source_state ADD COLUMN health_copy_taken_us INTEGER;
+                    """)
+        }
         return migrator
     }
 }

@@ -4,6 +4,9 @@
 /// without a zone, and calendar expressions, each with a title, body and action.
 struct GeneratedFeed {
     let entries: Int
+    /// Every entry whose index is a multiple of this gets another title (a feed that changed);
+    /// nil changes none.
+    var retitledEvery: Int? = nil
 
     private static let zones = ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "UTC"]
     private static let calendars = ["Mon..Fri *-*-* 09:00:00", "*-*-01 08:00:00", "*:0/15", "weekly", "Sat,Sun 10:30"]
@@ -12,7 +15,10 @@ struct GeneratedFeed {
     private func members(_ index: Int) -> [(String, Value)] {
         var members: [(String, Value)] = [
             ("id", .string("entry-\(index)")),
-            ("title", .string("Reminder number \(index)")),
+            (
+                "title",
+                .string("Reminder number \(index)" + (retitledEvery.map { index % $0 == 0 } == true ? ", revised" : ""))
+            ),
             ("body", .string("This is the body of generated entry \(index), long enough to be realistic.")),
             (
                 "action",

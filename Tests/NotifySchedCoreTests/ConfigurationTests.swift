@@ -10,6 +10,26 @@ import Testing
             configuration.sourceDefaults.iNotify == INotifySettings(checkPeriod: .hours(12), remindPeriod: .days(1)))
     }
 
+    @Test func fetchPeriodDefaultsToTheCheckPeriodForINotifyAndAnHourForOthers() throws {
+        let (configuration, diagnostics) = Configuration.parse(
+            """
+            check-period = 6h
+
+            [source tips]
+            feed = https://portal.example.org/tips.plist
+
+            [source team]
+            feed = /srv/feeds/team.json
+            fetch-period = 5min
+            """)
+        #expect(diagnostics == [])
+        let tips = configuration.sources[0].settings
+        #expect(tips.pollingPolicy(for: .iNotify).checkPeriod == .hours(6))
+        #expect(tips.pollingPolicy(for: .native).checkPeriod == .hours(1))
+        #expect(tips.pollingPolicy(for: nil).checkPeriod == .hours(1))
+        #expect(configuration.sources[1].settings.pollingPolicy(for: .iNotify).checkPeriod == .minutes(5))
+    }
+
     @Test func globalKeysAreDefaultsThatSourcesOverride() throws {
         let (configuration, diagnostics) = Configuration.parse(
             """

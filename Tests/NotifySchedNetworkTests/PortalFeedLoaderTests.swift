@@ -55,6 +55,19 @@ import Testing
         #expect(server.requests().last?.header("If-None-Match") == cached.validators.etag)
     }
 
+    @Test func theCachedCopyLoadsWithoutAskingThePortal() throws {
+        defer { fetcher.shutdown() }
+        let url = server.feedURL("feed.json")
+        let none = loader.loadCached(url, publicKey: nil, parser: parser, now: now)
+        #expect(none.parsed == nil && none.failure == "\(url): no cached copy yet")
+        try publish(Self.feed(version: 1))
+        #expect(load().origin == .fetched)
+        let requests = server.requests().count
+        let cached = loader.loadCached(url, publicKey: nil, parser: parser, now: now)
+        #expect(cached.origin == .cache && title(cached) == "Hello" && cached.failure == nil)
+        #expect(server.requests().count == requests, "loading the cached copy must not fetch")
+    }
+
     @Test func theCacheIsKeptThroughEveryKindOfFailure() throws {
         defer { fetcher.shutdown() }
         try publish(Self.feed(version: 1))

@@ -93,3 +93,22 @@ import Testing
         }
     }
 }
+
+extension StateStoreTests {
+    @Test func sourceHealthSurvivesReopeningAndLeavesTheSourceStateAlone() throws {
+        let path = freshPath()
+        let health = SourceHealth(
+            location: "https://portal.example/feed.json", lastCheck: now, lastSuccess: now - .hours(1),
+            lastError: "the server answered 503", failures: 2, nextCheck: now + .minutes(2), etag: "\"v7\"",
+            lastModified: "Sat, 21 Nov 2026 10:00:00 GMT", feedVersion: 7, copyTakenAt: now - .hours(1))
+        do {
+            let store = try StateStore(path: path)
+            try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: health.location)
+            try store.setSourceHealth(health)
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.sourceHealth(health.location) == health)
+        #expect(try store.sourceState(health.location) == SourceState(hasRun: true, lastChecked: now))
+        #expect(try store.sourceHealth("elsewhere") == SourceHealth(location: "elsewhere"))
+    }
+}

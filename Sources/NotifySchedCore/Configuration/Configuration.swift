@@ -59,11 +59,21 @@ public struct SourceSettings: Sendable, Equatable {
     /// iNotify's check and remind periods, order, first-launch and debug flags, and the
     /// application version compared with `MinVersion`/`MaxVersion`.
     public var iNotify: INotifySettings
-    /// How often a feed at a URL is fetched. The default is 12 hours, iNotify's `checkPeriod`.
-    public var fetchPeriod: TimeSpan
+    /// How often the feed is checked: fetched again from its URL, or read again from its file.
+    /// The default (nil) is the source's iNotify `checkPeriod` for iNotify sources (12 hours
+    /// unless configured) and `PollingPolicy.defaultCheckPeriod` (1 hour) for the others.
+    public var fetchPeriod: TimeSpan?
 
-    public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan = .hours(12)) {
+    public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan? = nil) {
         self.iNotify = iNotify
         self.fetchPeriod = fetchPeriod
+    }
+
+    /// The polling policy of a source with these settings whose feed is in `dialect` (nil: not
+    /// read yet): `fetchPeriod` when set, else the dialect's default period.
+    public func pollingPolicy(for dialect: FeedDialect?) -> PollingPolicy {
+        if let fetchPeriod { return PollingPolicy(checkPeriod: fetchPeriod) }
+        return dialect == .iNotify
+            ? PollingPolicy(checkPeriod: iNotify.checkPeriod) : PollingPolicy.for(dialect)
     }
 }

@@ -16,6 +16,8 @@ public final class NotificationHandler {
     public private(set) var state: HandlingState
     /// Called once per handled answer or immediate action, after `state` changed.
     public var onOutcome: (HandlingOutcome) -> Void = { _ in }
+    /// The scheduled popups on screen, waiting for an answer, by occurrence id.
+    public private(set) var onScreen: [String: DeliveredOccurrence] = [:]
 
     private let notifier: any Notifier
     private let lookup: (String) -> DeliveredOccurrence?
@@ -82,13 +84,44 @@ public final class NotificationHandler {
         do {
             try notifier.show(
                 { server in policy.scheduledPopup(for: occurrence, on: server) }, replacing: popupID,
-                onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
+                onResponse: { [weak self] response in self?.answeredOnScreen(response, for: occurrence) })
         } catch {
             throw CoreError(
                 .cannotShow,
                 policy.catalog.translated(
                     "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
         }
+        onScreen[occurrence.id] = occurrence
+    }
+
+    /// Shows `occurrence` in place of its popup when that is still on screen: its entry changed
+    /// in the feed. The server keeps the popup's id, and an answer is handled with the new content.
+    ///
+    /// - Returns: false, having shown nothing, when no popup of `occurrence.id` is on screen.
+    /// - Throws: `CoreError` with code `.cannotShow` when the server does not take the new popup.
+    public func replace(_ occurrence: DeliveredOccurrence) throws(CoreError) -> Bool {
+        guard onScreen[occurrence.id] != nil else { return false }
+        let policy = self.policy
+        let replaced: Bool
+        do {
+            replaced = try notifier.replace(
+                occurrenceID: occurrence.id, with: { server in policy.scheduledPopup(for: occurrence, on: server) },
+                onResponse: { [weak self] response in self?.answeredOnScreen(response, for: occurrence) })
+        } catch {
+            throw CoreError(.cannotShow, "cannot update notification \(occurrence.id): \(error)")
+        }
+        onScreen[occurrence.id] = replaced ? occurrence : nil
+        return replaced
+    }
+
+    /// Closes the popup of `occurrenceID` when it is on screen: its entry was withdrawn from the
+    /// feed. Nothing is handled or marked for it.
+    ///
+    /// - Returns: false when no popup of `occurrenceID` is on screen.
+    @discardableResult
+    public func withdraw(occurrenceID: String) -> Bool {
+        guard onScreen.removeValue(forKey: occurrenceID) != nil else { return false }
+        return notifier.close(occurrenceID: occurrenceID)
     }
 
     private func ask(about occurrence: DeliveredOccurrence) {
@@ -117,6 +150,11 @@ public final class NotificationHandler {
                     policy.catalog.translated(
                         "cannot ask about notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"])))
         }
+    }
+
+    private func answeredOnScreen(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
+        onScreen[occurrence.id] = nil
+        answered(response, for: occurrence)
     }
 
     private func answered(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {

@@ -25,6 +25,23 @@ public protocol Notifier: AnyObject {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws
 
+    /// Shows a popup laid out by `layout` in place of the one showing `occurrenceID`: the server
+    /// replaces it under the same popup id (`replaces_id`), and its answer now goes to
+    /// `onResponse` instead.
+    ///
+    /// - Returns: false, having shown nothing, when no popup of `occurrenceID` waits for an answer.
+    /// - Throws: when no server answers or the server refuses the new popup.
+    func replace(
+        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        onResponse: @escaping (PopupResponse) -> Void
+    ) throws -> Bool
+
+    /// Closes the popup showing `occurrenceID` (`CloseNotification`); its closing is not
+    /// reported as an answer.
+    ///
+    /// - Returns: false when no popup of `occurrenceID` waits for an answer.
+    func close(occurrenceID: String) -> Bool
+
     /// Whether the desktop has a handler for `url`'s scheme. No side effects.
     func canOpen(_ url: ActionURL) -> Bool
 

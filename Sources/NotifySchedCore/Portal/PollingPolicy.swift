@@ -21,7 +21,8 @@ public struct PollingPolicy: Hashable, Sendable {
     /// The shortest delay after a failure, so that full jitter never retries at once. The
     /// default is 10 seconds.
     public var minimumRetryDelay: TimeSpan
-    /// The first check after start falls at random within this span. The default is 5 minutes.
+    /// The first check after start falls at random within this span. The default is 5 minutes,
+    /// or `checkPeriod` when that is shorter.
     public var firstCheckSpread: TimeSpan
     /// The longest wait a `Retry-After` can impose. The default is 1 day.
     public var maximumRetryAfter: TimeSpan
@@ -34,14 +35,14 @@ public struct PollingPolicy: Hashable, Sendable {
     public init(
         checkPeriod: TimeSpan = PollingPolicy.defaultCheckPeriod, initialBackoff: TimeSpan = .minutes(1),
         maximumBackoff: TimeSpan? = nil, minimumRetryDelay: TimeSpan = .seconds(10),
-        firstCheckSpread: TimeSpan = .minutes(5), maximumRetryAfter: TimeSpan = .days(1)
+        firstCheckSpread: TimeSpan? = nil, maximumRetryAfter: TimeSpan = .days(1)
     ) {
         self.maximumRetryAfter = maximumRetryAfter
         self.checkPeriod = checkPeriod
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff ?? min(.hours(6), checkPeriod)
         self.minimumRetryDelay = minimumRetryDelay
-        self.firstCheckSpread = firstCheckSpread
+        self.firstCheckSpread = firstCheckSpread ?? min(.minutes(5), checkPeriod)
     }
 
     /// The policy for a source of `dialect` (nil: not known yet), with the defaults above.

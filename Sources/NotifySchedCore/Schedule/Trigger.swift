@@ -2,7 +2,7 @@
 ///
 /// Indirect: calendar expressions and zones are large, and a schedule holds one trigger per
 /// entry, so each case keeps its payload in one shared box.
-public indirect enum Trigger: Sendable {
+public indirect enum Trigger: Sendable, Equatable {
     /// As soon as the feed is loaded (an entry with no time and no events).
     case immediate
     /// Once, at a time.

@@ -198,7 +198,8 @@ final class PrivateSessionBus {
     }
 
     /// Every `Notify` call the running server received, oldest first. A popup's id is its
-    /// position in this list, from 1, since dbusmock numbers new popups that way.
+    /// position in this list, from 1, since dbusmock numbers new popups that way (a call that
+    /// replaces a popup, `replaces` non-zero, keeps the id it replaces and takes none).
     func notifyCalls() throws -> [NotifyCall] {
         try JSONDecoder().decode([NotifyCall].self, from: Data(try helper(["calls"]).utf8))
     }
@@ -211,6 +212,21 @@ final class PrivateSessionBus {
             return calls.count >= count
         }
         return calls
+    }
+
+    /// The ids of the popups closed with `CloseNotification`, in order.
+    func closeCalls() throws -> [Int] {
+        try JSONDecoder().decode([Int].self, from: Data(try helper(["close-calls"]).utf8))
+    }
+
+    /// Waits until the server received at least `count` `CloseNotification` calls and returns their ids.
+    func waitForCloseCalls(_ count: Int) throws -> [Int] {
+        var ids: [Int] = []
+        try waitUntil("the server received \(count) CloseNotification call(s)") {
+            ids = try self.closeCalls()
+            return ids.count >= count
+        }
+        return ids
     }
 
     /// Presses the button `key` of popup `id` (`default` for a click on the popup).
@@ -328,7 +344,8 @@ final class PrivateSessionBus {
 
         """
 
-    /// Talks to the mock through dbus-python: `has-owner`, `calls`, `action ID KEY`, `closed ID REASON`.
+    /// Talks to the mock through dbus-python: `has-owner`, `calls`, `close-calls`, `action ID KEY`,
+    /// `closed ID REASON`.
     private static let helperScript = """
         import dbus, json, sys
         bus = dbus.SessionBus()
@@ -352,6 +369,8 @@ final class PrivateSessionBus {
                               "hints": {str(k): text(v) for k, v in hints.items() if k != "sender-pid"},
                               "timeout": int(timeout)})
             print(json.dumps(calls))
+        elif command == "close-calls":
+            print(json.dumps([int(args[0]) for _, args in mock.GetMethodCalls("CloseNotification")]))
         elif command == "action":
             mock.EmitSignal(name, "ActionInvoked", "us", [dbus.UInt32(int(sys.argv[2])), sys.argv[3]], signature="sssav")
         elif command == "closed":

@@ -103,6 +103,41 @@ import Testing
         #expect(handler.state == HandlingState(), "ZBiM marks a notification on tap, not on delivery")
     }
 
+    // MARK: Feed changes (DESIGN §5)
+
+    @Test func aChangedEntryReplacesItsPopupInPlaceAndItsAnswerUsesTheNewContent() throws {
+        let sink = OutcomeSink()
+        let before = Occurrences.make(.native, title: "Old", url: "https://example.org/old")
+        let after = Occurrences.make(.native, title: "New", url: "https://example.org/new")
+        let handler = handler([before], sink: sink)
+        try handler.deliver(before)
+        #expect(try handler.replace(after))
+        #expect(notifier.calls.count == 2)
+        guard case .replace(let popup) = notifier.calls.last else {
+            Issue.record("the popup must be replaced, not shown again: \(notifier.calls)")
+            return
+        }
+        #expect(popup.summary == "New" && popup.occurrenceID == after.id)
+        #expect(handler.onScreen[after.id] == after)
+        notifier.answer(.action("open"))
+        #expect(notifier.openedURLs == ["https://example.org/new"])
+        #expect(handler.onScreen.isEmpty, "an answered popup is no longer on screen")
+        #expect(try !handler.replace(after), "a popup that was answered is not shown again")
+        #expect(notifier.calls.count == 3)
+    }
+
+    @Test func aWithdrawnEntryClosesItsPopupAndNothingIsHandled() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        #expect(handler.withdraw(occurrenceID: occurrence.id))
+        #expect(notifier.calls.last == .close(occurrence.id))
+        #expect(!handler.withdraw(occurrenceID: occurrence.id), "a popup closes once")
+        #expect(sink.outcomes == [])
+        #expect(handler.state == HandlingState())
+    }
+
     @Test func aZBiMEntryWithoutURIIsAcknowledgedWithOKAlone() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim)], sink: sink)

@@ -6,6 +6,8 @@ final class RecordingNotifier: Notifier {
     /// What the notifier was asked to do, in order.
     enum Call: Equatable {
         case show(Popup)
+        case replace(Popup)
+        case close(String)
         case open(String)
     }
 
@@ -13,7 +15,8 @@ final class RecordingNotifier: Notifier {
     /// URLs whose opening fails, as when no handler is registered for them.
     var unopenable: Set<String> = []
     private(set) var calls: [Call] = []
-    private var responders: [(PopupResponse) -> Void] = []
+    /// The popups waiting for an answer, oldest first: their occurrence ids and responders.
+    private var responders: [(occurrenceID: String, respond: (PopupResponse) -> Void)] = []
 
     init(server: NotificationServer? = RecordingNotifier.fullServer) {
         self.server = server
@@ -34,7 +37,7 @@ final class RecordingNotifier: Notifier {
 
     /// Answers the last popup shown.
     func answer(_ response: PopupResponse) {
-        responders.removeLast()(response)
+        responders.removeLast().respond(response)
     }
 
     func currentServer() throws -> NotificationServer {
@@ -46,8 +49,26 @@ final class RecordingNotifier: Notifier {
         _ layout: @escaping (NotificationServer) -> Popup, replacing popupID: UInt32?,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws {
-        calls.append(.show(layout(try currentServer())))
-        responders.append(onResponse)
+        let popup = layout(try currentServer())
+        calls.append(.show(popup))
+        responders.append((popup.occurrenceID, onResponse))
+    }
+
+    func replace(
+        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        onResponse: @escaping (PopupResponse) -> Void
+    ) throws -> Bool {
+        guard let index = responders.lastIndex(where: { $0.occurrenceID == occurrenceID }) else { return false }
+        calls.append(.replace(layout(try currentServer())))
+        responders[index].respond = onResponse
+        return true
+    }
+
+    func close(occurrenceID: String) -> Bool {
+        guard let index = responders.lastIndex(where: { $0.occurrenceID == occurrenceID }) else { return false }
+        calls.append(.close(occurrenceID))
+        responders.remove(at: index)
+        return true
     }
 
     func canOpen(_ url: ActionURL) -> Bool {

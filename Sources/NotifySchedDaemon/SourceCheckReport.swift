@@ -1,0 +1,47 @@
+import NotifySchedCore
+
+/// What checking one source came to, as `notify-sched sync` prints it: not modified, the
+/// entries added (`+`), changed (`~`) and withdrawn (`-`), or why it failed.
+///
+/// The daemon makes one per source for its `Sync` call; `sync` without a daemon makes the same
+/// from the cached copies.
+public struct SourceCheckReport: Sendable, Equatable {
+    /// The path or URL.
+    public var location: String
+    /// Whether the check failed (the last good feed stays in force).
+    public var failed: Bool
+    /// The lines to print: `LOCATION: not modified`, `LOCATION: N added, N changed, N withdrawn`
+    /// and one line per entry, or `LOCATION: failed: cause`.
+    public var lines: [String]
+
+    public init(location: String, failed: Bool, lines: [String]) {
+        self.location = location
+        self.failed = failed
+        self.lines = lines
+    }
+
+    /// The portal answered 304 Not Modified.
+    public static func notModified(_ location: String) -> SourceCheckReport {
+        SourceCheckReport(location: location, failed: false, lines: ["\(location): not modified"])
+    }
+
+    /// The check failed for `cause`.
+    public static func failed(_ location: String, _ cause: String) -> SourceCheckReport {
+        SourceCheckReport(location: location, failed: true, lines: ["\(location): failed: \(cause)"])
+    }
+
+    /// The feed was read and compared with the one before: counts, then the added and changed
+    /// entries in the new feed's order, then the withdrawn ones in the old feed's order.
+    public static func changed(
+        _ location: String, _ changes: ScheduleChanges, from old: [ScheduleEntry], to new: [ScheduleEntry]
+    ) -> SourceCheckReport {
+        let counts =
+            "\(changes.added.count) added, \(changes.changed.count) changed, \(changes.withdrawn.count) withdrawn"
+        let current =
+            (changes.added.map { ($0, "+") } + changes.changed.map { ($0.new, "~") }).sorted { $0.0 < $1.0 }
+        let lines =
+            current.map { position, mark in "\(mark) \(new[position].id)  \(new[position].content.title)" }
+            + changes.withdrawn.map { "- \(old[$0].id)  \(old[$0].content.title)" }
+        return SourceCheckReport(location: location, failed: false, lines: ["\(location): \(counts)"] + lines)
+    }
+}

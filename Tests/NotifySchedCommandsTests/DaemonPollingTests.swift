@@ -1,0 +1,172 @@
+import Foundation
+import NotifySchedTesting
+import Testing
+
+/// The daemon checking portal feeds on their period (issue 6, "Polling") and reconciling what
+/// changed (DESIGN §5), against a real portal on 127.0.0.1 and dbusmock's notification server.
+extension DaemonTests {
+    /// A configuration file that follows `url` (with `key`), checked every `period`.
+    private func configuration(_ url: String, period: String, key: String? = nil) throws -> String {
+        try CLI.temporaryFile(
+            """
+            fetch-period = \(period)
+
+            [source team]
+            feed = \(url)
+            \(key.map { "public-key = \($0)" } ?? "")
+            """, name: "config")
+    }
+
+    /// A native feed of immediate entries, `id: title` each.
+    private func feed(_ entries: KeyValuePairs<String, String>, version: Int? = nil) -> String {
+        let items = entries.map { #"{"id": "\#($0.key)", "title": "\#($0.value)"}"# }
+        let header = version.map { #""version": \#($0), "# } ?? ""
+        return #"{\#(header)"notifications": [\#(items.joined(separator: ", "))]}"#
+    }
+
+    /// Waits (up to 20 s, polling every 50 ms) until `condition` holds; these wait for other processes.
+    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        Issue.record("timed out waiting until \(what)")
+    }
+
+    @Test func aPolledChangeReplacesChangedPopupsInPlaceAndClosesWithdrawnOnes() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        try portal.write("team.json", feed(["keep": "Kept", "change": "Before", "drop": "Dropped"]), age: 120)
+        let url = portal.feedURL("team.json")
+        let daemon = try CLI.start(
+            ["daemon", "--config", try configuration(url, period: "1s")], environment: bus.environment)
+        let shown = try bus.waitForNotifyCalls(3)
+        #expect(Set(shown.map(\.summary)) == ["Kept", "Before", "Dropped"])
+        let before = try #require(shown.firstIndex { $0.summary == "Before" }) + 1
+        let dropped = try #require(shown.firstIndex { $0.summary == "Dropped" }) + 1
+
+        try portal.write("team.json", feed(["keep": "Kept", "change": "After", "new": "Added"]), age: 10)
+        let calls = try bus.waitForNotifyCalls(5)
+        #expect(try bus.waitForCloseCalls(1) == [dropped], "the withdrawn entry's popup must be closed")
+        let replaced = try #require(calls.first { $0.summary == "After" })
+        #expect(replaced.replaces == UInt32(before), "the changed entry's popup must be replaced in place")
+        #expect(replaced.hints["x-notify-sched-id"] == shown[before - 1].hints["x-notify-sched-id"])
+        #expect(calls.contains { $0.summary == "Added" && $0.replaces == 0 })
+        let outcome = stop(daemon)
+        #expect(calls.count == 5, "nothing else is shown: \(calls.map(\.summary))")
+        #expect(outcome.standardError.contains("\(url): 1 added, 1 changed, 1 withdrawn"))
+        #expect(portal.requests().filter { $0.header("If-None-Match") != nil }.count >= 1, "checks are conditional")
+    }
+
+    @Test func aFailingPortalIsRetriedAndTheFeedInForceStaysUntilItRecovers() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        try portal.write("team.json", feed(["a": "Alpha"]), age: 120)
+        let url = portal.feedURL("team.json")
+        let daemon = try CLI.start(
+            ["daemon", "--config", try configuration(url, period: "1s")], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        try portal.setStatus("team.json", 500)
+        let failing = portal.requests().count
+        try waitUntil("the daemon asked the failing portal twice") { portal.requests().count >= failing + 2 }
+        try portal.write("team.json", feed(["b": "Beta"]), age: 10)
+        try portal.clearStatus("team.json")
+        let calls = try bus.waitForNotifyCalls(2)
+        #expect(calls.map(\.summary) == ["Alpha", "Beta"])
+        #expect(try bus.closeCalls() == [1], "Alpha stays in force until the portal recovers, then is withdrawn")
+        let outcome = stop(daemon)
+        #expect(
+            outcome.standardError.contains("check failed, the feed in force stays: \(url): the server answered 500"))
+    }
+
+    @Test func retryAfterHoldsTheNextCheckBack() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        try portal.write("team.json", feed(["a": "Alpha"]), age: 120)
+        let url = portal.feedURL("team.json")
+        let daemon = try CLI.start(
+            ["daemon", "--config", try configuration(url, period: "1s")], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        try portal.setStatus("team.json", 429, retryAfter: "4")
+        let before = portal.requests().count
+        try waitUntil("the daemon met the 429") { portal.requests().count > before }
+        let refused = Date()
+        // A one-second period would ask three more times in these 3 s without the Retry-After.
+        Thread.sleep(forTimeInterval: 3)
+        #expect(portal.requests().count == before + 1, "no check may come before the Retry-After of 4 s")
+        try portal.clearStatus("team.json")
+        try waitUntil("the daemon checked again") { portal.requests().count > before + 1 }
+        #expect(Date().timeIntervalSince(refused) >= 3.5)
+        let outcome = stop(daemon)
+        #expect(outcome.standardError.contains("the server answered 429 Too Many Requests (Retry-After: 4 s)"))
+    }
+
+    @Test func aTamperedOrRolledBackFeedIsRefusedAndTheLastGoodOneStays() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString)").path
+        let publicKey = try CLI.run(["keygen", "--output", keyFile]).standardOutput
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        /// Publishes `text`, signed; with `tampered`, the signature is of other bytes.
+        func publish(_ text: String, age: TimeInterval, tampered: Bool = false) throws {
+            let file = try CLI.temporaryFile(tampered ? text + " " : text)
+            #expect(try CLI.run(["sign", file, "--key", keyFile]).status == 0)
+            try portal.write("team.json", text, age: age)
+            try portal.write("team.json.sig", try String(contentsOfFile: file + ".sig", encoding: .utf8), age: age)
+        }
+        try publish(feed(["a": "Alpha"], version: 2), age: 120)
+        let url = portal.feedURL("team.json")
+        let daemon = try CLI.start(
+            ["daemon", "--config", try configuration(url, period: "1s", key: publicKey)], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+
+        var asked = portal.requests().count
+        try publish(feed(["b": "Tampered"], version: 3), age: 60, tampered: true)
+        try waitUntil("the daemon fetched the tampered feed") { portal.requests().count >= asked + 4 }
+        asked = portal.requests().count
+        try publish(feed(["c": "Rolled back"], version: 1), age: 30)
+        try waitUntil("the daemon fetched the rolled-back feed") { portal.requests().count >= asked + 4 }
+        #expect(try bus.notifyCalls().map(\.summary) == ["Alpha"])
+        #expect(try bus.closeCalls() == [], "the last good feed stays in force")
+
+        try publish(feed(["d": "Delta"], version: 4), age: 10)
+        #expect(try bus.waitForNotifyCalls(2).map(\.summary) == ["Alpha", "Delta"])
+        let outcome = stop(daemon)
+        #expect(outcome.standardError.contains("signature"))
+        #expect(outcome.standardError.contains("version 1"))
+    }
+
+    @Test func syncThroughTheDaemonChecksNowAndPrintsWhatChanged() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        try portal.write("team.json", feed(["a": "Alpha", "b": "Beta"]), age: 120)
+        let url = portal.feedURL("team.json")
+        let daemon = try CLI.start(
+            ["daemon", "--config", try configuration(url, period: "1d")], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        #expect(try CLI.run(["sync"], environment: bus.environment).standardOutput == "\(url): not modified\n")
+
+        try portal.write("team.json", feed(["a": "Alpha, again", "c": "Gamma"]), age: 10)
+        let synced = try CLI.run(["sync"], environment: bus.environment)
+        #expect(
+            synced
+                == .init(
+                    status: 0,
+                    standardOutput:
+                        "\(url): 1 added, 1 changed, 1 withdrawn\n~ a  Alpha, again\n+ c  Gamma\n- b  Beta\n",
+                    standardError: ""))
+        #expect(try bus.waitForNotifyCalls(4).map(\.summary).suffix(2).sorted() == ["Alpha, again", "Gamma"])
+
+        try portal.setStatus("team.json", 503)
+        let failed = try CLI.run(["sync"], environment: bus.environment)
+        #expect(failed.status == 1)
+        #expect(failed.standardOutput == "\(url): failed: \(url): the server answered 503 Service Unavailable\n")
+        #expect(stop(daemon).status == 0)
+    }
+}
