@@ -16,13 +16,38 @@ public struct ScheduleEntry: Sendable {
     /// After this instant the entry is not shown at all.
     public var expires: Instant?
     /// The application versions the entry is meant for (iNotify `MinVersion`/`MaxVersion`).
-    public var versions: VersionRange
+    public var versions: VersionRange {
+        get { details?.versions ?? VersionRange() }
+        set { details = Details(versions: newValue, category: category, news: news) }
+    }
     /// A free-form category for the notification server.
-    public var category: String?
+    public var category: String? {
+        get { details?.category }
+        set { details = Details(versions: versions, category: newValue, news: news) }
+    }
     /// iSmartNews presentation and repetition rules; nil for other dialects.
-    public var news: NewsRules?
+    public var news: NewsRules? {
+        get { details?.news }
+        set { details = Details(versions: versions, category: category, news: newValue) }
+    }
     /// Where the entry stands in its feed, for messages about it.
     public var location: FeedLocation
+
+    /// What only some entries have, out of line: most entries have none of it, and a daemon
+    /// holds 10^5 entries (the news rules alone are 144 bytes).
+    private var details: Details?
+
+    private final class Details: Sendable {
+        let versions: VersionRange
+        let category: String?
+        let news: NewsRules?
+
+        init(versions: VersionRange, category: String?, news: NewsRules?) {
+            self.versions = versions
+            self.category = category
+            self.news = news
+        }
+    }
 
     public init(
         id: String, dialect: FeedDialect, content: NotificationContent, trigger: Trigger,
@@ -36,10 +61,10 @@ public struct ScheduleEntry: Sendable {
         self.trigger = trigger
         self.maxLateness = maxLateness
         self.expires = expires
-        self.versions = versions
-        self.category = category
-        self.news = news
         self.location = location
+        if versions != VersionRange() || category != nil || news != nil {
+            details = Details(versions: versions, category: category, news: news)
+        }
     }
 
     /// The lateness window entries get when their feed does not say: 24 hours.
