@@ -6,8 +6,11 @@ import NotifySchedCore
 /// swift-collections' `Heap` with lazy cancellation and an index-tracking binary heap, all in
 /// this one process; plus the wheel's bulk-build time and its storage per entry.
 ///
-/// The three structures run one after the other in each round, so a busy machine slows them
-/// alike; the best round of each is reported.
+/// The structures run one after the other in each round, and the best round of each is
+/// reported. Times are the thread's CPU time, so that other processes on a shared machine
+/// do not count; on an idle machine it equals the elapsed time. A last row, not a queue,
+/// shows the floor: a bare table of generation-checked handles, which pays only the cache
+/// misses every structure here pays (the victim's handle, then its record).
 struct WheelBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wheel", abstract: "Schedule+cancel pairs at N pending: the timer wheel against two heaps.")
@@ -35,19 +38,26 @@ struct WheelBenchmark: ParsableCommand {
         var wheel = Double.infinity
         var heap = Double.infinity
         var indexedHeap = Double.infinity
+        var floor = Double.infinity
         var build = Double.infinity
         var bytesPerEntry = 0.0
+        var bytesPerEntryAfterPairs = 0.0
         for _ in 0..<runs {
             let built = buildWheel(workload)
             build = min(build, built.seconds)
             bytesPerEntry = Double(built.wheel.storageByteCount) / Double(entries)
-            wheel = min(wheel, try pairsOnWheel(workload, built))
+            let afterPairs = try pairsOnWheel(workload, built)
+            wheel = min(wheel, afterPairs.seconds)
+            bytesPerEntryAfterPairs = Double(afterPairs.byteCount) / Double(entries)
             heap = min(heap, try pairs(on: LazyCancellingHeap.self, workload, name: "lazily cancelling heap"))
             indexedHeap = min(indexedHeap, try pairs(on: IndexedBinaryHeap.self, workload, name: "indexed heap"))
+            floor = min(floor, try pairs(on: HandleTableFloor.self, workload, name: "handle table"))
         }
         let nanosecondsPerPair = { (seconds: Double) in seconds * 1e9 / Double(pairs) }
-        let rows = [("timer wheel", wheel), ("Heap, lazy cancel", heap), ("indexed binary heap", indexedHeap)].map {
-            name, seconds in
+        let rows = [
+            ("timer wheel", wheel), ("Heap, lazy cancel", heap), ("indexed binary heap", indexedHeap),
+            ("floor: handles only", floor),
+        ].map { name, seconds in
             [
                 name, String(format: "%.1f", nanosecondsPerPair(seconds)),
                 String(format: "%.2f M", Double(pairs) / seconds / 1e6), String(format: "%.2f×", seconds / wheel),
@@ -57,8 +67,9 @@ struct WheelBenchmark: ParsableCommand {
         print(Table.render(header: ["structure", "ns/pair", "pairs/s", "wheel's speed-up"], rows: rows))
         print(
             String(
-                format: "wheel bulk build of %d entries: %.2f ms; wheel storage: %.2f bytes per entry", entries,
-                build * 1000, bytesPerEntry))
+                format:
+                    "wheel bulk build of %d entries: %.2f ms; wheel storage: %.2f bytes per entry, %.2f after the pairs",
+                entries, build * 1000, bytesPerEntry, bytesPerEntryAfterPairs))
         if json {
             let figures: [String: Double] = [
                 "entries": Double(entries), "wheel_ns_per_pair": nanosecondsPerPair(wheel),
@@ -80,16 +91,20 @@ struct WheelBenchmark: ParsableCommand {
 
     private func buildWheel(_ workload: WheelWorkload) -> BuiltWheel {
         let entries = workload.initialDues.enumerated().map { (due: Instant(microseconds: $1), element: UInt32($0)) }
-        let start = ContinuousClock.now
+        let start = threadTime()
         var wheel = TimerWheel<UInt32>(now: workload.now)
         let handles = wheel.schedule(contentsOf: entries)
         return BuiltWheel(wheel: wheel, handles: handles, seconds: seconds(since: start))
     }
 
-    private func pairsOnWheel(_ workload: WheelWorkload, _ built: BuiltWheel) throws -> Double {
+    /// Times the workload's pairs on the built wheel; returns the time and the wheel's bytes
+    /// after them (cancelled handles wait in their slots until swept).
+    private func pairsOnWheel(_ workload: WheelWorkload, _ built: BuiltWheel) throws -> (
+        seconds: Double, byteCount: Int
+    ) {
         var wheel = built.wheel
         var handles = built.handles
-        let start = ContinuousClock.now
+        let start = threadTime()
         for (victim, due) in zip(workload.victims, workload.dues) {
             wheel.cancel(handles[Int(victim)])
             handles[Int(victim)] = wheel.schedule(victim, at: Instant(microseconds: due))
@@ -97,10 +112,11 @@ struct WheelBenchmark: ParsableCommand {
         let elapsed = seconds(since: start)
         // The earliest entry must come out of the wheel exactly at its due time.
         let earliest = Instant(microseconds: expectedEarliest(workload))
+        let byteCount = wheel.storageByteCount
         guard wheel.count == entries, wheel.advance(to: earliest).first?.due == earliest else {
             throw ValidationError("the wheel lost track of its entries")
         }
-        return elapsed
+        return (elapsed, byteCount)
     }
 
     /// Times the workload's pairs on a baseline queue, then checks it kept every entry.
@@ -108,7 +124,7 @@ struct WheelBenchmark: ParsableCommand {
     {
         var queue = Queue()
         var handles = workload.initialDues.map { queue.schedule(at: $0) }
-        let start = ContinuousClock.now
+        let start = threadTime()
         for (victim, due) in zip(workload.victims, workload.dues) {
             queue.cancel(handles[Int(victim)])
             handles[Int(victim)] = queue.schedule(at: due)
@@ -127,8 +143,14 @@ struct WheelBenchmark: ParsableCommand {
         return pending.min()!
     }
 
-    private func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    /// The CPU time this thread has used, in seconds.
+    private func threadTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func seconds(since start: Double) -> Double {
+        threadTime() - start
     }
 }

@@ -314,6 +314,60 @@ import Testing
         #expect(wheel.advance(to: now + .seconds(30)).map(\.element) == [1, 2, 3], "a rescheduled tie goes last")
     }
 
+    @Test func reschedulingBackAndForthBetweenSlotsFiresTheEntryOnceAsScheduledLast() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = Wheel(now: now)
+        let near = now + .minutes(3)
+        let far = now + .days(2)
+        let bouncing = wheel.schedule(0, at: near)
+        for serial in 1...3 { wheel.schedule(serial, at: near) }
+        for _ in 0..<50 {
+            #expect(wheel.reschedule(bouncing, to: far) == true)
+            #expect(wheel.reschedule(bouncing, to: near) == true)
+            wheel._checkInvariants()
+        }
+        #expect(wheel.reschedule(bouncing, to: near) == true, "rescheduling in place moves it behind its ties")
+        #expect(wheel.count == 4)
+        #expect(wheel.advance(to: far).map(\.element) == [1, 2, 3, 0])
+        #expect(wheel.isEmpty)
+    }
+
+    @Test func cancellingEveryEntryOfASlotMovesTheDeadlinePastIt() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = TimerWheel<UInt32>(now: now)
+        let handles = (0..<100).map { wheel.schedule(UInt32($0), at: now + .days(20) + .seconds(Int64($0))) }
+        let kept = wheel.schedule(100, at: now + .days(200))
+        for handle in handles { wheel.cancel(handle) }
+        wheel._checkInvariants()
+        #expect(wheel.nextDeadline! > now + .days(21), "the emptied slot no longer sets the deadline")
+        wheel.cancel(kept)
+        #expect(wheel.nextDeadline == nil)
+        wheel._checkInvariants()
+    }
+
+    @Test func cancelAndScheduleChurnReusesEntriesAndKeepsTheirOrder() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        let count = 20_000
+        var random = SplitMix64(seed: 11)
+        func randomDue() -> Instant { now + TimeSpan(microseconds: Int64(random.next() % (30 * 86_400_000_000))) }
+        var wheel = TimerWheel<UInt32>(now: now)
+        var dues = (0..<count).map { _ in randomDue() }
+        var handles = wheel.schedule(contentsOf: dues.enumerated().map { (due: $1, element: UInt32($0)) })
+        let built = wheel.storageByteCount
+        for step in 0..<(5 * count) {
+            let victim = Int(random.next() % UInt64(count))
+            let cancelled = wheel.cancel(handles[victim])
+            #expect(cancelled == UInt32(victim))
+            dues[victim] = randomDue()
+            handles[victim] = wheel.schedule(UInt32(victim), at: dues[victim])
+            if step % 25_000 == 0 { wheel._checkInvariants() }
+        }
+        #expect(wheel.storageByteCount == built, "each schedule reuses the entry the cancel before it freed")
+        wheel._checkInvariants()
+        let fired = wheel.advance(to: now + .days(31))
+        #expect(fired.map(\.due) == dues.sorted(), "every entry falls due once, in order")
+    }
+
     // MARK: Deadlines
 
     @Test func nextDeadlineIsExactWithinTheCurrentSecondAndNeverLate() {
@@ -362,7 +416,7 @@ import Testing
         let count = 100_000
         var wheel = TimerWheel<UInt32>(now: now)
         wheel.schedule(contentsOf: (0..<count).map { (due: now + .seconds(Int64($0)), element: UInt32($0)) })
-        // The fixed part: the slot table (3 KB) and the allocator's rounding of four arrays.
+        // The fixed part: the slot table (3 KB) and the bitmaps.
         let fixed = 16 * 1024
         #expect(wheel.storageByteCount <= 24 * count + fixed, "\(wheel.storageByteCount) bytes for \(count) entries")
     }

@@ -27,9 +27,10 @@ extension TimerWheel {
     ///
     /// - Complexity: O(1)
     @inlinable
+    @inline(__always)
     func isPending(_ handle: Handle) -> Bool {
         let index = Int(handle.index)
-        return index < used && storage.nodes[index].generation == handle.generation
+        return index < used && storage.entries[index].generation == handle.generation
             && handle.generation & 1 == 1
     }
 }

@@ -11,7 +11,7 @@ extension TimerWheel {
         @inline(never)
         public func _checkInvariants() {
             precondition(used <= storage.capacity, "\(used) entries used with room for \(storage.capacity)")
-            let nodes = storage.nodes
+            let entries = storage.entries
             var seen = [Bool](repeating: false, count: used)
             var scheduled = 0
             for slot in 0..<Self.slotCount {
@@ -22,10 +22,10 @@ extension TimerWheel {
                     precondition(entry < Self.markerBase && Int(entry) < used, "Slot \(slot) links to \(entry)")
                     precondition(!seen[Int(entry)], "Entry \(entry) is reached twice")
                     seen[Int(entry)] = true
-                    precondition(nodes[Int(entry)].prev == previous, "Entry \(entry) has the wrong previous link")
+                    precondition(entries[Int(entry)].prev == previous, "Entry \(entry) has the wrong previous link")
                     precondition(
-                        nodes[Int(entry)].generation & 1 == 1, "Scheduled entry \(entry) has an even generation")
-                    let due = storage.dues[Int(entry)]
+                        entries[Int(entry)].generation & 1 == 1, "Scheduled entry \(entry) has an even generation")
+                    let due = entries[Int(entry)].due
                     let key = Swift.max(Self.second(of: due), elapsed)
                     precondition(
                         Self.slot(forKey: key, elapsed: elapsed) == slot,
@@ -35,7 +35,7 @@ extension TimerWheel {
                     }
                     scheduled += 1
                     previous = entry
-                    entry = nodes[Int(entry)].next
+                    entry = entries[Int(entry)].next
                 }
                 precondition(storage.slots[slot].last == previous, "Slot \(slot) has the wrong last entry")
                 if slot < Self.overflowSlot {
@@ -54,8 +54,8 @@ extension TimerWheel {
             while free != Self.noEntry {
                 precondition(Int(free) < used && !seen[Int(free)], "Free entry \(free) is filed or freed twice")
                 seen[Int(free)] = true
-                precondition(nodes[Int(free)].generation & 1 == 0, "Free entry \(free) has an odd generation")
-                free = nodes[Int(free)].next
+                precondition(entries[Int(free)].generation & 1 == 0, "Free entry \(free) has an odd generation")
+                free = entries[Int(free)].next
             }
             precondition(!seen.contains(false), "An entry is neither scheduled nor free")
         }

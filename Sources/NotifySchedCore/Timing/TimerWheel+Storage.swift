@@ -1,11 +1,15 @@
 extension TimerWheel {
-    /// An entry's two neighbours in its slot's list (or, once free, the next free entry) and
-    /// its generation.
+    /// One entry: its exact due time, its two neighbours in its slot's list (or, once free,
+    /// the next free entry), its generation and its element.
     ///
-    /// The generation shares the links' column because cancelling reads both: one cache
-    /// line per cancel rather than two.
+    /// They sit side by side because a cancel reads and writes all but the due time, and the
+    /// schedule that follows reuses the entry it freed and writes the rest: one record, so
+    /// the pair's own entry costs one cache miss rather than one per column.
     @usableFromInline
-    struct Node {
+    struct Entry {
+        /// The due time in microseconds since the epoch.
+        @usableFromInline var due: Int64
+
         /// The next entry, or the slot's marker after the last one.
         @usableFromInline var next: UInt32
 
@@ -15,15 +19,8 @@ extension TimerWheel {
         /// Odd while the entry is scheduled, even while it is free.
         @usableFromInline var generation: UInt32
 
-        /// Creates a node.
-        ///
-        /// - Complexity: O(1)
-        @inlinable
-        init(next: UInt32, prev: UInt32, generation: UInt32) {
-            self.next = next
-            self.prev = prev
-            self.generation = generation
-        }
+        /// What the entry hands back when it falls due or is cancelled.
+        @usableFromInline var element: Element
     }
 
     /// A slot's two ends: the first and the last entry of its list, or its own marker twice
@@ -46,7 +43,7 @@ extension TimerWheel {
         }
     }
 
-    /// The wheel's memory: the entry columns, the slot ends and the occupancy bitmaps.
+    /// The wheel's memory: the entries, the slot ends and the occupancy bitmaps.
     ///
     /// They live in one object, behind unchecked pointers, so that a mutation checks once
     /// whether the storage is shared (and copies it if so) instead of once per array access,
@@ -56,17 +53,11 @@ extension TimerWheel {
     /// whole object.
     @usableFromInline
     final class Storage {
-        /// The entries the columns have room for.
+        /// The entries there is room for.
         @usableFromInline let capacity: Int
 
-        /// Each entry's due time in microseconds since the epoch.
-        @usableFromInline let dues: UnsafeMutablePointer<Int64>
-
-        /// Each entry's links and generation.
-        @usableFromInline let nodes: UnsafeMutablePointer<Node>
-
-        /// Each entry's element.
-        @usableFromInline let elements: UnsafeMutablePointer<Element>
+        /// The entries.
+        @usableFromInline let entries: UnsafeMutablePointer<Entry>
 
         /// Each slot's ends, `slotCount` of them.
         @usableFromInline let slots: UnsafeMutablePointer<Ends>
@@ -80,9 +71,7 @@ extension TimerWheel {
         @inlinable
         init(capacity: Int) {
             self.capacity = capacity
-            dues = .allocate(capacity: capacity)
-            nodes = .allocate(capacity: capacity)
-            elements = .allocate(capacity: capacity)
+            entries = .allocate(capacity: capacity)
             slots = .allocate(capacity: TimerWheel.slotCount)
             occupied = .allocate(capacity: TimerWheel.levelCount)
             for slot in 0..<TimerWheel.slotCount {
@@ -99,34 +88,27 @@ extension TimerWheel {
         @inlinable
         init(copying other: Storage, used: Int, capacity: Int) {
             self.capacity = capacity
-            dues = .allocate(capacity: capacity)
-            nodes = .allocate(capacity: capacity)
-            elements = .allocate(capacity: capacity)
+            entries = .allocate(capacity: capacity)
             slots = .allocate(capacity: TimerWheel.slotCount)
             occupied = .allocate(capacity: TimerWheel.levelCount)
-            dues.initialize(from: other.dues, count: used)
-            nodes.initialize(from: other.nodes, count: used)
-            elements.initialize(from: other.elements, count: used)
+            entries.initialize(from: other.entries, count: used)
             slots.initialize(from: other.slots, count: TimerWheel.slotCount)
             occupied.initialize(from: other.occupied, count: TimerWheel.levelCount)
         }
 
         deinit {
             // Every stored type is bitwise-copyable, so there is nothing to deinitialize.
-            dues.deallocate()
-            nodes.deallocate()
-            elements.deallocate()
+            entries.deallocate()
             slots.deallocate()
             occupied.deallocate()
         }
 
-        /// The bytes allocated for the columns, the slot table and the bitmaps.
+        /// The bytes allocated for the entries, the slot table and the bitmaps.
         ///
         /// - Complexity: O(1)
         @inlinable
         var byteCount: Int {
-            capacity * (MemoryLayout<Int64>.stride + MemoryLayout<Node>.stride + MemoryLayout<Element>.stride)
-                + TimerWheel.slotCount * MemoryLayout<Ends>.stride
+            capacity * MemoryLayout<Entry>.stride + TimerWheel.slotCount * MemoryLayout<Ends>.stride
                 + TimerWheel.levelCount * MemoryLayout<UInt64>.stride
         }
     }
@@ -136,10 +118,9 @@ extension TimerWheel {
     ///
     /// - Complexity: O(1), or O(*n*) when the storage must be copied.
     @inlinable
+    @inline(__always)
     mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(copying: storage, used: used, capacity: storage.capacity)
-        }
+        if !isKnownUniquelyReferenced(&storage) { copyStorage(capacity: storage.capacity) }
     }
 
     /// Makes room for at least `minimum` entries: exactly that many for a bulk build, and at
@@ -149,7 +130,16 @@ extension TimerWheel {
     @inlinable
     mutating func reserve(_ minimum: Int, exactly: Bool) {
         guard minimum > storage.capacity else { return }
-        let capacity = exactly ? minimum : Swift.max(minimum, 2 * storage.capacity, 16)
+        copyStorage(capacity: exactly ? minimum : Swift.max(minimum, 2 * storage.capacity, 16))
+    }
+
+    /// Replaces the storage with a copy that has room for `capacity` entries; out of line,
+    /// to keep it out of the hot paths it guards.
+    ///
+    /// - Complexity: O(*n* + slots), for *n* entries ever used.
+    @inlinable
+    @inline(never)
+    mutating func copyStorage(capacity: Int) {
         storage = Storage(copying: storage, used: used, capacity: capacity)
     }
 }

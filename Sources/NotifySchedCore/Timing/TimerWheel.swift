@@ -32,14 +32,16 @@
 /// than before), it calls `rewind(to:)` with the new time, which files every pending entry
 /// afresh; handles stay valid, so the caller keeps its bookkeeping as it is.
 ///
-/// **Storage.** Entries live in a struct of arrays indexed by a 32-bit entry index: due
-/// times, nodes (two 32-bit links and a generation) and elements, 20 bytes plus the
-/// element's stride per entry (24 bytes with a `UInt32` element). Each slot is a doubly
-/// linked list through the nodes; freed entries are reused before the columns grow. The
+/// **Storage.** Entries live in one array indexed by a 32-bit entry index, each one record
+/// of its due time, two 32-bit links, its generation and its element: 20 bytes plus the
+/// element, 24 bytes with a `UInt32` element. Each slot is a doubly linked list through the
+/// links; freed entries are reused, the latest freed first, before the array grows. A
+/// cancel unlinks its entry (one record) from its two neighbours (two more), and the
+/// schedule that follows reuses that entry. The
 /// storage is copy-on-write, like an array's. Elements are `BitwiseCopyable` so that
 /// cancelling and firing move bytes, never reference counts.
 public struct TimerWheel<Element: BitwiseCopyable> {
-    /// The entry columns and the slot table, shared copy-on-write between copies of a wheel.
+    /// The entries and the slot table, shared copy-on-write between copies of a wheel.
     @usableFromInline var storage: Storage
 
     /// The entries ever handed out: indices at and above it have never been used.
@@ -90,7 +92,7 @@ extension TimerWheel {
     @inlinable
     public var isEmpty: Bool { scheduledCount == 0 }
 
-    /// The bytes the wheel has allocated: its entry columns at their capacity, its slot table
+    /// The bytes the wheel has allocated: its entry array at its capacity, its slot table
     /// and its bitmaps.
     ///
     /// - Complexity: O(1)
@@ -106,8 +108,9 @@ extension TimerWheel {
     ///   - element: What to hand back when the entry falls due.
     ///   - due: The exact time it falls due.
     /// - Returns: The handle that cancels or reschedules this entry while it is pending.
-    /// - Complexity: O(1) amortized: the entry arrays grow only when no freed entry is left.
+    /// - Complexity: O(1) amortized: the entry array grows only when no freed entry is left.
     @inlinable
+    @inline(__always)
     @discardableResult
     public mutating func schedule(_ element: Element, at due: Instant) -> Handle {
         makeUnique()
@@ -116,8 +119,8 @@ extension TimerWheel {
 
     /// Schedules many entries at once: the bulk build of a wheel from a schedule.
     ///
-    /// The arrays are sized once for all the entries, so building a wheel of `n` entries
-    /// this way makes no more than one allocation per array.
+    /// The entry array is sized once for all the entries, so building a wheel of `n` entries
+    /// this way allocates at most once.
     ///
     /// - Parameter entries: Each entry's due time and element.
     /// - Returns: The entries' handles, in the order of `entries`.
@@ -145,13 +148,14 @@ extension TimerWheel {
     /// - Returns: The entry's element, or `nil` when the handle was stale.
     /// - Complexity: O(1)
     @inlinable
+    @inline(__always)
     @discardableResult
     public mutating func cancel(_ handle: Handle) -> Element? {
         guard isPending(handle) else { return nil }
         makeUnique()
         unlink(handle.index)
         release(handle.index)
-        return storage.elements[Int(handle.index)]
+        return storage.entries[Int(handle.index)].element
     }
 
     /// Moves a pending entry to a new due time; its handle stays valid.
@@ -171,7 +175,7 @@ extension TimerWheel {
         guard isPending(handle) else { return false }
         makeUnique()
         unlink(handle.index)
-        storage.dues[Int(handle.index)] = due.microseconds
+        storage.entries[Int(handle.index)].due = due.microseconds
         file(handle.index, due: due.microseconds)
         return true
     }
@@ -264,11 +268,11 @@ extension TimerWheel {
             var entry = detachChain(of: slot)
             while entry < Self.markerBase {
                 pending.append(entry)
-                entry = storage.nodes[Int(entry)].next
+                entry = storage.entries[Int(entry)].next
             }
         }
         elapsed = second
         currentMinimum = .max
-        for entry in pending { file(entry, due: storage.dues[Int(entry)]) }
+        for entry in pending { file(entry, due: storage.entries[Int(entry)].due) }
     }
 }
