@@ -81,17 +81,50 @@ import Testing
         let expected = (Self.expectedFiles + Self.expectedTranslations).map { "usr/local/\($0)" }.sorted()
         #expect(Self.files(under: stage) == expected)
         try Self.expectPaths(inFilesUnder: stage + "/usr/local", prefix: "/usr/local")
+        if FileManager.default.isExecutableFile(atPath: SystemdUnitTests.analyzer) {
+            #expect(try Self.systemdUserUnitPaths(home: stage).contains("/usr/local/lib/systemd/user"))
+        }
 
         try Self.runMake(["uninstall", "PREFIX=/usr/local", "DESTDIR=\(stage)"])
         #expect(Self.files(under: stage) == [], "make uninstall left files behind")
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SystemdUnitTests.analyzer)))
+    func homePrefixPutsTheUnitWhereSystemdLooksForIt() throws {
+        let home = try TestFolder.make("home").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+
+        try Self.runMake(["install", "PREFIX=\(home)/.local"], environment: ["HOME": home])
+        let folder = "\(home)/.local/share/systemd/user"
+        #expect(FileManager.default.fileExists(atPath: folder + "/notify-sched.service"))
+        #expect(try Self.systemdUserUnitPaths(home: home).contains(folder))
+        try Self.runMake(["uninstall", "PREFIX=\(home)/.local"], environment: ["HOME": home])
+        #expect(Self.files(under: home) == [], "make uninstall left files behind")
+    }
+
     // MARK: Helpers
 
-    /// Runs `make ARGUMENTS BINARY=<the debug binary>` in the repository.
-    static func runMake(_ arguments: [String]) throws {
+    /// The folders a user's systemd reads units from, as `systemd-analyze --user unit-paths` lists them.
+    static func systemdUserUnitPaths(home: String) throws -> [String] {
+        let runtime = try TestFolder.make("runtime")
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
         let outcome = try ExternalCommand.run(
-            make, ["-C", CLI.repository.path, "--no-print-directory"] + arguments + ["BINARY=\(CLI.executable.path)"])
+            SystemdUnitTests.analyzer, ["--user", "unit-paths"],
+            environment: [
+                "HOME": home, "XDG_RUNTIME_DIR": runtime.path,
+                // Their defaults: systemd reads an empty value as no folder at all.
+                "XDG_DATA_HOME": home + "/.local/share", "XDG_CONFIG_HOME": home + "/.config",
+            ])
+        try #require(outcome.status == 0, "systemd-analyze unit-paths: \(outcome.standardError)")
+        return outcome.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// Runs `make ARGUMENTS BINARY=<the debug binary>` in the repository.
+    static func runMake(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let outcome = try ExternalCommand.run(
+            make, ["-C", CLI.repository.path, "--no-print-directory"] + arguments + ["BINARY=\(CLI.executable.path)"],
+            environment: environment)
         try #require(outcome.status == 0, "make \(arguments.joined(separator: " ")): \(outcome.standardError)")
     }
 
