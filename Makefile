@@ -60,14 +60,7 @@ install: $(BINARY)
 		$(DESTDIR)$(datadir)/fish/vendor_completions.d/notify-sched.fish
 	install -d $(DESTDIR)$(datadir)/notify-sched/feeds
 	install -m644 $(addprefix share/feeds/,$(FEEDS)) $(DESTDIR)$(datadir)/notify-sched/feeds/
-	@if [ -x $(TRANSLATIONS_SCRIPT) ]; then \
-		catalogs=$$(mktemp -d) && trap 'rm -rf "$$catalogs"' EXIT && \
-		$(TRANSLATIONS_SCRIPT) "$$catalogs" && \
-		for mo in $$(cd "$$catalogs" && find . -name notify-sched.mo | sort); do \
-			echo "install -Dm644 $$mo $(DESTDIR)$(localedir)/$${mo#./}"; \
-			install -Dm644 "$$catalogs/$$mo" "$(DESTDIR)$(localedir)/$${mo#./}" || exit 1; \
-		done; \
-	fi
+	if [ -x $(TRANSLATIONS_SCRIPT) ]; then $(TRANSLATIONS_SCRIPT) $(DESTDIR)$(localedir); fi
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/notify-sched \

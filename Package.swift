@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "NotifySchedCore",
                 "NotifySchedPlatform",
+                "NotifySchedStore",
                 "NotifySchedDesktop",
                 "NotifySchedDaemon",
                 "NotifySchedNetwork",

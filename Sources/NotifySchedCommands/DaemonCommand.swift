@@ -34,38 +34,19 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let paths = UserDirectories(environment: environment)
-        let path = config ?? paths.configurationFile
-        let (loaded, problems) = try load(path)
-        var configuration = loaded
-        for problem in problems { Output.standardError.write(problem.line(in: path)) }
-        if problems.contains(where: { $0.severity == .error }) {
-            throw CommandError(.failure, "notify-sched: fix \(path) first")
-        }
+        var configuration = try UserConfiguration.load(config, environment: environment)
         if !feeds.isEmpty {
             configuration.sources = feeds.map {
                 SourceConfiguration(name: $0, feed: $0, publicKey: publicKey, settings: configuration.sourceDefaults)
             }
-        } else if configuration.sources.isEmpty {
-            configuration.sources = DemoFeeds.files(environment: environment).map {
-                SourceConfiguration(name: $0, feed: $0, settings: configuration.sourceDefaults)
-            }
         }
         do {
             let daemon = try Daemon(
-                configuration: configuration, paths: paths, environment: environment,
-                report: Output.standardError.write)
+                configuration: configuration, paths: UserDirectories(environment: environment),
+                environment: environment, report: Output.standardError.write)
             try daemon.run()
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")
-        }
-    }
-
-    private func load(_ path: String) throws(CommandError) -> (Configuration, [Diagnostic]) {
-        do {
-            return try ConfigurationFile.load(path, required: config != nil)
-        } catch {
-            throw CommandError(.failure, error.message)
         }
     }
 }

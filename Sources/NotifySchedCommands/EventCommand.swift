@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import NotifySchedCore
-import NotifySchedDaemon
 import NotifySchedDesktop
 
 /// `notify-sched event NAME`: post a named event to the running daemon.
@@ -26,18 +25,9 @@ struct EventCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let result = try BusService.call(
-                Daemon.busName, path: Daemon.objectPath, interface: Daemon.interface, method: "PostEvent",
-                arguments: [name], timeout: .seconds(10))
-            for line in result { Output.standardOutput.write(line) }
-        } catch let error as DesktopError where error.code == .noService {
-            throw CommandError(
-                .failure,
-                "notify-sched: no notify-sched daemon is running (start one with `notify-sched daemon` or "
-                    + "`systemctl --user start notify-sched`): \(error.message)")
-        } catch {
-            throw CommandError(.failure, "notify-sched: \(error)")
+        guard let results = try RunningDaemon.call("PostEvent", [.string(name)]) else {
+            throw CommandError(.failure, RunningDaemon.notRunning)
         }
+        for line in results.compactMap(\.string) { Output.standardOutput.write(line) }
     }
 }

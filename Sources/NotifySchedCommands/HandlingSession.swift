@@ -2,40 +2,48 @@ import Foundation
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedPlatform
+import NotifySchedStore
 
-/// What `test` and `handle` share: the desktop, a handler over the delivery log, and the lines
-/// they print about what happened.
+/// What `test` and `handle` share: the desktop, a handler over the state database, and the
+/// lines they print about what happened.
+///
+/// The database is the daemon's: a running daemon may write it at the same time (SQLite's WAL
+/// and busy timeout keep the two apart), and an answer is stored as a change to the stored
+/// state, so neither process undoes the other's.
 final class HandlingSession {
     let notifier = DesktopNotifier()
-    let logFile: DeliveryLogFile
+    let store: StateStore
     let handler: NotificationHandler
     /// Set by the first outcome; the main loop stops then.
     private(set) var outcome: HandlingOutcome?
 
-    /// - Throws: `CommandError` when the delivery log cannot be read.
+    /// - Throws: `CommandError` when the state database cannot be opened.
     init(schemes: [String], environment: [String: String]) throws(CommandError) {
-        logFile = DeliveryLogFile(environment: environment)
-        let log: DeliveryLog
         do {
-            log = try logFile.read()
+            store = try StateStore(path: UserDirectories(environment: environment).stateDatabase)
         } catch {
-            throw CommandError(.failure, error.message)
+            throw CommandError(.failure, "notify-sched: \(error.message)")
         }
-        let policy = HandlingPolicy(
-            labels: ButtonLabels(language: .fromEnvironment(environment)),
-            urlPolicy: URLPolicy(extraSchemes: schemes))
+        notifier.catalog = Messages.catalog
+        let policy = HandlingPolicy(catalog: Messages.catalog, urlPolicy: URLPolicy(extraSchemes: schemes))
+        let store = self.store
+        // `handle` looks the id up itself first, so a database that cannot be read is reported
+        // as such rather than as an id that is not notify-sched's.
         handler = NotificationHandler(
-            policy: policy, notifier: notifier, state: log.state, lookup: log.occurrence(id:), now: WallClock.now)
+            policy: policy, notifier: notifier, lookup: { try? store.deliveredOccurrence(id: $0) }, now: WallClock.now)
         handler.onOutcome = { [unowned self] outcome in
             if self.outcome == nil { self.outcome = outcome }
             self.notifier.stop()
         }
         notifier.onServerChange = { server in
             if let server {
-                Output.standardError.write("notify-sched: notification server now \(server.summary); showing again")
+                Output.standardError.write(
+                    Messages.catalog.translated(
+                        "notify-sched: notification server now {server}; showing again", ["server": server.summary]))
             } else {
                 Output.standardError.write(
-                    "notify-sched: the notification server went away; waiting for one to show the popup again")
+                    Messages.catalog.translated(
+                        "notify-sched: the notification server went away; waiting for one to show the popup again"))
             }
         }
     }
@@ -45,20 +53,15 @@ final class HandlingSession {
         if outcome == nil { notifier.run() }
     }
 
-    /// Prints the outcome, stores the state it changed, and fails when handling failed.
+    /// Prints the outcome, stores the state it changed and the occurrence's ledger outcome, and
+    /// fails when handling failed.
     func finish() throws(CommandError) {
         guard let outcome else { return }
-        if let response = outcome.response { Output.standardOutput.write(response.description) }
-        if let url = outcome.opened { Output.standardOutput.write("opened: \(url)") }
-        if let change = outcome.change {
-            Output.standardOutput.write("marked: \(change.rawValue)")
-            let source = outcome.occurrence.source
-            let state = handler.state[source]
-            do {
-                try logFile.update { $0.state[source] = state }
-            } catch {
-                throw CommandError(.failure, error.message)
-            }
+        for line in outcome.reportLines { Output.standardOutput.write(line) }
+        do {
+            try store.recordHandling(outcome, at: WallClock.now())
+        } catch {
+            throw CommandError(.failure, "notify-sched: \(error.message)")
         }
         if let failure = outcome.failure { throw CommandError(.failure, "notify-sched: \(failure.message)") }
     }

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import NotifySchedCore
+import NotifySchedDaemon
+import NotifySchedDesktop
 import NotifySchedPlatform
+import NotifySchedStore
 
 /// `notify-sched list`: the schedule, each entry with its next occurrences.
 struct ListCommand: ParsableCommand {
@@ -9,10 +12,19 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "Show the schedule: each entry with its next occurrences.",
         discussion: """
-            With --feed, computes offline from those feeds as of --now, in the zone given by TZ \
-            (default: the system zone). Without --feed, lists the demo feeds shipped with notify-sched.
+            Without --feed and --now, shows what the running daemon has, with each entry's last delivery \
+            and state; with no daemon running, what the configured feeds (or the demo feeds) and the \
+            stored state give. With --feed, computes offline from those feeds only, as of --now, in the \
+            zone given by TZ (default: the system zone).
             """
     )
+
+    @Option(
+        help: ArgumentHelp(
+            "The configuration file whose sources to list when no daemon runs "
+                + "(default: $XDG_CONFIG_HOME/notify-sched/config).",
+            valueName: "file"))
+    var config: String?
 
     @Option(
         name: .customLong("feed"),
@@ -44,7 +56,15 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let paths = feeds.isEmpty ? DemoFeeds.files() : feeds
+        if feeds.isEmpty, now == nil, let listing = try daemonListing() {
+            let zone = SystemTimeZone.current(environment: ProcessInfo.processInfo.environment)
+            Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: zone))
+            return
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let configured = feeds.isEmpty
+        let paths =
+            configured ? try UserConfiguration.load(config, environment: environment).sources.map(\.feed) : feeds
         let context = try options.context(for: paths)
         defer { context.close() }
         guard !paths.isEmpty else {
@@ -63,9 +83,39 @@ struct ListCommand: ParsableCommand {
             if let schedule = feed.schedule { schedules.append(schedule) }
         }
         let listing = ScheduleListing(
-            schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone)
+            schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
+            history: configured ? try Self.storedHistory(of: paths, environment: environment) : [:])
         Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: context.userZone))
         if failed { throw CommandError(.failure, []) }
+    }
+
+    /// The running daemon's listing; nil when no daemon runs.
+    private func daemonListing() throws(CommandError) -> ScheduleListing? {
+        guard let results = try RunningDaemon.call("List", [.unsigned(UInt32(clamping: upcoming))]) else {
+            return nil
+        }
+        do {
+            return try ScheduleListing(json: results.first?.string ?? "")
+        } catch {
+            throw CommandError(.failure, "notify-sched: the daemon's listing is malformed: \(error)")
+        }
+    }
+
+    /// The latest ledger record of each entry of `sources`, from the state database when there
+    /// is one (a listing never creates it).
+    private static func storedHistory(
+        of sources: [String], environment: [String: String]
+    ) throws(CommandError) -> [String: [String: LedgerRecord]] {
+        let path = UserDirectories(environment: environment).stateDatabase
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        do {
+            let store = try StateStore(path: path)
+            var history: [String: [String: LedgerRecord]] = [:]
+            for source in sources { history[source] = try store.latestRecords(source: source) }
+            return history
+        } catch {
+            throw CommandError(.failure, "notify-sched: \(error.message)")
+        }
     }
 
     /// Reads `--now`: RFC 3339 (floating times in `userZone`) or `@` and seconds since the epoch.

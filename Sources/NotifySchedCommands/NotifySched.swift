@@ -11,7 +11,7 @@ public struct NotifySched: ParsableCommand {
             """,
         subcommands: [
             ValidateCommand.self, ListCommand.self, TestCommand.self, HandleCommand.self, DaemonCommand.self,
-            EventCommand.self, KeygenCommand.self, SignCommand.self, SyncCommand.self,
+            EventCommand.self, StatusCommand.self, KeygenCommand.self, SignCommand.self, SyncCommand.self,
         ]
     )
 

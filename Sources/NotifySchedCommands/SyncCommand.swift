@@ -1,5 +1,6 @@
 import ArgumentParser
 import NotifySchedCore
+import NotifySchedDaemon
 import NotifySchedNetwork
 import NotifySchedPlatform
 

@@ -3,6 +3,7 @@ import Foundation
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedPlatform
+import NotifySchedStore
 
 /// `notify-sched test`: a popup through the same path as a scheduled one.
 struct TestCommand: ParsableCommand {
@@ -61,9 +62,11 @@ struct TestCommand: ParsableCommand {
                 throw CommandError(.failure, "--action-url: \(error.message)")
             }
         }
+        if feedOptions.allowedSchemes.isEmpty, try testThroughDaemon() { return }
         let content = NotificationContent(
-            title: title ?? "notify-sched test",
-            body: body ?? (title == nil ? "This is a test notification from notify-sched." : ""),
+            title: title ?? Messages.catalog.translated("notify-sched test"),
+            body: body
+                ?? (title == nil ? Messages.catalog.translated("This is a test notification from notify-sched.") : ""),
             urgency: urgency, action: action)
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
         let id = "test-" + String(format: "%08x", UInt32.random(in: .min ... .max))
@@ -74,17 +77,25 @@ struct TestCommand: ParsableCommand {
                 deliveredAt: WallClock.now())
             do {
                 try session.handler.deliver(occurrence)
-                try session.logFile.update { $0.record(occurrence) }
+                // Recorded for `handle ID`; no server instance, so no daemon ever shows it again.
+                try session.store.recordDelivery(
+                    LedgerRecord(
+                        occurrenceID: id, source: occurrence.source, entryID: id, occurrence: occurrence.deliveredAt,
+                        popupID: session.notifier.popupIDs[id], outcome: .delivered,
+                        recordedAt: occurrence.deliveredAt),
+                    of: occurrence, server: nil)
                 Output.standardOutput.write("delivered: \(id)")
                 if wait, let server = try? session.notifier.currentServer(), !server.showsButtons {
                     Output.standardError.write(
-                        "notify-sched: the notification server (\(server.name)) shows no buttons; waiting for the popup "
-                            + "to close (or run: notify-sched handle \(id) --no-alert)")
+                        Messages.catalog.translated(
+                            "notify-sched: the notification server ({server}) shows no buttons; waiting for the popup "
+                                + "to close (or run: {command})",
+                            ["server": server.name, "command": "notify-sched handle \(id) --no-alert"]))
                 }
             } catch let error as CoreError {
                 failure = CommandError(.failure, "notify-sched: \(error.message)")
-            } catch let error as PlatformError {
-                failure = CommandError(.failure, error.message)
+            } catch let error as StoreError {
+                failure = CommandError(.failure, "notify-sched: \(error.message)")
             } catch {
                 failure = CommandError(.failure, "notify-sched: \(error)")
             }
@@ -103,6 +114,28 @@ struct TestCommand: ParsableCommand {
             session.waitForOutcome()
             try session.finish()
         }
+    }
+
+    /// Has the running daemon show the popup, so that its buttons keep working after this
+    /// command exits; false when no daemon runs.
+    private func testThroughDaemon() throws(CommandError) -> Bool {
+        let delaySeconds = delay.flatMap(TimeSpan.parse).map { UInt32(clamping: $0.microseconds / 1_000_000) } ?? 0
+        let arguments: [BusValue] = [
+            .string(title ?? ""), .string(body ?? ""), .string(actionLabel ?? ""), .string(actionURL ?? ""),
+            .string(urgency.rawValue), .unsigned(delaySeconds), .boolean(wait),
+        ]
+        guard let results = try RunningDaemon.call("Test", arguments, waits: wait || delaySeconds > 0) else {
+            return false
+        }
+        guard results.count == 3, let id = results[0].string, let status = results[1].string,
+            let report = results[2].string
+        else {
+            throw CommandError(.failure, "notify-sched: the daemon's answer to Test is malformed")
+        }
+        if !id.isEmpty { Output.standardOutput.write("delivered: \(id)") }
+        if status == "failed", id.isEmpty { throw CommandError(.failure, "notify-sched: \(report)") }
+        try HandleCommand.finish(status: status, report: report, id: id)
+        return true
     }
 }
 

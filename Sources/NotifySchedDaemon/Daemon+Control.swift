@@ -1,12 +1,14 @@
+import Foundation
+import Glibc
 import NotifySchedCore
 import NotifySchedDesktop
-import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
 // The control interface on the session bus: what the CLI calls when a daemon runs.
 extension Daemon {
-    /// The control interface, as D-Bus introspection XML.
+    /// The control interface, as D-Bus introspection XML (`gdbus introspect --session --dest
+    /// org.notify_sched.Daemon --object-path /org/notify_sched/Daemon` shows it).
     static let introspection = """
         <node>
           <interface name="org.notify_sched.Daemon1">
@@ -15,21 +17,184 @@ extension Daemon {
               <arg name="name" type="s" direction="in"/>
               <arg name="result" type="s" direction="out"/>
             </method>
+            <!-- The schedule as JSON, as the list command prints it with its json flag: an array, `upcoming`
+                 occurrences per entry, each with its last delivery and state from the ledger. -->
+            <method name="List">
+              <arg name="upcoming" type="u" direction="in"/>
+              <arg name="listing" type="s" direction="out"/>
+            </method>
+            <!-- The daemon, the notification server and the sources, as a JSON object. -->
+            <method name="Status">
+              <arg name="status" type="s" direction="out"/>
+            </method>
+            <!-- handleLocalNotification for a delivered occurrence. Answers once handled (after the
+                 prompt when show_alert): status is handled, failed or unknown (not an occurrence
+                 notify-sched delivered: nothing was done); report is what happened, a line each. -->
+            <method name="Handle">
+              <arg name="id" type="s" direction="in"/>
+              <arg name="show_alert" type="b" direction="in"/>
+              <arg name="status" type="s" direction="out"/>
+              <arg name="report" type="s" direction="out"/>
+            </method>
+            <!-- Shows a test popup through the scheduled path, after delay_seconds. Empty strings
+                 mean the default; urgency is low, normal or critical. Answers once it is shown, or
+                 with wait once it is acted on or closed: id is the occurrence id, status delivered,
+                 handled or failed, report what happened (the error when failed). -->
+            <method name="Test">
+              <arg name="title" type="s" direction="in"/>
+              <arg name="body" type="s" direction="in"/>
+              <arg name="action_label" type="s" direction="in"/>
+              <arg name="action_url" type="s" direction="in"/>
+              <arg name="urgency" type="s" direction="in"/>
+              <arg name="delay_seconds" type="u" direction="in"/>
+              <arg name="wait" type="b" direction="in"/>
+              <arg name="id" type="s" direction="out"/>
+              <arg name="status" type="s" direction="out"/>
+              <arg name="report" type="s" direction="out"/>
+            </method>
           </interface>
         </node>
         """
+
+    /// The source test popups are recorded under.
+    static let testSource = "notify-sched test"
+
     /// Exports the control object on the session bus, answering the CLI's calls on the loop.
     func exportControlObject() throws(DaemonError) {
         do {
             _ = try BusService(path: Self.objectPath, introspection: Self.introspection) {
-                [unowned self] method, arguments in
-                guard method == "PostEvent", let name = arguments.first, !name.isEmpty else {
-                    throw DaemonError(.unavailable, "unknown call \(method)")
-                }
-                return [self.postEvent(name, at: WallClock.now())]
+                [unowned self] call in try self.answer(call)
             }
         } catch {
             throw DaemonError(.unavailable, "\(error)")
         }
+    }
+
+    private func answer(_ call: BusCall) throws -> [BusValue]? {
+        let arguments = call.arguments
+        let now = WallClock.now()
+        switch call.method {
+        case "PostEvent":
+            guard let name = arguments.first?.string, !name.isEmpty else { throw Self.badArguments(call) }
+            return [.string(postEvent(name, at: now))]
+        case "List":
+            guard let upcoming = arguments.first?.unsigned, upcoming >= 1 else { throw Self.badArguments(call) }
+            return [.string(try listing(upcoming: Int(upcoming), at: now).json())]
+        case "Status":
+            return [.string(try Self.json(status(at: now)))]
+        case "Handle":
+            guard arguments.count == 2, let id = arguments[0].string, let showAlert = arguments[1].boolean else {
+                throw Self.badArguments(call)
+            }
+            handle(id, showAlert: showAlert, call)
+            return nil
+        case "Test":
+            try test(call, at: now)
+            return nil
+        default:
+            throw DaemonError(.unavailable, "\(Self.interface) has no method \(call.method)")
+        }
+    }
+
+    /// The schedule as of `now`, with each entry's last ledger record.
+    private func listing(upcoming: Int, at now: Instant) throws -> ScheduleListing {
+        var history: [String: [String: LedgerRecord]] = [:]
+        for source in sources where source.schedule != nil {
+            history[source.location] = try store.latestRecords(source: source.location)
+        }
+        return ScheduleListing(
+            schedules: sources.compactMap(\.schedule), now: now, upcoming: upcoming, userZone: userZone,
+            history: history)
+    }
+
+    private func status(at now: Instant) -> DaemonStatus {
+        let server = (try? notifier.currentServer()).map {
+            DaemonStatus.Server(
+                name: $0.name, vendor: $0.vendor, version: $0.version, specVersion: $0.specVersion,
+                capabilities: $0.capabilities.sorted())
+        }
+        return DaemonStatus(
+            pid: getpid(), version: ProductVersion.current, startedAt: startedAt.rfc3339, server: server,
+            sources: sources.map {
+                DaemonStatus.Source(
+                    location: $0.location, dialect: $0.dialect?.rawValue, entries: $0.schedule?.entries.count ?? 0)
+            },
+            pending: wheel.count, nextDeadline: wheel.nextDeadline.map(\.rfc3339))
+    }
+
+    /// Runs `handleLocalNotification` and answers `call` when the outcome is known.
+    private func handle(_ id: String, showAlert: Bool, _ call: BusCall) {
+        // Waiting first: without a prompt the outcome may arrive before the handler returns.
+        waitingCalls[id, default: []].append(call)
+        guard handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: showAlert) else {
+            waitingCalls[id] = nil
+            call.reply([.string("unknown"), .string("")])
+            return
+        }
+    }
+
+    /// Shows the test popup `call` describes, now or after its delay.
+    private func test(_ call: BusCall, at now: Instant) throws {
+        let arguments = call.arguments
+        guard arguments.count == 7,
+            let title = arguments[0].string, let body = arguments[1].string, let label = arguments[2].string,
+            let url = arguments[3].string, let urgencyName = arguments[4].string,
+            let delay = arguments[5].unsigned, let wait = arguments[6].boolean
+        else {
+            throw Self.badArguments(call)
+        }
+        guard let urgency = Urgency(rawValue: urgencyName.isEmpty ? "normal" : urgencyName) else {
+            throw DaemonError(.badCall, "urgency \"\(urgencyName)\" is not low, normal or critical")
+        }
+        var action: NotificationAction?
+        if !url.isEmpty {
+            action = NotificationAction(
+                label: label.isEmpty ? nil : label, url: try ActionURL(url, policy: configuration.urlPolicy))
+        }
+        let content = NotificationContent(
+            title: title.isEmpty ? "notify-sched test" : title,
+            body: body.isEmpty && title.isEmpty ? "This is a test notification from notify-sched." : body,
+            urgency: urgency, action: action)
+        let entryID = "test-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        let entry = ScheduleEntry(id: entryID, dialect: .native, content: content, trigger: .immediate)
+        let show = { [unowned self] in
+            let now = WallClock.now()
+            do throws(CoreError) {
+                let id = try self.show(entry, of: Self.testSource, occurrence: now, at: now)
+                if wait {
+                    self.waitingCalls[id, default: []].append(call)
+                } else {
+                    call.reply([.string(id), .string("delivered"), .string("")])
+                }
+            } catch {
+                call.reply([.string(""), .string("failed"), .string(error.message)])
+            }
+        }
+        if delay == 0 { show() } else { notifier.after(.seconds(Int64(delay)), show) }
+    }
+
+    /// Answers the calls waiting on the occurrence `outcome` is about.
+    func answerWaitingCalls(with outcome: HandlingOutcome) {
+        let id = outcome.occurrence.id
+        guard let calls = waitingCalls.removeValue(forKey: id) else { return }
+        var lines = outcome.reportLines
+        if let failure = outcome.failure { lines.append(failure.message) }
+        let status = outcome.failure == nil ? "handled" : "failed"
+        for call in calls {
+            switch call.method {
+            case "Test": call.reply([.string(id), .string(status), .string(lines.joined(separator: "\n"))])
+            default: call.reply([.string(status), .string(lines.joined(separator: "\n"))])
+            }
+        }
+    }
+
+    private static func badArguments(_ call: BusCall) -> DaemonError {
+        DaemonError(.badCall, "\(call.method): wrong arguments (see the introspection data)")
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

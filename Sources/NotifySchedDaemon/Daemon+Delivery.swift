@@ -8,26 +8,86 @@ import NotifySchedStore
 extension Daemon {
     /// Shows one occurrence and records it once the server accepted it; false when it could not be shown.
     func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> Bool {
-        let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
-        let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
         do {
-            try handler.deliver(shown)
+            try show(entry, of: source, occurrence: occurrence, at: now)
+            return true
         } catch {
             report("notify-sched: \(error.message)")
             // An action nothing opens is not retried: the entry is passed over (seed semantics §5.20).
             return error.code == .cannotOpen
         }
+    }
+
+    /// Shows one occurrence and records it once the server accepted it.
+    ///
+    /// - Returns: The occurrence's id.
+    /// - Throws: `CoreError` when the popup could not be shown; nothing is recorded then.
+    @discardableResult
+    func show(
+        _ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant
+    ) throws(CoreError) -> String {
+        let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
+        let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
+        try handler.deliver(shown)
         // The ledger is written after the server accepted the popup: a crash in between shows it
         // once more on restart rather than never.
-        record(entry, of: source, occurrence: occurrence, .delivered, at: now)
-        delivered.record(shown)
+        let record = LedgerRecord(
+            occurrenceID: id, source: source, entryID: entry.id, occurrence: occurrence,
+            popupID: notifier.popupIDs[id], outcome: .delivered, recordedAt: now)
         do {
-            try logFile.update { $0.record(shown) }
+            try store.recordDelivery(record, of: shown, server: notifier.serverInstance)
         } catch {
             report("notify-sched: \(error.message)")
         }
         report("notify-sched: delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)")
-        return true
+        return id
+    }
+
+    /// Takes over the popups a previous daemon left unanswered on the notification server that
+    /// runs now, so that their buttons work again: each is shown again under its id, which
+    /// replaces it in place (see `DesktopNotifier.show(_:replacing:onResponse:)`).
+    ///
+    /// Only popups that may still be on screen and still matter are taken over: delivered
+    /// within `takeOverWindow`, neither answered nor closed, shown by this very server instance
+    /// (not one of an earlier login, nor a server that restarted and lost them), the latest
+    /// occurrence of an entry its feed still has. A popup closed in the meantime comes back;
+    /// the window bounds that.
+    func takeOverPopups(at now: Instant) {
+        guard (try? notifier.currentServer()) != nil, let server = notifier.serverInstance else { return }
+        do {
+            for (occurrence, popupID) in try store.unanswered(since: now - Self.takeOverWindow, server: server) {
+                // Popups this daemon showed itself are its own already.
+                guard notifier.popupIDs[occurrence.id] == nil,
+                    sources.contains(where: {
+                        $0.location == occurrence.source
+                            && $0.schedule?.entries.contains { $0.id == occurrence.entryID } == true
+                    })
+                else { continue }
+                do {
+                    try handler.deliver(occurrence, replacing: popupID)
+                } catch {
+                    report("notify-sched: \(error.message)")
+                    continue
+                }
+                let shownAs = notifier.popupIDs[occurrence.id] ?? popupID
+                try store.setPopup(shownAs, server: notifier.serverInstance, forOccurrence: occurrence.id)
+                report("notify-sched: took over the popup of \(occurrence.entryID) (\(occurrence.id))")
+            }
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+    }
+
+    /// Records the ids a new notification server gave the popups still waiting for an answer,
+    /// which the notifier showed there again.
+    func recordPopupIDs() {
+        for (occurrenceID, popupID) in notifier.popupIDs {
+            do {
+                try store.setPopup(popupID, server: notifier.serverInstance, forOccurrence: occurrenceID)
+            } catch {
+                report("notify-sched: \(error.message)")
+            }
+        }
     }
 
     func record(
@@ -45,32 +105,23 @@ extension Daemon {
 
     /// Stores what the user's answer changed, and its outcome in the ledger.
     func handled(_ outcome: HandlingOutcome) {
-        let source = outcome.occurrence.source
+        defer { answerWaitingCalls(with: outcome) }
         if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
-        if outcome.change != nil {
-            let state = handler.state[source]
-            do {
-                try logFile.update { $0.state[source] = state }
-            } catch {
-                report("notify-sched: \(error.message)")
-            }
-        }
-        let ledgerOutcome: LedgerOutcome? =
-            switch outcome.change {
-            case .viewed?, .newsShown?: .acted
-            case .ignored?: .ignored
-            case .reminded?: .reminded
-            case nil: outcome.failure == nil ? .closed : nil
-            }
-        guard let ledgerOutcome else { return }
         do {
-            if var record = try store.ledgerRecord(occurrenceID: outcome.occurrence.id) {
-                record.outcome = ledgerOutcome
-                record.recordedAt = WallClock.now()
-                try store.record(record)
-            }
+            try store.recordHandling(outcome, at: WallClock.now())
         } catch {
             report("notify-sched: \(error.message)")
+        }
+    }
+
+    /// The occurrence delivered under `id`, for the handler; nil (not ours) when the store
+    /// cannot say.
+    func deliveredOccurrence(id: String) -> DeliveredOccurrence? {
+        do {
+            return try store.deliveredOccurrence(id: id)
+        } catch {
+            report("notify-sched: \(error.message)")
+            return nil
         }
     }
 }

@@ -6,14 +6,15 @@ import NotifySchedStore
 
 // Session events: iNotify checks and iSmartNews display cycles.
 extension Daemon {
-    /// The session-start event: iNotify sources are checked, iSmartNews sources run a cycle
-    /// (and count a run).
-    func startSession(at now: Instant) {
+    /// A session event (`session:start`, `session:resume`, `session:unlock`): iNotify sources
+    /// are checked, iSmartNews sources run a display cycle of it (counting a run when
+    /// `countsAsRun`).
+    func sessionEvent(_ name: String, countsAsRun: Bool, at now: Instant) {
         for source in sources {
             guard let schedule = source.schedule else { continue }
             switch schedule.dialect {
             case .iNotify: checkINotify(source, schedule, at: now)
-            case .iSmartNews: _ = runNewsCycle(event: "session:start", countsAsRun: true, source, schedule, at: now)
+            case .iSmartNews: _ = runNewsCycle(event: name, countsAsRun: countsAsRun, source, schedule, at: now)
             case .native, .zbim: break
             }
         }
@@ -36,7 +37,7 @@ extension Daemon {
         let settings = source.settings.iNotify
         do {
             var state = try store.sourceState(source.location)
-            let handling = handler.state[source.location]
+            let handling = try store.handlingState(source.location)
             switch INotifyCheck.decision(
                 at: now, settings: settings, hasRunBefore: state.hasRun, lastChecked: state.lastChecked,
                 lastReminded: handling.lastReminded)
@@ -71,8 +72,8 @@ extension Daemon {
             var state = try store.newsState(source.location)
             if countsAsRun { state.runCounter += 1 }
             let cycle = NewsCycle(
-                event: event, schedule: schedule, state: state, shown: handler.state[source.location].shownNews,
-                now: now)
+                event: event, schedule: schedule, state: state,
+                shown: try store.handlingState(source.location).shownNews, now: now)
             for item in cycle.items {
                 if let entry = schedule.entries.first(where: { $0.id == item.entryID }),
                     deliver(entry, of: source.location, occurrence: now, at: now)

@@ -11,7 +11,9 @@ import NotifySchedStore
 /// suspend wakes it with `clockChanged`, which re-plans everything. Each occurrence goes through
 /// `OccurrencePlan` against the ledger, so missed ones are folded or recorded as missed and
 /// nothing recorded is shown again. At start the session-start event runs the iNotify checks
-/// and the iSmartNews display cycles. Delivery and clicks go through `NotificationHandler`.
+/// and the iSmartNews display cycles, and the popups a previous daemon left unanswered are
+/// taken over; a resume, an unlock and a zone change come from `SessionWatcher`. Delivery and
+/// clicks go through `NotificationHandler`, and what they change goes to the `StateStore`.
 public final class Daemon {
     /// The daemon's well-known name on the session bus: owning it makes it the only one.
     public static let busName = "org.notify_sched.Daemon"
@@ -21,21 +23,28 @@ public final class Daemon {
     public static let interface = "org.notify_sched.Daemon1"
     /// How long a popup that could not be shown (no notification server) waits before a retry.
     static let retryDelay = TimeSpan.seconds(30)
+    /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
+    static let takeOverWindow = TimeSpan.hours(24)
 
     let configuration: Configuration
     let notifier = DesktopNotifier()
+    let session = SessionWatcher()
     let timer: WallClockTimer
     let store: StateStore
-    let logFile: DeliveryLogFile
     let loader: PortalFeedLoader
     let parser: FeedParser
     let report: (String) -> Void
     var handler: NotificationHandler!
-    var delivered: DeliveryLog
     var sources: [FollowedSource] = []
     var references: [EntryReference] = []
     var wheel: TimerWheel<UInt32>
     var userZone: ZoneRules
+    let startedAt = WallClock.now()
+    /// Control calls answered once an occurrence is handled (`Handle`, `Test` with wait), by occurrence id.
+    var waitingCalls: [String: [BusCall]] = [:]
+    let zones = TimeZoneDatabase()
+    /// `TZ` is unset: the user's zone is the system's, and follows its changes.
+    let followsSystemZone: Bool
 
     /// Claims the daemon's bus name and prepares the daemon; nothing is shown until `run()`.
     ///
@@ -66,8 +75,6 @@ public final class Daemon {
         do {
             timer = try WallClockTimer()
             store = try StateStore(path: paths.stateDatabase)
-            logFile = DeliveryLogFile(environment: environment)
-            delivered = try logFile.read()
             // The fetcher's thread starts only when a feed is a URL.
             let fetcher =
                 configuration.sources.contains { PortalFeedLoader.isURL($0.feed) } ? try FeedFetcher() : nil
@@ -76,16 +83,18 @@ public final class Daemon {
             // Each of these errors describes itself by its message, naming the file or the cause.
             throw DaemonError(.unavailable, "\(error)")
         }
-        let zones = TimeZoneDatabase()
+        followsSystemZone = environment["TZ"] == nil
         userZone = SystemTimeZone.current(environment: environment, database: zones)
         let language = LanguagePreference.fromEnvironment(environment)
         parser = FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
         let now = WallClock.now()
         wheel = TimerWheel(now: now)
+        // The handling state lives in the store, which both the daemon and a `handle` in another
+        // process change; the handler's own copy is not read.
         handler = NotificationHandler(
-            policy: HandlingPolicy(labels: ButtonLabels(language: language), urlPolicy: configuration.urlPolicy),
-            notifier: notifier, state: delivered.state, lookup: { [unowned self] in self.delivered.occurrence(id: $0) },
-            now: WallClock.now)
+            policy: HandlingPolicy(
+                catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy),
+            notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: WallClock.now)
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
     }
 
@@ -104,12 +113,18 @@ public final class Daemon {
         notifier.onServerChange = { [unowned self] server in
             self.report("notify-sched: notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.
-            if server != nil { self.replan(at: WallClock.now()) }
+            if server != nil {
+                self.recordPopupIDs()
+                self.replan(at: WallClock.now())
+            }
         }
+        watchSession()
         loadSources()
         let now = WallClock.now()
-        startSession(at: now)
+        sessionEvent("session:start", countsAsRun: true, at: now)
         replan(at: now)
+        takeOverPopups(at: now)
+        report("notify-sched: ready: \(wheel.count) pending, next at \(wheel.nextDeadline?.rfc3339 ?? "none")")
         notifier.run()
     }
 }

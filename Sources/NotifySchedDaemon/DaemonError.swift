@@ -12,4 +12,6 @@ extension ErrorCode where Domain == DaemonErrorDomain {
     public static var alreadyRunning: Self { Self(rawValue: "daemon.already-running") }
     /// The session bus, the state database or the timer is not available.
     public static var unavailable: Self { Self(rawValue: "daemon.unavailable") }
+    /// A control call came with arguments the daemon cannot use.
+    public static var badCall: Self { Self(rawValue: "daemon.bad-call") }
 }

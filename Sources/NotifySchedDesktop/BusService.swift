@@ -1,14 +1,100 @@
 import CLibnotify
 import NotifySchedCore
 
-/// A D-Bus object the daemon exports on the session bus, whose methods take and return strings.
+/// One argument of a bus call: D-Bus strings, booleans and unsigned integers are what the
+/// control interface uses.
+public enum BusValue: Equatable, Sendable {
+    case string(String)
+    case boolean(Bool)
+    case unsigned(UInt32)
+
+    /// The value as a `GVariant` with a floating reference, for a reply or a call.
+    fileprivate var variant: OpaquePointer? {
+        switch self {
+        case .string(let text): g_variant_new_string(text)
+        case .boolean(let value): g_variant_new_boolean(value ? 1 : 0)
+        case .unsigned(let value): g_variant_new_uint32(value)
+        }
+    }
+
+    /// Reads a `GVariant` of one of the three types; nil for any other type.
+    fileprivate init?(_ variant: OpaquePointer) {
+        switch g_variant_classify(variant) {
+        case G_VARIANT_CLASS_STRING: self = .string(String(cString: g_variant_get_string(variant, nil)))
+        case G_VARIANT_CLASS_BOOLEAN: self = .boolean(g_variant_get_boolean(variant) != 0)
+        case G_VARIANT_CLASS_UINT32: self = .unsigned(g_variant_get_uint32(variant))
+        default: return nil
+        }
+    }
+
+    /// The text of a string value; nil for the other types.
+    public var string: String? {
+        if case .string(let text) = self { text } else { nil }
+    }
+
+    /// The value of a boolean; nil for the other types.
+    public var boolean: Bool? {
+        if case .boolean(let value) = self { value } else { nil }
+    }
+
+    /// The value of an unsigned integer; nil for the other types.
+    public var unsigned: UInt32? {
+        if case .unsigned(let value) = self { value } else { nil }
+    }
+}
+
+/// A method call that arrived on an exported object, answered once: at once by returning
+/// results from the handler, or later with `reply(_:)` or `fail(_:)`.
+public final class BusCall {
+    /// The method's name.
+    public let method: String
+    /// Its arguments, in order.
+    public let arguments: [BusValue]
+    private var invocation: OpaquePointer?
+
+    fileprivate init(method: String, arguments: [BusValue], invocation: OpaquePointer) {
+        self.method = method
+        self.arguments = arguments
+        // GDBus hands the invocation over to the handler, which must complete it exactly once.
+        self.invocation = invocation
+    }
+
+    /// Sends `results` as the method's out arguments. Later answers are ignored.
+    public func reply(_ results: [BusValue]) {
+        guard let invocation else { return }
+        self.invocation = nil
+        var children = results.map(\.variant)
+        g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&children, gsize(children.count)))
+    }
+
+    /// Sends a D-Bus error (`org.notify_sched.Error.Failed`) with `error`'s description.
+    /// Later answers are ignored.
+    public func fail(_ error: any Error) {
+        guard let invocation else { return }
+        self.invocation = nil
+        g_dbus_method_invocation_return_dbus_error(invocation, BusService.failedError, "\(error)")
+    }
+
+    deinit {
+        // A call dropped without an answer still gets one, so the caller does not wait for its timeout.
+        if let invocation {
+            g_dbus_method_invocation_return_dbus_error(invocation, BusService.failedError, "the call was dropped")
+        }
+    }
+}
+
+/// A D-Bus object the daemon exports on the session bus.
 ///
-/// Calls arrive on the GLib main loop, like everything else the daemon does. A handler gets the
-/// method's name and string arguments and returns string results, or throws to send a D-Bus
-/// error back (`org.notify_sched.Error.Failed` with the error's description).
+/// Calls arrive on the GLib main loop, like everything else the daemon does. The handler gets
+/// each call and returns its results, or nil when it keeps the call to answer later (a prompt
+/// the user has not answered yet); a thrown error goes back as `org.notify_sched.Error.Failed`
+/// with the error's description.
 public final class BusService {
-    /// Handles one call: method name and its string arguments in, string results out.
-    public typealias Handler = (_ method: String, _ arguments: [String]) throws -> [String]
+    /// Handles one call: its results, or nil when `call` is answered later.
+    public typealias Handler = (_ call: BusCall) throws -> [BusValue]?
+
+    /// The D-Bus error name of a failed call.
+    static let failedError = "org.notify_sched.Error.Failed"
 
     private let handler: Handler
 
@@ -44,61 +130,62 @@ public final class BusService {
         }
     }
 
-    private func answer(
-        _ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer
-    ) {
-        var arguments: [String] = []
-        if let parameters {
-            for index in 0..<g_variant_n_children(parameters) {
-                let child = g_variant_get_child_value(parameters, index)
-                if g_variant_classify(child) == G_VARIANT_CLASS_STRING {
-                    arguments.append(String(cString: g_variant_get_string(child, nil)))
-                }
-                g_variant_unref(child)
-            }
-        }
+    private func answer(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer) {
+        let call = BusCall(method: method, arguments: Self.values(of: parameters), invocation: invocation)
         do {
-            var children = try handler(method, arguments).map { g_variant_new_string($0) }
-            g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&children, gsize(children.count)))
+            if let results = try handler(call) { call.reply(results) }
         } catch {
-            g_dbus_method_invocation_return_dbus_error(invocation, "org.notify_sched.Error.Failed", "\(error)")
+            call.fail(error)
         }
     }
 
-    /// Calls `method` of the object at `path` owned by `name` with string arguments, and returns
-    /// its string results. Does not start the daemon when nothing owns `name`.
+    /// The children of a tuple that are one of `BusValue`'s types.
+    private static func values(of tuple: OpaquePointer?) -> [BusValue] {
+        guard let tuple else { return [] }
+        return (0..<g_variant_n_children(tuple)).compactMap { index in
+            let child = g_variant_get_child_value(tuple, index)
+            defer { g_variant_unref(child) }
+            return child.flatMap(BusValue.init)
+        }
+    }
+
+    /// Calls `method` of the object at `path` owned by `name` and returns its results (those of
+    /// `BusValue`'s types). A nil `timeout` waits as long as the call takes. Does not start
+    /// anything when nothing owns `name` (no D-Bus activation).
     ///
-    /// - Throws: `DesktopError` with `.noSessionBus` when there is no bus, or `.noService` when
-    ///   nothing owns `name` or the call fails (the message says why).
+    /// - Throws: `DesktopError` with `.noSessionBus` when there is no bus, `.noService` when
+    ///   nothing owns `name`, or `.callFailed` when the call failed or timed out (the message
+    ///   says why).
     public static func call(
-        _ name: String, path: String, interface: String, method: String, arguments: [String], timeout: TimeSpan
-    ) throws -> [String] {
+        _ name: String, path: String, interface: String, method: String, arguments: [BusValue], timeout: TimeSpan?
+    ) throws -> [BusValue] {
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw DesktopError(.noSessionBus, "cannot reach the session bus: \(GLibValues.take(error))")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        var children = arguments.map { g_variant_new_string($0) }
+        var children = arguments.map(\.variant)
         let parameters = g_variant_new_tuple(&children, gsize(children.count))
         guard
             let reply = g_dbus_connection_call_sync(
                 bus, name, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                gint(clamping: timeout.microseconds / 1000), nil, &error)
+                timeout.map { gint(clamping: $0.microseconds / 1000) } ?? G_MAXINT, nil, &error)
         else {
-            if let error, g_dbus_error_is_remote_error(error) != 0 {
-                let remote = GLibValues.take(g_dbus_error_get_remote_error(error))
-                if remote == "org.notify_sched.Error.Failed" {
-                    g_dbus_error_strip_remote_error(error)
-                    throw DesktopError(.callFailed, GLibValues.take(error))
-                }
+            let remote =
+                error.flatMap { g_dbus_error_is_remote_error($0) != 0 ? g_dbus_error_get_remote_error($0) : nil }
+                .map { GLibValues.take($0) }
+            if let error, remote != nil { g_dbus_error_strip_remote_error(error) }
+            let message = GLibValues.take(error)
+            switch remote {
+            case failedError?:
+                throw DesktopError(.callFailed, message)
+            case "org.freedesktop.DBus.Error.ServiceUnknown"?, "org.freedesktop.DBus.Error.NameHasNoOwner"?:
+                throw DesktopError(.noService, "nothing owns \(name) on the session bus: \(message)")
+            default:
+                throw DesktopError(.callFailed, "\(name) did not answer \(method): \(message)")
             }
-            throw DesktopError(.noService, "\(name) does not answer on the session bus: \(GLibValues.take(error))")
         }
         defer { g_variant_unref(reply) }
-        return (0..<g_variant_n_children(reply)).map { index in
-            let child = g_variant_get_child_value(reply, index)
-            defer { g_variant_unref(child) }
-            return String(cString: g_variant_get_string(child, nil))
-        }
+        return values(of: reply)
     }
 }

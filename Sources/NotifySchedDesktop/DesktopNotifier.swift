@@ -16,6 +16,9 @@ public final class DesktopNotifier: Notifier {
     /// The name the bus knows notification servers by.
     public static let serverBusName = "org.freedesktop.Notifications"
 
+    /// The translations of the errors a person reads (no notification server); English by default.
+    public var catalog = MessageCatalog.english
+
     /// Called when the server changes: a new one (or the first), or nil when it went away.
     public var onServerChange: (NotificationServer?) -> Void = { _ in }
 
@@ -25,6 +28,18 @@ public final class DesktopNotifier: Notifier {
     private var server: NotificationServer?
     private var serverOwner: String?
     private var waiting: [ObjectIdentifier: ShownPopup] = [:]
+
+    /// The server's ids of the popups waiting for an answer, by occurrence id (the popup's
+    /// `x-notify-sched-id`). A popup shown again for a new server gets its new id here.
+    public private(set) var popupIDs: [String: UInt32] = [:]
+
+    /// Names the notification server instance that shows popups now: the session bus's GUID
+    /// and the server's unique name on it, which no other server and no later session shares.
+    /// Nil when no server was seen yet or none runs.
+    public var serverInstance: String? {
+        guard let connection, let serverOwner, let guid = g_dbus_connection_get_guid(connection) else { return nil }
+        return String(cString: guid) + " " + serverOwner
+    }
 
     /// Sets libnotify up under `applicationName` (the app name servers show).
     public init(applicationName: String = "notify-sched") {
@@ -142,12 +157,22 @@ public final class DesktopNotifier: Notifier {
         return server
     }
 
+    /// Shows a popup, replacing the server's popup `popupID` when given.
+    ///
+    /// libnotify routes a server's `ActionInvoked` and `NotificationClosed` to the
+    /// `NotifyNotification` whose id they name, but it listens for them only from
+    /// `notify_notification_show` on, which always sends `Notify` (with the object's id as
+    /// replaces_id). So a new process cannot silently adopt a popup another one left on screen:
+    /// it takes it over by showing it again under its id, which a server that still has it
+    /// updates in place and one that dropped it (GNOME drops an app's popups when its bus name
+    /// goes) shows anew. Either way its buttons then answer to this process.
     public func show(
-        _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
+        _ layout: @escaping (NotificationServer) -> Popup, replacing popupID: UInt32?,
+        onResponse: @escaping (PopupResponse) -> Void
     ) throws {
         let server = try currentServer()
         let shown = ShownPopup(layout: layout, onResponse: onResponse)
-        try present(shown, on: server)
+        try present(shown, on: server, replacing: popupID)
         shown.onFinished = { [weak self] popup in self?.finish(popup) }
         waiting[ObjectIdentifier(shown)] = shown
     }
@@ -167,9 +192,11 @@ public final class DesktopNotifier: Notifier {
 
     // MARK: Showing
 
-    private func present(_ shown: ShownPopup, on server: NotificationServer) throws {
+    private func present(_ shown: ShownPopup, on server: NotificationServer, replacing popupID: UInt32? = nil) throws {
         let popup = shown.layout(server)
         let notification = notify_notification_new(popup.summary, popup.body, popup.icon)!
+        // The property is a gint: an id beyond its range cannot be replaced, only shown anew.
+        if let popupID, let id = gint(exactly: popupID) { cnotify_notification_set_id(notification, id) }
         notify_notification_set_urgency(notification, popup.urgency.libnotify)
         notify_notification_set_hint(notification, Popup.occurrenceHint, g_variant_new_string(popup.occurrenceID))
         notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(Popup.desktopEntry))
@@ -203,11 +230,18 @@ public final class DesktopNotifier: Notifier {
         }
         let previous = shown.notification
         shown.notification = notification
+        shown.occurrenceID = popup.occurrenceID
+        popupIDs[popup.occurrenceID] = cnotify_notification_get_id(notification)
         Self.releaseLater(previous)
     }
 
     private func finish(_ shown: ShownPopup) {
         waiting[ObjectIdentifier(shown)] = nil
+        if let id = shown.occurrenceID, let notification = shown.notification,
+            popupIDs[id] == cnotify_notification_get_id(notification)
+        {
+            popupIDs[id] = nil
+        }
         Self.releaseLater(shown.notification)
     }
 
@@ -248,8 +282,10 @@ public final class DesktopNotifier: Notifier {
         guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else {
             throw DesktopError(
                 .noServer,
-                "no notification server answers on the session bus (nothing provides \(Self.serverBusName)); "
-                    + "start one, such as your desktop's, dunst or notification-daemon")
+                catalog.translated(
+                    "no notification server answers on the session bus (nothing provides {name}); "
+                        + "start one, such as your desktop's, dunst or notification-daemon",
+                    ["name": Self.serverBusName]))
         }
         return NotificationServer(
             name: GLibValues.take(name), vendor: GLibValues.take(vendor), version: GLibValues.take(version),

@@ -10,6 +10,8 @@ final class ShownPopup {
     private let onResponse: (PopupResponse) -> Void
     /// The libnotify object currently showing it; replaced when the server restarts.
     var notification: UnsafeMutablePointer<NotifyNotification>?
+    /// The occurrence it shows, once shown.
+    var occurrenceID: String?
     private(set) var isAnswered = false
     /// Called once, after the response, so the owner can forget it.
     var onFinished: (ShownPopup) -> Void = { _ in }

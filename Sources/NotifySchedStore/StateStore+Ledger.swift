@@ -6,19 +6,7 @@ extension StateStore {
     ///
     /// - Complexity: one transaction; O(log n) in the ledger's size.
     public func record(_ record: LedgerRecord) throws(StoreError) {
-        try write("record occurrence \(record.occurrenceID)") { database in
-            try database.execute(
-                sql: """
-                    INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (occurrence_id) DO UPDATE SET
-                        popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us
-                    """,
-                arguments: [
-                    record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
-                    record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
-                ])
-        }
+        try write("record occurrence \(record.occurrenceID)") { try Self.upsert(record, in: $0) }
     }
 
     /// The record of the occurrence with `occurrenceID`, or nil when notify-sched never recorded it.
@@ -43,6 +31,8 @@ extension StateStore {
     /// The latest recorded occurrence of every entry of `source` that has one, by entry id: one
     /// query where planning a whole feed would otherwise make one per entry.
     public func lastRecorded(source: String) throws(StoreError) -> [String: Instant] {
+        // Its own query rather than `latestRecords`: a record of an outcome this version does not
+        // know still counts as fired.
         try read("read the ledger of \(source)") { database in
             var latest: [String: Instant] = [:]
             let rows = try Row.fetchCursor(
@@ -51,6 +41,23 @@ extension StateStore {
                 arguments: [source])
             while let row = try rows.next() {
                 latest[row["entry_id"]] = Instant(microseconds: row["last"])
+            }
+            return latest
+        }
+    }
+
+    /// The record of the latest occurrence of every entry of `source` that has one, by entry id:
+    /// when each entry last fired (or was missed) and what became of it.
+    public func latestRecords(source: String) throws(StoreError) -> [String: LedgerRecord] {
+        try read("read the ledger of \(source)") { database in
+            var latest: [String: LedgerRecord] = [:]
+            // SQLite takes the bare columns of an aggregate query from the row holding the max().
+            let rows = try Row.fetchCursor(
+                database,
+                sql: "SELECT *, max(occurrence_us) FROM ledger WHERE source = ? GROUP BY entry_id",
+                arguments: [source])
+            while let row = try rows.next() {
+                if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
             }
             return latest
         }

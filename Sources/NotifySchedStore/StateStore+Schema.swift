@@ -44,6 +44,52 @@ extension StateStore {
                     );
                     """)
         }
+        // What `handle ID` and a restarted daemon need of a delivered occurrence, and what the
+        // user's answers changed (the handling state of DESIGN §7).
+        migrator.registerMigration("2-delivered-occurrences-and-handling-state") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE delivered (
+                        occurrence_id TEXT PRIMARY KEY NOT NULL REFERENCES ledger (occurrence_id) ON DELETE CASCADE,
+                        dialect TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        icon TEXT,
+                        urgency TEXT NOT NULL,
+                        category TEXT,
+                        action_label TEXT,
+                        action_url TEXT,
+                        news_ok_label TEXT,
+                        news_cancel_label TEXT,
+                        news_repeats INTEGER,
+                        news_always INTEGER,
+                        news_hash TEXT,
+                        news_is_classic INTEGER,
+                        delivered_us INTEGER NOT NULL,
+                        server TEXT
+                    );
+                    CREATE INDEX delivered_by_time ON delivered (delivered_us);
+                    CREATE TABLE handling_mark (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        source TEXT NOT NULL,
+                        list TEXT NOT NULL CHECK (list IN ('viewed', 'ignored')),
+                        entry_id TEXT NOT NULL
+                    );
+                    CREATE INDEX handling_mark_by_source ON handling_mark (source, position);
+                    ALTER TABLE source_state ADD COLUMN last_reminded_us INTEGER;
+                    CREATE TABLE reminder (
+                        source TEXT NOT NULL,
+                        entry_id TEXT NOT NULL,
+                        reminded_us INTEGER NOT NULL,
+                        PRIMARY KEY (source, entry_id)
+                    );
+                    CREATE TABLE news_shown (
+                        source TEXT NOT NULL,
+                        content_hash TEXT NOT NULL,
+                        PRIMARY KEY (source, content_hash)
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -33,14 +33,17 @@ struct CommandLineHarness {
         try start(arguments, environment: environment).finish()
     }
 
-    /// Starts `notify-sched arguments…` like `run`, without waiting for it to end.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCommand {
+    /// Starts `notify-sched arguments…` like `run`, without waiting for it to end; the
+    /// variables named in `unsetting` (such as `TZ`) are left out of its environment.
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = []
+    ) throws -> RunningCommand {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var merged = ["TZ": "UTC", "LANG": "C", "PATH": "/usr/bin:/bin"]
         merged.merge(environment) { $1 }
-        process.environment = merged
+        process.environment = merged.filter { !unsetting.contains($0.key) }
         let command = RunningCommand(process: process)
         try process.run()
         return command
@@ -51,6 +54,8 @@ struct CommandLineHarness {
         let process: Process
         private let output = Pipe()
         private let error = Pipe()
+        /// What `waitForStandardError(containing:)` read so far.
+        private var errorSoFar: [UInt8] = []
 
         init(process: Process) {
             self.process = process
@@ -62,11 +67,28 @@ struct CommandLineHarness {
         func finish() -> Outcome {
             // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
             let outData = output.fileHandleForReading.readDataToEndOfFile()
-            let errData = error.fileHandleForReading.readDataToEndOfFile()
+            let errData = errorSoFar + error.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return Outcome(
                 status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
                 standardError: String(decoding: errData, as: UTF8.self))
+        }
+
+        /// Waits up to 20 s until it printed `text` to standard error (which `finish()` still returns).
+        func waitForStandardError(containing text: String) throws {
+            let descriptor = error.fileHandleForReading.fileDescriptor
+            let deadline = Date().addingTimeInterval(20)
+            while !String(decoding: errorSoFar, as: UTF8.self).contains(text) {
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let remaining = Int32(deadline.timeIntervalSinceNow * 1000)
+                guard remaining > 0, poll(&request, 1, remaining) > 0 else {
+                    throw BusError("no \"\(text)\" on standard error within 20 s")
+                }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { throw BusError("it ended without printing \"\(text)\"") }
+                errorSoFar += buffer[0..<count]
+            }
         }
 
         deinit {

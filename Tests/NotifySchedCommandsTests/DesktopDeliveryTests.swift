@@ -107,7 +107,7 @@ struct DesktopDeliveryTests {
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput.hasSuffix("\naction: default\n"))
         #expect(outcome.standardError.hasPrefix("notify-sched: cannot open mailto:news@example.org: "))
-        #expect(try String(contentsOf: bus.deliveryLog, encoding: .utf8).contains(#""state":{}"#))
+        #expect(try bus.queryState("SELECT count(*) FROM handling_mark") == ["0"])
     }
 
     @Test func aDisallowedSchemeIsRefusedWithExit1AndNothingIsShown() throws {
@@ -232,9 +232,9 @@ struct DesktopDeliveryTests {
             #expect(
                 outcome == .init(status: 0, standardOutput: "action: \(key)\nmarked: \(change)\n", standardError: ""))
         }
-        let log = try String(contentsOf: bus.deliveryLog, encoding: .utf8)
-        #expect(log.contains(#""ignored":["\#(id)"]"#))
-        #expect(log.contains(#""reminded":{}"#), "ignoring clears the reminder")
+        #expect(try bus.queryState("SELECT list, entry_id FROM handling_mark") == ["ignored|\(id)"])
+        #expect(try bus.queryState("SELECT count(*) FROM reminder") == ["0"], "ignoring clears the reminder")
+        #expect(try bus.queryState("SELECT outcome FROM ledger WHERE occurrence_id = '\(id)'") == ["ignored"])
         #expect(bus.openedURLs() == [])
     }
 

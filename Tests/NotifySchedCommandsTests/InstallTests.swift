@@ -28,14 +28,14 @@ import Testing
         "share/zsh/site-functions/_notify-sched",
     ]
 
-    /// One compiled catalog per `po/LANG.po`, once the tree builds translations.
+    /// One compiled catalog per language of `po/LINGUAS`, when the tree has translations.
     static var expectedTranslations: [String] {
-        let po = CLI.repository.appendingPathComponent("po").path
         guard FileManager.default.isExecutableFile(atPath: CLI.repository.path + "/scripts/build-translations"),
-            let names = try? FileManager.default.contentsOfDirectory(atPath: po)
+            let linguas = try? String(contentsOf: CLI.repository.appendingPathComponent("po/LINGUAS"), encoding: .utf8)
         else { return [] }
-        return names.filter { $0.hasSuffix(".po") }.map {
-            "share/locale/\($0.dropLast(3))/LC_MESSAGES/notify-sched.mo"
+        return linguas.split(separator: "\n").compactMap { line in
+            let language = line.prefix { $0 != "#" }.trimmingCharacters(in: .whitespaces)
+            return language.isEmpty ? nil : "share/locale/\(language)/LC_MESSAGES/notify-sched.mo"
         }
     }
 
@@ -67,6 +67,17 @@ import Testing
             environment: ["XDG_DATA_DIRS": empty, "NOTIFY_SCHED_DATA_DIR": "", "TZ": "UTC"])
         #expect(listing.status == 0, "notify-sched list: \(listing.standardError)")
         #expect(listing.standardOutput.contains("\(prefix)/share/notify-sched/feeds/demo.json"))
+        if !Self.expectedTranslations.isEmpty {
+            // The catalogs under <prefix>/share/locale speak, with no source tree to fall back on.
+            let french = try ExternalCommand.run(
+                "\(prefix)/bin/notify-sched", ["test"],
+                environment: [
+                    "LANG": "fr_FR.UTF-8", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "",
+                    "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(empty)/no-bus", "XDG_STATE_HOME": empty,
+                ])
+            #expect(french.status == 1)
+            #expect(french.standardError.contains("impossible d'afficher la notification"))
+        }
 
         try Self.runMake(["uninstall", "PREFIX=\(prefix)"])
         #expect(Self.files(under: prefix) == [], "make uninstall left files behind")

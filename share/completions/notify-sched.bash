@@ -173,13 +173,13 @@ _notify-sched() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    validate|list|test|handle|daemon|event|keygen|sign|sync|help)
+    validate|list|test|handle|daemon|event|status|keygen|sign|sync|help)
         # Offer subcommand argument completions
         "_notify-sched_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'validate list test handle daemon event keygen sign sync help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status keygen sign sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -215,11 +215,14 @@ _notify-sched_list() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--feed --allow-scheme --ca-file)
-    non_repeating_options=(--now --upcoming --public-key --connect-timeout --timeout)
+    non_repeating_options=(--config --now --upcoming --public-key --connect-timeout --timeout)
     __notify-sched_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--config')
+        return
+        ;;
     '--feed')
         return
         ;;
@@ -347,6 +350,14 @@ _notify-sched_event() {
     repeating_options=()
     non_repeating_options=()
     __notify-sched_offer_flags_options 1
+}
+
+_notify-sched_status() {
+    repeating_flags=()
+    non_repeating_flags=(--json -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notify-sched_offer_flags_options 0
 }
 
 _notify-sched_keygen() {

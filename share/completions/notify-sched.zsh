@@ -55,6 +55,7 @@ _notify-sched() {
             'handle:Act on a notification notify-sched delivered.'
             'daemon:Run the user-session daemon in the foreground.'
             'event:Post a named event to the running daemon.'
+            'status:Show the daemon, its sources and the notification server.'
             'keygen:Make an Ed25519 key pair for signing feeds.'
             'sign:Sign a feed: write FEED.sig.'
             'sync:Fetch every portal feed now and print what changed.'
@@ -64,7 +65,7 @@ _notify-sched() {
         ;;
     arg)
         case "${words[1]}" in
-        validate|list|test|handle|daemon|event|keygen|sign|sync|help)
+        validate|list|test|handle|daemon|event|status|keygen|sign|sync|help)
             "_notify-sched_${words[1]}" && ret=0
             ;;
         esac
@@ -93,6 +94,7 @@ _notify-sched_validate() {
 _notify-sched_list() {
     local -i ret=1
     local -ar arg_specs=(
+        '--config[The configuration file whose sources to list when no daemon runs (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
         '*--feed[A feed file or http(s)\:// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.]:path|url:'
         '--now[The time to list from, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS.]:time:'
         '--upcoming[How many occurrences to show per entry.]:n:'
@@ -166,6 +168,17 @@ _notify-sched_event() {
     local -i ret=1
     local -ar arg_specs=(
         ':name:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print the daemon'\''s status as a JSON object.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

@@ -10,20 +10,23 @@
 ///   acts at once. The prompt of `handleLocalNotification(_:showAlert: true)` has the iNotify
 ///   buttons.
 public struct HandlingPolicy: Sendable, Equatable {
-    /// The labels, in the user's language.
-    public var labels: ButtonLabels
+    /// The translations of the labels and of the lines popups and prompts add, in the user's language.
+    public var catalog: MessageCatalog
     /// The schemes an action may open; checked again right before opening.
     public var urlPolicy: URLPolicy
     /// The command a person types to act from a terminal, shown when the server has no buttons.
     public var commandName: String
 
     public init(
-        labels: ButtonLabels = .english, urlPolicy: URLPolicy = URLPolicy(), commandName: String = "notify-sched"
+        catalog: MessageCatalog = .english, urlPolicy: URLPolicy = URLPolicy(), commandName: String = "notify-sched"
     ) {
-        self.labels = labels
+        self.catalog = catalog
         self.urlPolicy = urlPolicy
         self.commandName = commandName
     }
+
+    /// The labels, in the catalog's language.
+    public var labels: ButtonLabels { ButtonLabels(catalog: catalog) }
 
     /// The popup shown when `occurrence` falls due, laid out for `server`.
     ///
@@ -139,12 +142,17 @@ public struct HandlingPolicy: Sendable, Equatable {
         if server.showsBody {
             let line =
                 server.readsMarkup
-                ? "<i>To act on it, run: \(MarkupText.escaped(command))</i>" : "To act on it, run: \(command)"
+                ? "<i>\(MarkupText.escaped(actingLine(command)))</i>" : actingLine(command)
             popup.body = popup.body.isEmpty ? line : popup.body + "\n\n" + line
         } else {
             popup.summary += " (\(command))"
         }
         return popup
+    }
+
+    /// The line that tells how to act on a popup from a terminal.
+    func actingLine(_ command: String) -> String {
+        catalog.translated("To act on it, run: {command}", ["command": command])
     }
 }
 

@@ -67,9 +67,12 @@ public final class NotificationHandler {
     /// the desktop opens, is not shown (iNotify checks `canOpenURL` first); unlike iNotify,
     /// which offers the same message again at every check, the caller moves on to the next.
     ///
+    /// With `popupID` it replaces that popup of the server in place: a restarted daemon takes
+    /// over the popups its predecessor left on screen this way.
+    ///
     /// - Throws: `CoreError` with code `.cannotShow` when no server shows it, `.cannotOpen` when
     ///   an iNotify message is skipped for its URL.
-    public func deliver(_ occurrence: DeliveredOccurrence) throws(CoreError) {
+    public func deliver(_ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil) throws(CoreError) {
         let policy = self.policy
         if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
             !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
@@ -78,10 +81,13 @@ public final class NotificationHandler {
         }
         do {
             try notifier.show(
-                { server in policy.scheduledPopup(for: occurrence, on: server) },
+                { server in policy.scheduledPopup(for: occurrence, on: server) }, replacing: popupID,
                 onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
         } catch {
-            throw CoreError(.cannotShow, "cannot show notification \(occurrence.id): \(error)")
+            throw CoreError(
+                .cannotShow,
+                policy.catalog.translated(
+                    "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
         }
     }
 
@@ -95,15 +101,21 @@ public final class NotificationHandler {
                     occurrence,
                     CoreError(
                         .cannotAsk,
-                        "the notification server (\(server.name)) shows no buttons, so it cannot ask; run `\(command)` to act at once"
-                    ))
+                        policy.catalog.translated(
+                            "the notification server ({server}) shows no buttons, so it cannot ask; "
+                                + "run `{command}` to act at once", ["server": server.name, "command": command])))
                 return
             }
             try notifier.show(
                 { server in policy.prompt(for: occurrence, on: server) },
                 onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
         } catch {
-            fail(occurrence, CoreError(.cannotShow, "cannot ask about notification \(occurrence.id): \(error)"))
+            fail(
+                occurrence,
+                CoreError(
+                    .cannotShow,
+                    policy.catalog.translated(
+                        "cannot ask about notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"])))
         }
     }
 

@@ -15,9 +15,14 @@ public protocol Notifier: AnyObject {
     /// the popup out again for the new server and shows it there. `onResponse` is called once,
     /// with the action or the close.
     ///
+    /// With `popupID`, the popup replaces the server's popup of that id in place (`Notify`'s
+    /// replaces_id): a popup still on screen changes without flicker and its buttons answer to
+    /// this notifier; a server that no longer has it shows a new one.
+    ///
     /// - Throws: when no server answers or the server refuses the popup.
     func show(
-        _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
+        _ layout: @escaping (NotificationServer) -> Popup, replacing popupID: UInt32?,
+        onResponse: @escaping (PopupResponse) -> Void
     ) throws
 
     /// Whether the desktop has a handler for `url`'s scheme. No side effects.
@@ -27,6 +32,15 @@ public protocol Notifier: AnyObject {
     ///
     /// - Throws: when nothing can open it.
     func open(_ url: ActionURL) throws
+}
+
+extension Notifier {
+    /// Shows a new popup: `show(_:replacing:onResponse:)` replacing none.
+    public func show(
+        _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
+    ) throws {
+        try show(layout, replacing: nil, onResponse: onResponse)
+    }
 }
 
 /// What handling one notification came to.

@@ -19,7 +19,8 @@ public enum PopupResponse: Sendable, Equatable, CustomStringConvertible {
     /// The popup went away without an action.
     case closed(CloseReason)
 
-    /// `action: <key>` or `closed: <reason>`, as `notify-sched test --wait` prints it.
+    /// `action: <key>` or `closed: <reason>`, as `notify-sched test --wait` prints it. Not
+    /// translated: scripts read these result lines (README "Translations").
     public var description: String {
         switch self {
         case .action(let key): "action: \(key)"

@@ -56,3 +56,19 @@ public enum LedgerOutcome: String, Sendable, CaseIterable {
     /// The popup was closed without a choice (expired, dismissed, or closed by notify-sched).
     case closed
 }
+
+extension LedgerOutcome {
+    /// The outcome that handling `outcome` gives its occurrence: acted, ignored or reminded by
+    /// the state change it made, closed when the popup went away with no change; nil when
+    /// handling failed (the occurrence stays as it was).
+    public init?(_ outcome: HandlingOutcome) {
+        switch outcome.change {
+        case .viewed?, .newsShown?: self = .acted
+        case .ignored?: self = .ignored
+        case .reminded?: self = .reminded
+        case nil:
+            guard outcome.failure == nil else { return nil }
+            self = .closed
+        }
+    }
+}

@@ -26,6 +26,12 @@ public struct LanguagePreference: Sendable, Equatable {
         self.init(language: language, country: parts.count > 1 ? parts[1] : nil)
     }
 
+    /// The translation catalogs to try, most specific first: `de_DE`, then `de`; none for no language.
+    public var catalogNames: [String] {
+        guard let language else { return [] }
+        return (country.map { ["\(language)_\($0.uppercased())"] } ?? []) + [language]
+    }
+
     /// The keys to try for `key`, most specific first: `text_fr_fr`, `text_fr`, `text`.
     public func localizedKeys(for key: String) -> [String] {
         var keys: [String] = []

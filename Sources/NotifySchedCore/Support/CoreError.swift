@@ -125,4 +125,6 @@ extension ErrorCode where Domain == CoreError {
     public static var cannotAsk: Self { Self(rawValue: "handling.cannot-ask") }
     /// An action's URL was refused by the allowed schemes, or nothing could open it.
     public static var cannotOpen: Self { Self(rawValue: "handling.cannot-open") }
+    /// A translation catalog (`.mo` or `.po`) is too large, malformed, or not UTF-8.
+    public static var invalidCatalog: Self { Self(rawValue: "catalog.invalid") }
 }

@@ -51,9 +51,24 @@ final class PrivateSessionBus {
         try Self.configuration.write(to: folder.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
         try Self.writeURLRecorder(in: folder)
 
-        daemon = Process()
+        let (bus, busAddress) = try Self.startBus(configuration: folder.appendingPathComponent("bus.conf"))
+        daemon = bus
+        address = busAddress
+    }
+
+    deinit {
+        stopServer()
+        for process in mocks { Self.kill(process) }
+        Self.kill(daemon)
+        if let systemBus { Self.kill(systemBus) }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts a `dbus-daemon` with `configuration` and returns it with its address.
+    private static func startBus(configuration: URL) throws -> (Process, String) {
+        let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: Self.daemonPath)
-        daemon.arguments = ["--config-file=\(folder.path)/bus.conf", "--nofork", "--print-address=1"]
+        daemon.arguments = ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"]
         let output = Pipe()
         daemon.standardOutput = output
         daemon.standardError = FileHandle.nullDevice
@@ -64,19 +79,66 @@ final class PrivateSessionBus {
             guard !data.isEmpty else { throw BusError("dbus-daemon exited before printing its address") }
             text += String(decoding: data, as: UTF8.self)
         }
-        address = String(text.prefix { $0 != "\n" })
+        return (daemon, String(text.prefix { $0 != "\n" }))
     }
 
-    deinit {
-        stopServer()
-        Self.kill(daemon)
-        try? FileManager.default.removeItem(at: folder)
+    // MARK: The system bus and other services
+
+    /// A second `dbus-daemon` standing in for the system bus, once `startSystemBus` ran.
+    private var systemBus: Process?
+    private(set) var systemAddress: String?
+    private var mocks: [Process] = []
+
+    /// Starts a private system bus with dbusmock's `templates` on it (`logind`, `timedated`),
+    /// each with the name it owns, and waits until they own them. Without it, `environment`
+    /// points notify-sched at a system bus that does not exist.
+    func startSystemBus(templates: [(template: String, name: String)]) throws {
+        let (bus, systemAddress) = try Self.startBus(configuration: folder.appendingPathComponent("bus.conf"))
+        systemBus = bus
+        self.systemAddress = systemAddress
+        for (template, name) in templates { try startMock(template, owning: name, system: true) }
+    }
+
+    /// Starts dbusmock's `template` on the session bus (or the system bus) and waits until it
+    /// owns `name`.
+    func startMock(_ template: String, owning name: String, system: Bool = false) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.pythonPath)
+        process.arguments = ["-m", "dbusmock", "--template", template] + (system ? ["--system"] : [])
+        process.environment = [
+            "DBUS_SESSION_BUS_ADDRESS": address, "DBUS_SYSTEM_BUS_ADDRESS": systemAddress ?? "",
+            "PATH": "/usr/bin:/bin",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        mocks.append(process)
+        try waitUntil("\(template) owns \(name)") {
+            try self.drive("print((system if \(system ? "True" : "False") else session).name_has_owner('\(name)'))")
+                == "True"
+        }
+    }
+
+    /// Runs Python `code` with dbus-python connections `session` and `system` (None until
+    /// `startSystemBus`) to these buses, and returns what it printed.
+    @discardableResult
+    func drive(_ code: String) throws -> String {
+        let prelude = """
+            import dbus, dbus.bus, sys
+            session = dbus.bus.BusConnection(sys.argv[1])
+            system = dbus.bus.BusConnection(sys.argv[2]) if sys.argv[2] else None
+
+            """
+        let outcome = try Self.runPython(["-c", prelude + code, address, systemAddress ?? ""], environment: [:])
+        guard outcome.status == 0 else { throw BusError("driving the bus failed: \(outcome.error)") }
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// What `notify-sched` needs to run on this bus and desktop.
     var environment: [String: String] {
         [
             "DBUS_SESSION_BUS_ADDRESS": address,
+            "DBUS_SYSTEM_BUS_ADDRESS": systemAddress ?? "unix:path=\(folder.path)/no-system-bus",
             "HOME": folder.path + "/home",
             "XDG_STATE_HOME": folder.path + "/state",
             "XDG_DATA_HOME": folder.path + "/data",
@@ -86,8 +148,22 @@ final class PrivateSessionBus {
         ]
     }
 
-    /// The delivery log `notify-sched` keeps for this desktop.
-    var deliveryLog: URL { folder.appendingPathComponent("state/notify-sched/delivered.json") }
+    /// The state database `notify-sched` keeps for this desktop.
+    var stateDatabase: String { folder.path + "/state/notify-sched/state.sqlite" }
+
+    /// The rows `sql` selects from the state database, each row's columns joined by `|`, read
+    /// by Python's sqlite3 as another process would.
+    func queryState(_ sql: String) throws -> [String] {
+        let outcome = try Self.runPython(
+            [
+                "-c",
+                "import sqlite3, sys\nfor row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):\n"
+                    + "    print('|'.join(map(str, row)))",
+                stateDatabase, sql,
+            ], environment: [:])
+        guard outcome.status == 0 else { throw BusError("query \(sql) failed: \(outcome.error)") }
+        return outcome.output.split(separator: "\n").map(String.init)
+    }
 
     // MARK: The notification server
 
@@ -198,7 +274,7 @@ final class PrivateSessionBus {
     }
 
     /// Polls `condition` every 50 ms for up to 20 s: these wait for other processes, not for a schedule.
-    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+    func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if try condition() { return }

@@ -1,4 +1,6 @@
+import Foundation
 import NotifySchedCore
+import NotifySchedPlatform
 import Testing
 
 @Suite struct HandlingPolicyTests {
@@ -15,7 +17,7 @@ import Testing
         ("C", ["More Info", "Remind Me Later", "Ignore"], "OK"),
     ])
     func promptButtonsAreTranslatedIntoTheUsersLanguage(locale: String, withAction: [String], withoutAction: String) {
-        let policy = HandlingPolicy(labels: ButtonLabels(language: LanguagePreference(localeName: locale)))
+        let policy = HandlingPolicy(catalog: Self.catalog(locale: locale))
         let acting = policy.prompt(for: Occurrences.make(.iNotify, url: "https://example.org"), on: server)
         #expect(acting.buttons.map(\.label) == withAction)
         #expect(acting.buttons.map(\.key) == ["open", "remind", "ignore"])
@@ -24,13 +26,19 @@ import Testing
     }
 
     @Test func noLabelHoldsANulCharacter() {
-        for language in ButtonLabels.languages {
-            let labels = ButtonLabels(language: LanguagePreference(language: language))
+        for language in TranslationFixtures.languages {
+            let labels = ButtonLabels(catalog: Self.catalog(locale: language))
             for label in [labels.ok, labels.ignore, labels.remindMeLater, labels.moreInfo, labels.cancel] {
                 #expect(!label.contains("\0"), "the \(language) label \(label.debugDescription) holds a NUL")
             }
         }
-        #expect(ButtonLabels.languages == ["de", "en", "es", "fr", "it", "ja"])
+    }
+
+    /// The catalog an executable built in this source tree reads for `locale`.
+    static func catalog(locale: String) -> MessageCatalog {
+        TranslationCatalogs.catalog(
+            environment: ["LANG": locale],
+            executable: TranslationFixtures.repository.appendingPathComponent(".build/debug/debug/notify-sched").path)
     }
 
     @Test func theFeedsActionButtonLabelComesFirstAndStandsInForMoreInfo() {
@@ -72,7 +80,7 @@ import Testing
     }
 
     @Test func anISmartNewsMessageHasOKOnlyWithALinkAndAlwaysCancel() {
-        let policy = HandlingPolicy(labels: ButtonLabels(language: LanguagePreference(language: "de")))
+        let policy = HandlingPolicy(catalog: Self.catalog(locale: "de"))
         let linked = Occurrences.make(
             .iSmartNews, url: "https://example.org", news: NewsHandling(okLabel: "Los", contentHash: "h"))
         #expect(

@@ -42,7 +42,10 @@ final class RecordingNotifier: Notifier {
         return server
     }
 
-    func show(_ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void) throws {
+    func show(
+        _ layout: @escaping (NotificationServer) -> Popup, replacing popupID: UInt32?,
+        onResponse: @escaping (PopupResponse) -> Void
+    ) throws {
         calls.append(.show(layout(try currentServer())))
         responders.append(onResponse)
     }

@@ -1,56 +1,75 @@
 import Foundation
 import NotifySchedCore
 
-/// What `notify-sched list` shows: each entry with its next occurrences, as of one instant.
-struct ScheduleListing {
+/// What `notify-sched list` shows: each entry with its next occurrences and what the ledger
+/// says of it, as of one instant. The running daemon builds it for its `List` call, the CLI for
+/// `list --feed` and when no daemon runs.
+public struct ScheduleListing: Sendable {
     /// One entry of the listing; its JSON form is the contract of DESIGN §2.
-    struct Row: Encodable, Equatable {
-        struct Action: Encodable, Equatable {
-            var label: String?
-            var url: String
+    public struct Row: Codable, Equatable, Sendable {
+        public struct Action: Codable, Equatable, Sendable {
+            public var label: String?
+            public var url: String
         }
 
-        var id: String
-        var title: String
-        var body: String
-        var source: String
-        var dialect: String
-        var urgency: String
-        var action: Action?
+        public var id: String
+        public var title: String
+        public var body: String
+        public var source: String
+        public var dialect: String
+        public var urgency: String
+        public var action: Action?
         /// How the entry is triggered, in words; says why `occurrences` is empty for event- and
         /// check-driven entries.
-        var trigger: String
+        public var trigger: String
         /// The next instants, RFC 3339 UTC, ascending, the first at or after `now`.
-        var occurrences: [String]
+        public var occurrences: [String]
         /// The last occurrence before `now` that is still within the entry's `maxLateness`:
         /// a daemon that missed it delivers it once on start.
-        var catchUp: String?
+        public var catchUp: String?
+        /// The entry's latest occurrence in the ledger, RFC 3339 UTC, when it was shown; nil
+        /// when it never was or the latest one was missed.
+        public var lastDelivery: String?
+        /// What became of the latest occurrence: `pending` (none recorded yet), or the ledger's
+        /// outcome (`delivered`, `acted`, `ignored`, `reminded`, `closed`, `missed`).
+        public var state: String
         /// The first occurrence, for sorting and the table.
-        var next: Instant?
+        public var next: Instant? { occurrences.first.flatMap(ScheduleListing.instant) }
 
         enum CodingKeys: String, CodingKey {
-            case id, title, body, source, dialect, urgency, action, trigger, occurrences, catchUp
+            case id, title, body, source, dialect, urgency, action, trigger, occurrences, catchUp, lastDelivery,
+                state
         }
     }
 
-    var rows: [Row]
+    /// The entries, timed ones first by next occurrence, then the others in feed order.
+    public var rows: [Row]
 
     /// Lists `schedules` as of `now`, `upcoming` occurrences per entry, sorted by next occurrence.
-    init(schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules) {
-        var rows: [Row] = []
+    ///
+    /// - Parameter history: The latest ledger record of each entry, by source and then entry id.
+    public init(
+        schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules,
+        history: [String: [String: LedgerRecord]] = [:]
+    ) {
+        var rows: [(row: Row, next: Instant?)] = []
         for schedule in schedules {
+            let records = history[schedule.source] ?? [:]
             for entry in schedule.entries {
+                let record = records[entry.id]
                 var instants = entry.trigger.occurrences(onOrAfter: now, limit: upcoming, userZone: userZone)
                 if let expires = entry.expires { instants.removeAll { $0 >= expires } }
                 let missed = entry.trigger.lastOccurrence(before: now, userZone: userZone)
                     .flatMap { now - $0 <= entry.maxLateness ? $0 : nil }
-                rows.append(
-                    Row(
-                        id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
-                        dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,
-                        action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
-                        trigger: entry.trigger.summary(news: schedule.news),
-                        occurrences: instants.map(\.rfc3339), catchUp: missed?.rfc3339, next: instants.first))
+                let row = Row(
+                    id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
+                    dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,
+                    action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
+                    trigger: entry.trigger.summary(news: schedule.news),
+                    occurrences: instants.map(\.rfc3339), catchUp: missed?.rfc3339,
+                    lastDelivery: record.flatMap { $0.outcome == .missed ? nil : $0.occurrence.rfc3339 },
+                    state: record?.outcome.rawValue ?? "pending")
+                rows.append((row, instants.first))
             }
         }
         // Stable: entries without a clock time keep feed order after the timed ones.
@@ -61,22 +80,34 @@ struct ScheduleListing {
             case (nil, .some): false
             case (nil, nil): lhs.offset < rhs.offset
             }
-        }.map(\.element)
+        }.map(\.element.row)
+    }
+
+    /// A listing of rows another process built (the daemon's `List` answer).
+    ///
+    /// - Throws: `DecodingError` when `json` is not such a listing.
+    public init(json: String) throws {
+        rows = try JSONDecoder().decode([Row].self, from: Data(json.utf8))
     }
 
     /// The rows as a JSON array, pretty-printed with sorted keys.
-    func json() throws -> String {
+    public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(rows), as: UTF8.self)
     }
 
-    /// The rows as an aligned table: id, next occurrence in local time, title, source.
-    func table(userZone: ZoneRules) -> String {
-        let header = ["ID", "NEXT", "TITLE", "SOURCE"]
+    /// The rows as an aligned table: id, next occurrence in local time, title, state, last
+    /// delivery in local time, source.
+    public func table(userZone: ZoneRules) -> String {
+        let header = ["ID", "NEXT", "TITLE", "STATE", "LAST DELIVERY", "SOURCE"]
+        func local(_ instant: Instant) -> String { instant.rfc3339(offset: userZone.offset(at: instant).seconds) }
         let lines = rows.map { row -> [String] in
-            let next = row.next.map { $0.rfc3339(offset: userZone.offset(at: $0).seconds) } ?? row.trigger
-            return [row.id, next, Self.truncated(row.title, to: 40), row.source]
+            let last = row.lastDelivery.flatMap(Self.instant).map(local) ?? "-"
+            return [
+                row.id, row.next.map(local) ?? row.trigger, Self.truncated(row.title, to: 40), row.state, last,
+                row.source,
+            ]
         }
         var widths = header.map(\.count)
         for line in lines {
@@ -89,6 +120,12 @@ struct ScheduleListing {
         }.joined(separator: "\n")
     }
 
+    /// The instant an RFC 3339 UTC string of a row names.
+    static func instant(_ text: String) -> Instant? {
+        guard case .absolute(let instant)? = Timestamp.parse(text) else { return nil }
+        return instant
+    }
+
     private static func truncated(_ text: String, to length: Int) -> String {
         text.count <= length ? text : String(text.prefix(length - 1)) + "…"
     }
@@ -96,7 +133,7 @@ struct ScheduleListing {
 
 extension Trigger {
     /// The trigger in a few words, for `list`.
-    func summary(news: NewsSettings?) -> String {
+    public func summary(news: NewsSettings?) -> String {
         switch self {
         case .immediate:
             return "immediately"

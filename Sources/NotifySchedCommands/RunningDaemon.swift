@@ -1,0 +1,37 @@
+import NotifySchedCore
+import NotifySchedDaemon
+import NotifySchedDesktop
+
+/// The CLI's side of the daemon's control interface (`org.notify_sched.Daemon1`): commands that
+/// the running daemon serves go through it, and work on their own when no daemon runs.
+enum RunningDaemon {
+    /// How long a call that answers at once may take.
+    static let promptTimeout = TimeSpan.seconds(25)
+
+    /// Calls `method` on the running daemon.
+    ///
+    /// - Parameter waits: The call answers only once the user acted (a prompt, `test --wait`),
+    ///   so it has no timeout.
+    /// - Returns: The results, or nil when no daemon runs (nothing owns its name, or there is no
+    ///   session bus at all).
+    /// - Throws: `CommandError` when the daemon runs but the call failed.
+    static func call(_ method: String, _ arguments: [BusValue], waits: Bool = false) throws(CommandError) -> [BusValue]?
+    {
+        do {
+            return try BusService.call(
+                Daemon.busName, path: Daemon.objectPath, interface: Daemon.interface, method: method,
+                arguments: arguments, timeout: waits ? nil : promptTimeout)
+        } catch let error as DesktopError where error.code == .noService || error.code == .noSessionBus {
+            return nil
+        } catch {
+            throw CommandError(.failure, "notify-sched: the daemon's \(method) call failed: \(error)")
+        }
+    }
+
+    /// Says that no daemon runs, and how to start one: a whole line for standard error.
+    static var notRunning: String {
+        Messages.catalog.translated(
+            "notify-sched: no notify-sched daemon is running (start one with `notify-sched daemon` or "
+                + "`systemctl --user start notify-sched`)")
+    }
+}

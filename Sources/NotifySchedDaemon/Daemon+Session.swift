@@ -1,0 +1,38 @@
+import NotifySchedCore
+import NotifySchedDesktop
+import NotifySchedPlatform
+
+// The session around the daemon: resume from suspend, unlocking and the system's time zone.
+extension Daemon {
+    /// Starts watching the session: each change is handled on the loop.
+    func watchSession() {
+        session.onStatus = { [unowned self] status in self.report("notify-sched: \(status)") }
+        session.onResume = { [unowned self] in self.resumed(at: WallClock.now()) }
+        session.onUnlock = { [unowned self] in
+            self.report("notify-sched: the screen was unlocked")
+            self.sessionEvent("session:unlock", countsAsRun: false, at: WallClock.now())
+        }
+        session.onZoneChange = { [unowned self] name in self.zoneChanged(to: name, at: WallClock.now()) }
+        session.start()
+    }
+
+    /// After a resume from suspend: one reconcile, then the session-resume event (iNotify
+    /// checks, iSmartNews cycles that count a run, as an app returning to the foreground does).
+    func resumed(at now: Instant) {
+        report("notify-sched: resumed from suspend; planning again")
+        replan(at: now)
+        sessionEvent("session:resume", countsAsRun: true, at: now)
+    }
+
+    /// The system's zone changed to `name` (nil: read `/etc/localtime` again). Unless `TZ`
+    /// fixes the user's zone, floating times follow it: everything is planned again.
+    func zoneChanged(to name: String?, at now: Instant) {
+        guard followsSystemZone else { return }
+        let zone =
+            name.flatMap { zones.zone(named: $0) } ?? SystemTimeZone.current(environment: [:], database: zones)
+        guard zone != userZone else { return }
+        userZone = zone
+        report("notify-sched: the time zone is now \(zone.identifier); planning again")
+        replan(at: now)
+    }
+}

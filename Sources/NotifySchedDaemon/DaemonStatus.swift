@@ -1,0 +1,39 @@
+import NotifySchedCore
+
+/// What the daemon's `Status` call answers, as JSON: the process, the notification server and
+/// each source.
+public struct DaemonStatus: Codable, Equatable, Sendable {
+    /// The notification server the popups go to.
+    public struct Server: Codable, Equatable, Sendable {
+        public var name: String
+        public var vendor: String
+        public var version: String
+        public var specVersion: String
+        /// Sorted.
+        public var capabilities: [String]
+    }
+
+    /// One followed feed.
+    public struct Source: Codable, Equatable, Sendable {
+        /// The path or URL.
+        public var location: String
+        /// `native`, `zbim`, `inotify` or `ismartnews`; nil when the feed could not be read.
+        public var dialect: String?
+        /// How many entries its schedule has (0 when it could not be read).
+        public var entries: Int
+    }
+
+    /// The daemon's process id.
+    public var pid: Int32
+    /// notify-sched's version.
+    public var version: String
+    /// When the daemon started, RFC 3339 UTC.
+    public var startedAt: String
+    /// Nil when no notification server answers on the session bus.
+    public var server: Server?
+    public var sources: [Source]
+    /// Timed occurrences waiting in the timer wheel.
+    public var pending: Int
+    /// When the next one is due, RFC 3339 UTC; nil when none is.
+    public var nextDeadline: String?
+}

@@ -1,0 +1,238 @@
+import GRDB
+import NotifySchedCore
+
+extension StateStore {
+    /// Records that the server accepted the popup of `occurrence`: its ledger line and what
+    /// handling it later needs, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - record: The ledger line, with the server's popup id when there is one.
+    ///   - occurrence: The occurrence as shown, for `handle ID` and a restarted daemon.
+    ///   - server: Which notification server instance took it (`DesktopNotifier.serverInstance`);
+    ///     nil when its popup is never to be shown again by a restarted daemon.
+    /// - Complexity: one transaction of two rows; O(log n) in the ledger's size.
+    public func recordDelivery(
+        _ record: LedgerRecord, of occurrence: DeliveredOccurrence, server: String?
+    ) throws(StoreError) {
+        try write("record delivery \(record.occurrenceID)") { database in
+            try Self.upsert(record, in: database)
+            let action = occurrence.content.action
+            let news = occurrence.news
+            try database.execute(
+                sql: """
+                    INSERT OR REPLACE INTO delivered (
+                        occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
+                        news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
+                        delivered_us, server)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.occurrenceID, occurrence.dialect.rawValue, occurrence.content.title,
+                    occurrence.content.body, occurrence.content.icon, occurrence.content.urgency.rawValue,
+                    occurrence.category, action?.label, action?.url.string, news?.okLabel, news?.cancelLabel,
+                    news?.repeats, news?.always, news?.contentHash, news?.isClassic,
+                    occurrence.deliveredAt.microseconds, server,
+                ])
+        }
+    }
+
+    /// Stores a new popup id for a delivered occurrence: the server showed it again (after it
+    /// restarted, or when a restarted daemon re-issued it).
+    public func setPopup(_ popupID: UInt32, server: String?, forOccurrence occurrenceID: String) throws(StoreError) {
+        try write("record the popup of \(occurrenceID)") { database in
+            try database.execute(
+                sql: "UPDATE ledger SET popup_id = ? WHERE occurrence_id = ?",
+                arguments: [Int64(popupID), occurrenceID])
+            try database.execute(
+                sql: "UPDATE delivered SET server = ? WHERE occurrence_id = ?", arguments: [server, occurrenceID])
+        }
+    }
+
+    /// The occurrence delivered under `id`, or nil when notify-sched never delivered one.
+    public func deliveredOccurrence(id: String) throws(StoreError) -> DeliveredOccurrence? {
+        try read("read delivered occurrence \(id)") { database in
+            try Row.fetchOne(
+                database,
+                sql: """
+                    SELECT delivered.*, ledger.source, ledger.entry_id FROM delivered
+                    JOIN ledger USING (occurrence_id) WHERE occurrence_id = ?
+                    """,
+                arguments: [id]
+            ).flatMap(DeliveredOccurrence.init(row:))
+        }
+    }
+
+    /// The occurrences whose popups may still be on screen and still matter: delivered since
+    /// `since`, not answered or closed yet, shown by the notification server instance `server`,
+    /// and the latest occurrence of their entry (a newer one supersedes them). Oldest first.
+    ///
+    /// - Complexity: O(k log n) for k occurrences delivered since `since`.
+    public func unanswered(
+        since: Instant, server: String
+    ) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+        try read("read the popups on screen") { database in
+            try Row.fetchAll(
+                database,
+                sql: """
+                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.popup_id FROM delivered
+                    JOIN ledger USING (occurrence_id)
+                    WHERE delivered.delivered_us >= ? AND delivered.server = ? AND ledger.outcome = ?
+                        AND ledger.popup_id IS NOT NULL
+                        AND ledger.occurrence_us = (
+                            SELECT max(later.occurrence_us) FROM ledger AS later
+                            WHERE later.source = ledger.source AND later.entry_id = ledger.entry_id)
+                    ORDER BY delivered.delivered_us
+                    """,
+                arguments: [since.microseconds, server, LedgerOutcome.delivered.rawValue]
+            ).compactMap { row in
+                let popupID: Int64 = row["popup_id"]
+                return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
+            }
+        }
+    }
+
+    /// What the user has done with the notifications of `source`.
+    public func handlingState(_ source: String) throws(StoreError) -> SourceHandlingState {
+        try read("read the handling state of \(source)") { try Self.handlingState(source, in: $0) }
+    }
+
+    /// Stores what handling one notification came to, in one transaction: the state change the
+    /// answer made, applied to the stored state (so a `handle` in another process and the
+    /// daemon never undo each other's changes), and the ledger outcome of the occurrence.
+    ///
+    /// - Parameters:
+    ///   - outcome: What handling came to.
+    ///   - now: When; a reminder counts from it.
+    /// - Complexity: O(m) in the marks of the occurrence's source, which are read; the write is
+    ///   as small as the change.
+    public func recordHandling(_ outcome: HandlingOutcome, at now: Instant) throws(StoreError) {
+        let occurrence = outcome.occurrence
+        try write("record the answer to \(occurrence.id)") { database in
+            if let change = outcome.change {
+                let stored = try Self.handlingState(occurrence.source, in: database)
+                var state = HandlingState(sources: [occurrence.source: stored])
+                state.apply(change, to: occurrence, at: now)
+                try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
+            }
+            if let ledgerOutcome = LedgerOutcome(outcome) {
+                try database.execute(
+                    sql: "UPDATE ledger SET outcome = ?, recorded_us = ? WHERE occurrence_id = ?",
+                    arguments: [ledgerOutcome.rawValue, now.microseconds, occurrence.id])
+            }
+        }
+    }
+
+    static func upsert(_ record: LedgerRecord, in database: Database) throws {
+        try database.execute(
+            sql: """
+                INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (occurrence_id) DO UPDATE SET
+                    popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us
+                """,
+            arguments: [
+                record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
+                record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
+            ])
+    }
+
+    private static func handlingState(_ source: String, in database: Database) throws -> SourceHandlingState {
+        var state = SourceHandlingState()
+        for row in try Row.fetchAll(
+            database, sql: "SELECT list, entry_id FROM handling_mark WHERE source = ? ORDER BY position",
+            arguments: [source])
+        {
+            if row["list"] == "viewed" {
+                state.viewed.append(row["entry_id"])
+            } else {
+                state.ignored.append(row["entry_id"])
+            }
+        }
+        let lastReminded = try Int64.fetchOne(
+            database, sql: "SELECT last_reminded_us FROM source_state WHERE source = ?", arguments: [source])
+        state.lastReminded = lastReminded.map(Instant.init(microseconds:))
+        for row in try Row.fetchAll(
+            database, sql: "SELECT entry_id, reminded_us FROM reminder WHERE source = ?", arguments: [source])
+        {
+            state.reminded[row["entry_id"]] = Instant(microseconds: row["reminded_us"])
+        }
+        state.shownNews = Set(
+            try String.fetchAll(
+                database, sql: "SELECT content_hash FROM news_shown WHERE source = ?", arguments: [source]))
+        return state
+    }
+
+    /// Writes what changed from `old` to `new`, the stored state of `source`: O(size of the
+    /// change), since an answer appends a mark or sets a time and never rewrites the lists.
+    private static func writeChange(
+        from old: SourceHandlingState, to new: SourceHandlingState, for source: String, in database: Database
+    ) throws {
+        for (list, before, after) in [("viewed", old.viewed, new.viewed), ("ignored", old.ignored, new.ignored)] {
+            var added = after[...]
+            if after.starts(with: before) {
+                added = after.dropFirst(before.count)
+            } else {
+                try database.execute(
+                    sql: "DELETE FROM handling_mark WHERE source = ? AND list = ?", arguments: [source, list])
+            }
+            for key in added {
+                try database.execute(
+                    sql: "INSERT INTO handling_mark (source, list, entry_id) VALUES (?, ?, ?)",
+                    arguments: [source, list, key])
+            }
+        }
+        if new.lastReminded != old.lastReminded {
+            try database.execute(
+                sql: """
+                    INSERT INTO source_state (source, last_reminded_us) VALUES (?, ?)
+                    ON CONFLICT (source) DO UPDATE SET last_reminded_us = excluded.last_reminded_us
+                    """,
+                arguments: [source, new.lastReminded?.microseconds])
+        }
+        for key in Set(old.reminded.keys).union(new.reminded.keys) where old.reminded[key] != new.reminded[key] {
+            try database.execute(
+                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?", arguments: [source, key])
+            if let instant = new.reminded[key] {
+                try database.execute(
+                    sql: "INSERT INTO reminder (source, entry_id, reminded_us) VALUES (?, ?, ?)",
+                    arguments: [source, key, instant.microseconds])
+            }
+        }
+        for hash in new.shownNews.subtracting(old.shownNews) {
+            try database.execute(
+                sql: "INSERT INTO news_shown (source, content_hash) VALUES (?, ?)", arguments: [source, hash])
+        }
+        for hash in old.shownNews.subtracting(new.shownNews) {
+            try database.execute(
+                sql: "DELETE FROM news_shown WHERE source = ? AND content_hash = ?", arguments: [source, hash])
+        }
+    }
+}
+
+extension DeliveredOccurrence {
+    /// An occurrence from a `delivered` row joined with its ledger line; nil when the row holds
+    /// a dialect or urgency this version does not know.
+    init?(row: Row) {
+        guard let dialect = FeedDialect(rawValue: row["dialect"]), let urgency = Urgency(rawValue: row["urgency"])
+        else { return nil }
+        var action: NotificationAction?
+        if let url: String = row["action_url"] {
+            // The URL passed the allowed schemes when it was delivered; the handler checks them
+            // again before opening, so reading accepts any scheme that is not forbidden outright.
+            let scheme = String(url.prefix { $0 != ":" })
+            guard let parsed = try? ActionURL(url, policy: URLPolicy(extraSchemes: [scheme])) else { return nil }
+            action = NotificationAction(label: row["action_label"], url: parsed)
+        }
+        var news: NewsHandling?
+        if let hash: String = row["news_hash"] {
+            news = NewsHandling(
+                okLabel: row["news_ok_label"], cancelLabel: row["news_cancel_label"], repeats: row["news_repeats"],
+                always: row["news_always"], contentHash: hash, isClassic: row["news_is_classic"])
+        }
+        self.init(
+            id: row["occurrence_id"], source: row["source"], entryID: row["entry_id"], dialect: dialect,
+            content: NotificationContent(
+                title: row["title"], body: row["body"], icon: row["icon"], urgency: urgency, action: action),
+            category: row["category"], news: news, deliveredAt: Instant(microseconds: row["delivered_us"]))
+    }
+}

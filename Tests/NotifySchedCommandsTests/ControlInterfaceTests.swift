@@ -1,0 +1,153 @@
+import Foundation
+import NotifySchedTesting
+import Testing
+
+/// The daemon's control interface (`org.notify_sched.Daemon1`) through the CLI: `list`,
+/// `status`, `handle` and `test` go through a running daemon, and work on their own without one.
+@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct ControlInterfaceTests {
+    typealias CLI = CommandLineHarness
+
+    /// A feed with an entry shown at once (with an action) and one due in an hour, and a
+    /// configuration file that follows it.
+    private func followedFeed() throws -> (feed: String, config: String) {
+        let due = ISO8601DateFormatter().string(from: Date(timeIntervalSinceNow: 3600))
+        let feed = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "now", "title": "Right away", "action": {"label": "Open", "url": "https://example.org/now"}},
+              {"id": "later", "title": "In an hour", "fireDate": "\(due)"}
+            ]}
+            """)
+        let config = try CLI.temporaryFile("[source team]\nfeed = \(feed)\n", name: "config")
+        return (feed, config)
+    }
+
+    private func stop(_ daemon: CLI.RunningCommand) {
+        kill(daemon.process.processIdentifier, SIGTERM)
+        _ = daemon.finish()
+    }
+
+    private struct Row: Decodable {
+        var id: String
+        var state: String
+        var lastDelivery: String?
+        var occurrences: [String]
+    }
+
+    private func rows(_ outcome: CLI.Outcome) throws -> [String: Row] {
+        let rows = try JSONDecoder().decode([Row].self, from: Data(outcome.standardOutput.utf8))
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
+    }
+
+    @Test func listShowsTheDaemonsScheduleWithLastDeliveryAndStateAndTheStoredStateWithoutIt() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let live = try rows(try CLI.run(["list", "--json"], environment: bus.environment))
+        #expect(live["now"]?.state == "delivered")
+        #expect(live["now"]?.lastDelivery != nil)
+        #expect(live["later"]?.state == "pending")
+        #expect(live["later"]?.occurrences.count == 1)
+        let table = try CLI.run(["list"], environment: bus.environment)
+        #expect(table.standardOutput.hasPrefix("ID "))
+        #expect(table.standardOutput.contains("delivered"))
+        stop(daemon)
+
+        let stored = try rows(try CLI.run(["list", "--json", "--config", config], environment: bus.environment))
+        #expect(stored["now"]?.state == "delivered", "without a daemon, the state database still says so")
+        #expect(stored["later"]?.state == "pending")
+    }
+
+    @Test func statusNamesTheDaemonItsSourcesAndTheServerAndExits1WithoutADaemon() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (feed, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let status = try CLI.run(["status"], environment: bus.environment)
+        #expect(status.status == 0)
+        #expect(status.standardOutput.contains("daemon: running (pid \(daemon.process.processIdentifier)"))
+        #expect(status.standardOutput.contains("actions, body"))
+        #expect(status.standardOutput.contains("source: \(feed) (native, 2 entries)"))
+        #expect(status.standardOutput.contains("pending: 1 timed occurrence, next at "))
+        let json = try CLI.run(["status", "--json"], environment: bus.environment)
+        let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        #expect(object?["pid"] as? Int == Int(daemon.process.processIdentifier))
+        stop(daemon)
+
+        let none = try CLI.run(["status"], environment: bus.environment)
+        #expect(none.status == 1)
+        #expect(none.standardOutput.hasPrefix("daemon: not running\nnotification server: "))
+        #expect(none.standardError.contains("no notify-sched daemon is running"))
+    }
+
+    @Test func handleGoesThroughTheRunningDaemonWhichAsksThenActs() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let delivered = try #require(try bus.waitForNotifyCalls(1).first)
+        let id = try #require(delivered.hints["x-notify-sched-id"])
+
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        let prompt = try #require(try bus.waitForNotifyCalls(2).last)
+        #expect(prompt.hints["urgency"] == "2", "the prompt is urgent")
+        let actionKey = try #require(stride(from: 0, to: prompt.actions.count, by: 2).map { prompt.actions[$0] }.first)
+        try bus.invokeAction(actionKey, onPopup: 2)
+        let outcome = handle.finish()
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("opened: https://example.org/now"))
+        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/now"])
+
+        let unknown = try CLI.run(["handle", "0123456789abcdef"], environment: bus.environment)
+        #expect(unknown.status == 3)
+        #expect(try bus.notifyCalls().count == 2, "an id notify-sched did not deliver shows nothing")
+        stop(daemon)
+    }
+
+    @Test func aTestPopupShownByTheDaemonKeepsItsButtonsWorkingAfterTheCommandExits() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let test = try CLI.run(
+            ["test", "--title", "Hello", "--action-url", "https://example.org/test"], environment: bus.environment)
+        #expect(test.status == 0, "\(test.standardError)")
+        #expect(test.standardOutput.hasPrefix("delivered: "))
+        let popup = try #require(try bus.waitForNotifyCalls(2).last)
+        #expect(popup.summary == "Hello")
+        try bus.invokeAction("default", onPopup: 2)
+        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/test"])
+        stop(daemon)
+        let id = test.standardOutput.dropFirst("delivered: ".count).trimmingCharacters(in: .newlines)
+        let later = try CLI.run(["handle", id, "--no-alert"], environment: bus.environment)
+        #expect(later.status == 0, "the daemon recorded the test popup: \(later.standardError)")
+    }
+
+    @Test func theControlObjectIsIntrospectable() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let introspect = Process()
+        introspect.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+        introspect.arguments = [
+            "introspect", "--session", "--dest", "org.notify_sched.Daemon", "--object-path", "/org/notify_sched/Daemon",
+        ]
+        introspect.environment = bus.environment
+        let output = Pipe()
+        introspect.standardOutput = output
+        try introspect.run()
+        introspect.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        for method in ["PostEvent", "List", "Status", "Handle", "Test"] {
+            #expect(text.contains("\(method)("), "\(method) is missing from:\n\(text)")
+        }
+        stop(daemon)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import NotifySchedCore
+import NotifySchedStore
+import Testing
+
+/// Delivered occurrences and the handling state in the database: what `handle ID` and a
+/// restarted daemon read, written by two processes at once.
+@Suite struct StateStoreHandlingTests {
+    private let now = Instant(secondsSinceEpoch: 1_780_000_000)
+
+    private func freshPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+            "notify-sched-store-\(UUID().uuidString)/state.sqlite"
+        )
+        .path
+    }
+
+    /// An occurrence of `entry` in `source`, due and delivered at `at`, as shown on `server`.
+    private func deliver(
+        _ entry: String, at: Instant, source: String = "feed", dialect: FeedDialect = .iNotify,
+        news: NewsHandling? = nil, popup: UInt32? = 7, server: String? = "bus :1.4", to store: StateStore
+    ) throws -> DeliveredOccurrence {
+        let id = LedgerRecord.occurrenceID(source: source, entryID: entry, occurrence: at)
+        let occurrence = DeliveredOccurrence(
+            id: id, source: source, entryID: entry, dialect: dialect,
+            content: NotificationContent(
+                title: "Title of \(entry)", body: "Body", icon: "dialog-information", urgency: .critical,
+                action: NotificationAction(
+                    label: "Read", url: try ActionURL("mailto:news@example.org", policy: URLPolicy()))),
+            category: "im.received", news: news, deliveredAt: at)
+        try store.recordDelivery(
+            LedgerRecord(
+                occurrenceID: id, source: source, entryID: entry, occurrence: at, popupID: popup, outcome: .delivered,
+                recordedAt: at),
+            of: occurrence, server: server)
+        return occurrence
+    }
+
+    @Test func aDeliveredOccurrenceReadsBackWithItsContentAndLedgerLine() throws {
+        let store = try StateStore(path: freshPath())
+        let news = NewsHandling(okLabel: "Go", cancelLabel: nil, repeats: true, contentHash: "md5", isClassic: false)
+        let occurrence = try deliver("tip", at: now, dialect: .iSmartNews, news: news, to: store)
+        #expect(try store.deliveredOccurrence(id: occurrence.id) == occurrence)
+        #expect(try store.ledgerRecord(occurrenceID: occurrence.id)?.popupID == 7)
+        #expect(try store.deliveredOccurrence(id: "0123456789abcdef") == nil)
+    }
+
+    @Test func answersChangeTheStoredStateAndTheLedgerOutcomeTogether() throws {
+        let store = try StateStore(path: freshPath())
+        let first = try deliver("2026/01/01", at: now, to: store)
+        let second = try deliver("2026/02/01", at: now + .seconds(1), to: store)
+        try store.recordHandling(HandlingOutcome(occurrence: first, choice: .remindLater, change: .reminded), at: now)
+        #expect(try store.handlingState("feed") == SourceHandlingState(lastReminded: now))
+        try store.recordHandling(HandlingOutcome(occurrence: second, choice: .ignore, change: .ignored), at: now)
+        try store.recordHandling(HandlingOutcome(occurrence: first, choice: .open, change: .viewed), at: now)
+        #expect(
+            try store.handlingState("feed") == SourceHandlingState(viewed: ["2026/01/01"], ignored: ["2026/02/01"]),
+            "viewing and ignoring clear iNotify's reminder")
+        #expect(try store.ledgerRecord(occurrenceID: first.id)?.outcome == .acted)
+        #expect(try store.ledgerRecord(occurrenceID: second.id)?.outcome == .ignored)
+        try store.recordHandling(HandlingOutcome(occurrence: second, response: .closed(.dismissed)), at: now)
+        #expect(try store.ledgerRecord(occurrenceID: second.id)?.outcome == .closed)
+        #expect(try store.handlingState("other") == SourceHandlingState())
+    }
+
+    @Test func twoConnectionsWritingAtOnceLoseNothing() throws {
+        let path = freshPath()
+        let stores = [try StateStore(path: path), try StateStore(path: path)]
+        let occurrence = try deliver("entry", at: now, dialect: .native, to: stores[0])
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 2) { writer in
+            for index in 0..<50 {
+                var marked = occurrence
+                marked.entryID = "\(writer)-\(index)"
+                do {
+                    try stores[writer].recordHandling(
+                        HandlingOutcome(occurrence: marked, choice: .open, change: .viewed), at: now)
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.messages == [])
+        #expect(try stores[1].handlingState("feed").viewed.count == 100)
+        #expect(try stores[0].isIntact())
+    }
+
+    @Test func onlyUnansweredLatestPopupsOfTheSameServerWithinTheWindowAreOnScreen() throws {
+        let store = try StateStore(path: freshPath())
+        let waiting = try deliver("waiting", at: now, to: store)
+        _ = try deliver("old", at: now - .hours(30), to: store)
+        _ = try deliver("elsewhere", at: now, server: "bus :1.9", to: store)
+        _ = try deliver("test", at: now, server: nil, to: store)
+        let answered = try deliver("answered", at: now, to: store)
+        try store.recordHandling(HandlingOutcome(occurrence: answered, choice: .ok, change: .viewed), at: now)
+        _ = try deliver("repeating", at: now - .hours(1), to: store)
+        _ = try deliver("repeating", at: now, popup: nil, to: store)
+        let onScreen = try store.unanswered(since: now - .hours(24), server: "bus :1.4")
+        #expect(onScreen.map(\.occurrence) == [waiting])
+        #expect(onScreen.map(\.popupID) == [7])
+        try store.setPopup(12, server: "bus :1.4", forOccurrence: waiting.id)
+        #expect(try store.unanswered(since: now - .hours(24), server: "bus :1.4").map(\.popupID) == [12])
+    }
+}
+
+/// Error messages collected from several threads.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    func add(_ message: String) {
+        lock.withLock { collected.append(message) }
+    }
+
+    var messages: [String] { lock.withLock { collected } }
+}
