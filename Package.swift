@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifySchedCoreTests",
-            dependencies: ["NotifySchedCore", "NotifySchedPlatform"],
+            dependencies: ["NotifySchedCore", "NotifySchedPlatform", "NotifySchedTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import NotifySchedTesting
 import Testing
 
 /// The shipped systemd user unit and D-Bus activation file, checked the way systemd reads them.
@@ -16,20 +17,33 @@ import Testing
         )
         .replacingOccurrences(of: "/usr/bin/notify-sched", with: CLI.executable.path)
         let path = try CLI.temporaryFile(unit, name: "notify-sched.service")
-        let runtime = (path as NSString).deletingLastPathComponent + "/runtime"
-        try FileManager.default.createDirectory(
-            atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(try Self.verify(unit: path, manPath: CLI.repository.appendingPathComponent("share/man").path) == "")
+    }
+
+    /// Runs `systemd-analyze verify --user` on the unit at `path` and returns what it printed,
+    /// having required it to succeed. The man pages its `Documentation=` names are looked up in
+    /// `manPath` only.
+    static func verify(unit path: String, manPath: String) throws -> String {
+        let runtime = try TestFolder.make("runtime")
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.analyzer)
         process.arguments = ["verify", "--user", path]
-        process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"]
+        process.environment = ["XDG_RUNTIME_DIR": runtime.path, "PATH": "/usr/bin:/bin", "MANPATH": manPath]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
         let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "systemd-analyze verify: \(output)")
-        #expect(output == "")
+        try #require(process.terminationStatus == 0, "systemd-analyze verify: \(output)")
+        return output
+    }
+
+    @Test func unitDocumentationIsTheManPage() throws {
+        let unit = try String(
+            contentsOf: CLI.repository.appendingPathComponent("units/notify-sched.service"), encoding: .utf8)
+        #expect(unit.contains("\nDocumentation=man:notify-sched(1)\n"))
     }
 
     @Test func unitAndActivationFileAgreeOnTheBusName() throws {

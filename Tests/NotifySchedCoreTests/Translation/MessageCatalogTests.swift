@@ -1,5 +1,6 @@
 import Foundation
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 @Suite struct MessageCatalogTests {

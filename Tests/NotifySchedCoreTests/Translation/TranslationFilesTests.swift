@@ -1,5 +1,6 @@
 import Foundation
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 /// The catalogs in `po/` against the code and iNotify's strings.

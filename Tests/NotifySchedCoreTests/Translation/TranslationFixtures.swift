@@ -1,5 +1,6 @@
 import Foundation
 import NotifySchedCore
+import NotifySchedTesting
 
 /// The repository's `po/` folder and `.mo` files made by hand, for the catalog tests.
 enum TranslationFixtures {

@@ -1,15 +1,16 @@
 import Foundation
 
 /// Runs a program to completion and captures what it prints.
-enum ExternalCommand {
-    struct Output {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
+public enum ExternalCommand {
+    /// What a finished program returned and printed.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
     }
 
     /// The absolute path of `name` on `PATH`, or nil when it is not installed.
-    static func locate(_ name: String) -> String? {
+    public static func locate(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = "\(folder)/\(name)"
@@ -21,7 +22,7 @@ enum ExternalCommand {
     /// Runs `executable` with `arguments`, the current environment plus `environment`, and
     /// `input` on standard input. Standard error and input go through temporary files so the
     /// only pipe read is standard output, and a chatty child cannot deadlock on a full pipe.
-    static func run(
+    public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String = ""
     ) throws -> Output {
         let folder = FileManager.default.temporaryDirectory

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The example feeds in the README's "Writing a feed": one per dialect, each a feed that
+/// `notify-sched validate` accepts without a word and that `list` reads as its section's dialect.
+@Suite struct ReadmeExampleTests {
+    typealias CLI = CommandLineHarness
+
+    /// A fenced `json` or `xml` block and the `###` section it is in.
+    struct Example: CustomTestStringConvertible {
+        var section: String
+        var language: String
+        var text: String
+
+        var testDescription: String { "\(section) (\(language))" }
+    }
+
+    /// The part of a `list --json` row these tests read.
+    struct ListedEntry: Decodable {
+        var dialect: String
+    }
+
+    /// The dialect `list --json` names for the entries of each section's example.
+    static let dialects = [
+        "Portal feed (native)": "native",
+        "ZBiM rows": "zbim",
+        "iNotify plists": "inotify",
+        "iSmartNews plists": "ismartnews",
+    ]
+
+    /// Every `json` and `xml` block of the README's "Writing a feed" section, in order.
+    static let examples: [Example] = {
+        guard
+            let readme = try? String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        else { return [] }
+        var examples: [Example] = []
+        var inSection = false
+        var subsection = ""
+        var block: Example?
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if var open = block {
+                if line == "```" {
+                    examples.append(open)
+                    block = nil
+                } else {
+                    open.text += line + "\n"
+                    block = open
+                }
+            } else if line.hasPrefix("## ") {
+                inSection = line == "## Writing a feed"
+            } else if line.hasPrefix("### ") {
+                subsection = String(line.dropFirst(4))
+            } else if inSection, line == "```json" || line == "```xml" {
+                block = Example(section: subsection, language: String(line.dropFirst(3)), text: "")
+            }
+        }
+        return examples
+    }()
+
+    @Test func everyDialectHasExactlyOneExample() {
+        #expect(Self.examples.map(\.section).sorted() == Self.dialects.keys.sorted())
+    }
+
+    @Test(arguments: examples)
+    func exampleValidatesWithoutProblemsAsItsDialect(_ example: Example) throws {
+        let path = try CLI.temporaryFile(example.text, name: example.language == "json" ? "feed.json" : "feed.plist")
+        let validation = try CLI.run(["validate", path])
+        #expect(validation.status == 0)
+        #expect(validation.standardError == "", "validate reports problems")
+
+        let listing = try CLI.run(["list", "--feed", path, "--now", "2026-01-01T00:00:00Z", "--json"])
+        try #require(listing.status == 0, "list: \(listing.standardError)")
+        let entries = try JSONDecoder().decode([ListedEntry].self, from: Data(listing.standardOutput.utf8))
+        #expect(!entries.isEmpty)
+        let dialect = try #require(Self.dialects[example.section], "an example outside the dialects' sections")
+        #expect(Set(entries.map(\.dialect)) == [dialect])
+    }
+}

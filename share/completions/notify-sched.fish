@@ -1,0 +1,166 @@
+function __notify-sched_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __notify-sched_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __notify-sched_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __notify-sched_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __notify-sched_parse_tokens -S
+    set -l unparsed_tokens (__notify-sched_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'notify-sched'
+        __notify-sched_parse_subcommand 0 'h/help'
+        switch $unparsed_tokens[1]
+        case 'validate'
+            __notify-sched_parse_subcommand -r 1 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
+        case 'list'
+            __notify-sched_parse_subcommand 0 'config=' 'feed=+' 'now=' 'upcoming=' 'json' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
+        case 'test'
+            __notify-sched_parse_subcommand 0 'title=' 'body=' 'action-label=' 'action-url=' 'urgency=' 'in=' 'wait' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
+        case 'handle'
+            __notify-sched_parse_subcommand 1 'no-alert' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
+        case 'daemon'
+            __notify-sched_parse_subcommand 0 'config=' 'feed=+' 'public-key=' 'h/help'
+        case 'event'
+            __notify-sched_parse_subcommand 1 'h/help'
+        case 'status'
+            __notify-sched_parse_subcommand 0 'json' 'h/help'
+        case 'keygen'
+            __notify-sched_parse_subcommand 0 'output=' 'h/help'
+        case 'sign'
+            __notify-sched_parse_subcommand 1 'key=' 'h/help'
+        case 'sync'
+            __notify-sched_parse_subcommand 0 'feed=+' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
+        case 'help'
+            __notify-sched_parse_subcommand -r 1 
+        end
+    end
+end
+
+function __notify-sched_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __notify-sched_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __notify-sched_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __notify-sched_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__notify-sched_tokens -p)
+    if test -z "$(__notify-sched_tokens -t)"
+        set -l index (count (__notify-sched_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'notify-sched' -f
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'validate' -d 'Check feeds and list every problem.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'list' -d 'Show the schedule: each entry with its next occurrences.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'test' -d 'Show a test popup the way a scheduled notification is shown.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'handle' -d 'Act on a notification notify-sched delivered.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'daemon' -d 'Run the user-session daemon in the foreground.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'event' -d 'Post a named event to the running daemon.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'status' -d 'Show the daemon, its sources and the notification server.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'keygen' -d 'Make an Ed25519 key pair for signing feeds.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'sign' -d 'Sign a feed: write FEED.sig.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'sync' -d 'Fetch every portal feed now and print what changed.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate"' -l 'ca-file' -d 'A PEM file of certificate authorities to trust for HTTPS feeds, besides the system\'s (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate" connect-timeout' -l 'connect-timeout' -d 'How long to wait for a connection to a portal (default 10s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate" timeout' -l 'timeout' -d 'How long a whole fetch may take, redirects and body included (default 60s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" config' -l 'config' -d 'The configuration file whose sources to list when no daemon runs (default: $XDG_CONFIG_HOME/notify-sched/config).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list"' -l 'feed' -d 'A feed file or http(s):// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" now' -l 'now' -d 'The time to list from, RFC 3339 (2026-03-29T09:00:00Z; without an offset it is local time) or @SECONDS.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" upcoming' -l 'upcoming' -d 'How many occurrences to show per entry.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" json' -l 'json' -d 'Print a JSON array instead of a table.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list"' -l 'ca-file' -d 'A PEM file of certificate authorities to trust for HTTPS feeds, besides the system\'s (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" connect-timeout' -l 'connect-timeout' -d 'How long to wait for a connection to a portal (default 10s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" timeout' -l 'timeout' -d 'How long a whole fetch may take, redirects and body included (default 60s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" title' -l 'title' -d 'The popup\'s title (default: a title that says it is a test).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" body' -l 'body' -d 'The popup\'s body, plain text.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" action-label' -l 'action-label' -d 'The action button\'s label (default: "More Info", translated).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" action-url' -l 'action-url' -d 'The URL the action button and a click on the popup open.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" urgency' -l 'urgency' -d 'low, normal or critical.' -rfka 'low normal critical'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" in' -l 'in' -d 'Show it after this long (90s, 5min, 1h).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" wait' -l 'wait' -d 'Stay until the popup is acted on or closed, and print what happened.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test"' -l 'ca-file' -d 'A PEM file of certificate authorities to trust for HTTPS feeds, besides the system\'s (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" connect-timeout' -l 'connect-timeout' -d 'How long to wait for a connection to a portal (default 10s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" timeout' -l 'timeout' -d 'How long a whole fetch may take, redirects and body included (default 60s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched test" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle" no-alert' -l 'no-alert' -d 'Act at once, without asking.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle"' -l 'ca-file' -d 'A PEM file of certificate authorities to trust for HTTPS feeds, besides the system\'s (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle" connect-timeout' -l 'connect-timeout' -d 'How long to wait for a connection to a portal (default 10s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle" timeout' -l 'timeout' -d 'How long a whole fetch may take, redirects and body included (default 60s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched handle" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched daemon" config' -l 'config' -d 'The configuration file (default: $XDG_CONFIG_HOME/notify-sched/config).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched daemon"' -l 'feed' -d 'Follow this feed (a path or an http(s) URL) instead of the configured ones (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched daemon" public-key' -l 'public-key' -d 'The Ed25519 public key (base64) the --feed feeds must be signed with.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched daemon" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched event" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched status" json' -l 'json' -d 'Print the daemon\'s status as a JSON object.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched status" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched keygen" output' -l 'output' -d 'Where to write the private key.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched keygen" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sign" key' -l 'key' -d 'The private key file written by `notify-sched keygen`.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sign" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'feed' -d 'A portal feed URL to fetch (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'ca-file' -d 'A PEM file of certificate authorities to trust for HTTPS feeds, besides the system\'s (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync" connect-timeout' -l 'connect-timeout' -d 'How long to wait for a connection to a portal (default 10s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync" timeout' -l 'timeout' -d 'How long a whole fetch may take, redirects and body included (default 60s).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync" h help' -s 'h' -l 'help' -d 'Show help information.'

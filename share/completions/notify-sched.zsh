@@ -1,0 +1,242 @@
+#compdef notify-sched
+
+__notify-sched_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__notify-sched_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __notify-sched_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__notify-sched_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_notify-sched() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'validate:Check feeds and list every problem.'
+            'list:Show the schedule: each entry with its next occurrences.'
+            'test:Show a test popup the way a scheduled notification is shown.'
+            'handle:Act on a notification notify-sched delivered.'
+            'daemon:Run the user-session daemon in the foreground.'
+            'event:Post a named event to the running daemon.'
+            'status:Show the daemon, its sources and the notification server.'
+            'keygen:Make an Ed25519 key pair for signing feeds.'
+            'sign:Sign a feed: write FEED.sig.'
+            'sync:Fetch every portal feed now and print what changed.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        validate|list|test|handle|daemon|event|status|keygen|sign|sync|help)
+            "_notify-sched_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_notify-sched_validate() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:feed:'
+        '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
+        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
+        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
+        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
+        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[The configuration file whose sources to list when no daemon runs (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
+        '*--feed[A feed file or http(s)\:// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.]:path|url:'
+        '--now[The time to list from, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS.]:time:'
+        '--upcoming[How many occurrences to show per entry.]:n:'
+        '--json[Print a JSON array instead of a table.]'
+        '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
+        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
+        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
+        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
+        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_test() {
+    local -i ret=1
+    local -ar ___urgency=('low' 'normal' 'critical')
+    local -ar arg_specs=(
+        '--title[The popup'\''s title (default\: a title that says it is a test).]:title:'
+        '--body[The popup'\''s body, plain text.]:body:'
+        '--action-label[The action button'\''s label (default\: "More Info", translated).]:action-label:'
+        '--action-url[The URL the action button and a click on the popup open.]:action-url:'
+        '--urgency[low, normal or critical.]:urgency:{__notify-sched_complete "${___urgency[@]}"}'
+        '--in[Show it after this long (90s, 5min, 1h).]:duration:'
+        '--wait[Stay until the popup is acted on or closed, and print what happened.]'
+        '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
+        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
+        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
+        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
+        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_handle() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '--no-alert[Act at once, without asking.]'
+        '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
+        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
+        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
+        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
+        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_daemon() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[The configuration file (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
+        '*--feed[Follow this feed (a path or an http(s) URL) instead of the configured ones (repeatable).]:location:'
+        '--public-key[The Ed25519 public key (base64) the --feed feeds must be signed with.]:key:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_event() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print the daemon'\''s status as a JSON object.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_keygen() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--output[Where to write the private key.]:file:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_sign() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':feed:'
+        '--key[The private key file written by `notify-sched keygen`.]:file:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_sync() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*--feed[A portal feed URL to fetch (repeatable).]:url:'
+        '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
+        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
+        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
+        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
+        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _notify-sched ]]; then
+    _notify-sched "${@}"
+else
+    compdef _notify-sched notify-sched
+fi
