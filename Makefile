@@ -25,7 +25,9 @@ endif
 
 SWIFT ?= swift
 SCRATCH ?= .build
-SWIFT_BUILD_FLAGS ?=
+# The Swift runtime and Foundation linked in: the installed program does not depend on where the
+# toolchain lives, and a daemon maps less of them (README "Installing").
+SWIFT_BUILD_FLAGS ?= --static-swift-stdlib
 RELEASE_BINARY := $(SCRATCH)/release/notify-sched
 BINARY ?= $(RELEASE_BINARY)
 

@@ -394,11 +394,14 @@ _notify-sched_sync() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
     repeating_options=(--feed --allow-scheme --ca-file)
-    non_repeating_options=(--public-key --connect-timeout --timeout)
+    non_repeating_options=(--config --public-key --connect-timeout --timeout)
     __notify-sched_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--config')
+        return
+        ;;
     '--feed')
         return
         ;;

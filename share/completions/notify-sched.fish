@@ -41,7 +41,7 @@ function __notify-sched_parse_tokens -S
         case 'sign'
             __notify-sched_parse_subcommand 1 'key=' 'h/help'
         case 'sync'
-            __notify-sched_parse_subcommand 0 'feed=+' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
+            __notify-sched_parse_subcommand 0 'config=' 'feed=+' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'h/help'
         case 'help'
             __notify-sched_parse_subcommand -r 1 
         end
@@ -107,7 +107,7 @@ complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_posit
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'status' -d 'Show the daemon, its sources and the notification server.'
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'keygen' -d 'Make an Ed25519 key pair for signing feeds.'
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'sign' -d 'Sign a feed: write FEED.sig.'
-complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'sync' -d 'Fetch every portal feed now and print what changed.'
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'sync' -d 'Check every source now, ignoring check periods, and print what changed.'
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_positional "notify-sched" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched validate" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
@@ -157,7 +157,8 @@ complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched keygen" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sign" key' -l 'key' -d 'The private key file written by `notify-sched keygen`.' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sign" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'feed' -d 'A portal feed URL to fetch (repeatable).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync" config' -l 'config' -d 'The configuration file (default: $XDG_CONFIG_HOME/notify-sched/config), when no daemon runs.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'feed' -d 'Check this portal feed URL instead of the configured sources, without the daemon (repeatable).' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched sync"' -l 'ca-file' -d 'A PEM file of certificate authorities to trust for HTTPS feeds, besides the system\'s (repeatable).' -rfka ''

@@ -58,7 +58,7 @@ _notify-sched() {
             'status:Show the daemon, its sources and the notification server.'
             'keygen:Make an Ed25519 key pair for signing feeds.'
             'sign:Sign a feed: write FEED.sig.'
-            'sync:Fetch every portal feed now and print what changed.'
+            'sync:Check every source now, ignoring check periods, and print what changed.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
@@ -212,7 +212,8 @@ _notify-sched_sign() {
 _notify-sched_sync() {
     local -i ret=1
     local -ar arg_specs=(
-        '*--feed[A portal feed URL to fetch (repeatable).]:url:'
+        '--config[The configuration file (default\: $XDG_CONFIG_HOME/notify-sched/config), when no daemon runs.]:file:'
+        '*--feed[Check this portal feed URL instead of the configured sources, without the daemon (repeatable).]:url:'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
