@@ -82,9 +82,11 @@ struct ListCommand: ParsableCommand {
             failed = failed || feed.hasErrors
             if let schedule = feed.schedule { schedules.append(schedule) }
         }
+        let stored =
+            configured ? try Self.storedState(of: paths, environment: environment) : (history: [:], health: [:])
         let listing = ScheduleListing(
             schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
-            history: configured ? try Self.storedHistory(of: paths, environment: environment) : [:])
+            history: stored.history, health: stored.health)
         Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: context.userZone))
         if failed { throw CommandError(.failure, []) }
     }
@@ -101,18 +103,23 @@ struct ListCommand: ParsableCommand {
         }
     }
 
-    /// The latest ledger record of each entry of `sources`, from the state database when there
-    /// is one (a listing never creates it).
-    private static func storedHistory(
+    /// The latest ledger record of each entry of `sources` and each source's health, from the
+    /// state database when there is one (a listing never creates it).
+    private static func storedState(
         of sources: [String], environment: [String: String]
-    ) throws(CommandError) -> [String: [String: LedgerRecord]] {
+    ) throws(CommandError) -> (history: [String: [String: LedgerRecord]], health: [String: SourceHealth]) {
         let path = UserDirectories(environment: environment).stateDatabase
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        guard FileManager.default.fileExists(atPath: path) else { return ([:], [:]) }
         do {
             let store = try StateStore(path: path)
             var history: [String: [String: LedgerRecord]] = [:]
-            for source in sources { history[source] = try store.latestRecords(source: source) }
-            return history
+            var health: [String: SourceHealth] = [:]
+            for source in sources {
+                history[source] = try store.latestRecords(source: source)
+                let known = try store.sourceHealth(source)
+                if known.lastCheck != nil { health[source] = known }
+            }
+            return (history, health)
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")
         }

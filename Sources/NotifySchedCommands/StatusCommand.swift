@@ -56,16 +56,8 @@ struct StatusCommand: ParsableCommand {
                 source.dialect.map { "\($0), \(source.entries) entr\(source.entries == 1 ? "y" : "ies")" }
                 ?? "could not be read"
             lines.append("source: \(source.location) (\(what))")
-            var health: [String] = []
-            if let success = source.lastSuccess { health.append("last good check \(success)") }
-            if let error = source.lastError {
-                health.append("last check failed (\(source.failures) in a row): \(error)")
-            }
-            if let next = source.nextCheck { health.append("next check \(next)") }
-            if let etag = source.etag { health.append("ETag \(etag)") }
-            if let version = source.feedVersion { health.append("version \(version)") }
-            if let taken = source.copyTakenAt { health.append("copy from \(taken)") }
-            if !health.isEmpty { lines.append("  " + health.joined(separator: "; ")) }
+            let health = source.health.summary
+            if !health.isEmpty { lines.append("  \(health)") }
         }
         return lines
     }

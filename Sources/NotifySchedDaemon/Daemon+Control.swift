@@ -118,7 +118,7 @@ extension Daemon {
         }
         return ScheduleListing(
             schedules: sources.compactMap(\.schedule), now: now, upcoming: upcoming, userZone: userZone,
-            history: history)
+            history: history, health: Dictionary(sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
     }
 
     private func status(at now: Instant) -> DaemonStatus {
@@ -129,14 +129,10 @@ extension Daemon {
         }
         return DaemonStatus(
             pid: getpid(), version: ProductVersion.current, startedAt: startedAt.rfc3339, server: server,
-            sources: sources.map { source in
-                let health = source.health
-                return DaemonStatus.Source(
-                    location: source.location, dialect: source.dialect?.rawValue,
-                    entries: source.schedule?.entries.count ?? 0, lastCheck: health.lastCheck?.rfc3339,
-                    lastSuccess: health.lastSuccess?.rfc3339, lastError: health.lastError, failures: health.failures,
-                    nextCheck: health.nextCheck?.rfc3339, etag: health.etag, lastModified: health.lastModified,
-                    feedVersion: health.feedVersion, copyTakenAt: health.copyTakenAt?.rfc3339)
+            sources: sources.map {
+                DaemonStatus.Source(
+                    location: $0.location, dialect: $0.dialect?.rawValue, entries: $0.schedule?.entries.count ?? 0,
+                    health: SourceHealthReport($0.health))
             },
             pending: wheel.count, nextDeadline: wheel.nextDeadline.map(\.rfc3339))
     }

@@ -21,23 +21,8 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var dialect: String?
         /// How many entries its schedule has (0 when it could not be read).
         public var entries: Int
-        /// The last check, successful or not, RFC 3339 UTC.
-        public var lastCheck: String?
-        /// The last successful check (a new feed or "not modified").
-        public var lastSuccess: String?
-        /// Why the last check failed; nil when it succeeded.
-        public var lastError: String?
-        /// Failed checks in a row.
-        public var failures: Int
-        /// When the next check is planned.
-        public var nextCheck: String?
-        /// The validators of the feed in force (portal URLs).
-        public var etag: String?
-        public var lastModified: String?
-        /// The signed feed's `version`, when it has one.
-        public var feedVersion: Int64?
-        /// When the copy in force was fetched or read, RFC 3339 UTC: its age.
-        public var copyTakenAt: String?
+        /// How its checks fare.
+        public var health: SourceHealthReport
     }
 
     /// The daemon's process id.

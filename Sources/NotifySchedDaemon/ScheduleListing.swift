@@ -33,12 +33,15 @@ public struct ScheduleListing: Sendable {
         /// What became of the latest occurrence: `pending` (none recorded yet), or the ledger's
         /// outcome (`delivered`, `acted`, `ignored`, `reminded`, `closed`, `missed`).
         public var state: String
+        /// How the checks of the entry's source fare, when it is followed (a daemon's source,
+        /// or a configured one the state database knows).
+        public var sourceHealth: SourceHealthReport?
         /// The first occurrence, for sorting and the table.
         public var next: Instant? { occurrences.first.flatMap(ScheduleListing.instant) }
 
         enum CodingKeys: String, CodingKey {
             case id, title, body, source, dialect, urgency, action, trigger, occurrences, catchUp, lastDelivery,
-                state
+                state, sourceHealth
         }
     }
 
@@ -47,14 +50,17 @@ public struct ScheduleListing: Sendable {
 
     /// Lists `schedules` as of `now`, `upcoming` occurrences per entry, sorted by next occurrence.
     ///
-    /// - Parameter history: The latest ledger record of each entry, by source and then entry id.
+    /// - Parameters:
+    ///   - history: The latest ledger record of each entry, by source and then entry id.
+    ///   - health: How each source's checks fare, by source.
     public init(
         schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules,
-        history: [String: [String: LedgerRecord]] = [:]
+        history: [String: [String: LedgerRecord]] = [:], health: [String: SourceHealth] = [:]
     ) {
         var rows: [(row: Row, next: Instant?)] = []
         for schedule in schedules {
             let records = history[schedule.source] ?? [:]
+            let sourceHealth = health[schedule.source].map(SourceHealthReport.init)
             for entry in schedule.entries {
                 let record = records[entry.id]
                 var instants = entry.trigger.occurrences(onOrAfter: now, limit: upcoming, userZone: userZone)
@@ -68,7 +74,7 @@ public struct ScheduleListing: Sendable {
                     trigger: entry.trigger.summary(news: schedule.news),
                     occurrences: instants.map(\.rfc3339), catchUp: missed?.rfc3339,
                     lastDelivery: record.flatMap { $0.outcome == .missed ? nil : $0.occurrence.rfc3339 },
-                    state: record?.outcome.rawValue ?? "pending")
+                    state: record?.outcome.rawValue ?? "pending", sourceHealth: sourceHealth)
                 rows.append((row, instants.first))
             }
         }
@@ -98,7 +104,7 @@ public struct ScheduleListing: Sendable {
     }
 
     /// The rows as an aligned table: id, next occurrence in local time, title, state, last
-    /// delivery in local time, source.
+    /// delivery in local time, source; then the health of each source that has one.
     public func table(userZone: ZoneRules) -> String {
         let header = ["ID", "NEXT", "TITLE", "STATE", "LAST DELIVERY", "SOURCE"]
         func local(_ instant: Instant) -> String { instant.rfc3339(offset: userZone.offset(at: instant).seconds) }
@@ -113,11 +119,24 @@ public struct ScheduleListing: Sendable {
         for line in lines {
             for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
         }
-        return ([header] + lines).map { cells in
+        let table = ([header] + lines).map { cells in
             cells.enumerated().map { column, cell in
                 column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        }
+        return (table + sourceHealthLines).joined(separator: "\n")
+    }
+
+    /// After the table, a line per source whose health is known, in the order sources first appear.
+    private var sourceHealthLines: [String] {
+        var seen: Set<String> = []
+        var lines: [String] = []
+        for row in rows where seen.insert(row.source).inserted {
+            guard let summary = row.sourceHealth?.summary, !summary.isEmpty else { continue }
+            if lines.isEmpty { lines.append("") }
+            lines.append("\(row.source): \(summary)")
+        }
+        return lines
     }
 
     /// The instant an RFC 3339 UTC string of a row names.

@@ -29,10 +29,16 @@ struct ControlInterfaceTests {
     }
 
     private struct Row: Decodable {
+        struct Health: Decodable {
+            var lastSuccess: String?
+            var copyTakenAt: String?
+        }
+
         var id: String
         var state: String
         var lastDelivery: String?
         var occurrences: [String]
+        var sourceHealth: Health?
     }
 
     private func rows(_ outcome: CLI.Outcome) throws -> [String: Row] {
@@ -51,6 +57,7 @@ struct ControlInterfaceTests {
         #expect(live["now"]?.lastDelivery != nil)
         #expect(live["later"]?.state == "pending")
         #expect(live["later"]?.occurrences.count == 1)
+        #expect(live["now"]?.sourceHealth?.copyTakenAt != nil, "each row says how its source fares")
         let table = try CLI.run(["list"], environment: bus.environment)
         #expect(table.standardOutput.hasPrefix("ID "))
         #expect(table.standardOutput.contains("delivered"))
