@@ -34,8 +34,27 @@ struct Output: Sendable {
 
     let handle: FileHandle
 
-    /// Writes `text` and a newline.
+    /// Writes `text` and a newline. When the reader has gone (`notify-sched sync | head`), the
+    /// process ends as one killed by SIGPIPE, without a word, even where a library ignores that
+    /// signal (NIO does); any other failure to write ends it with status 1.
     func write(_ text: String) {
-        handle.write(Data((text + "\n").utf8))
+        do {
+            try handle.write(contentsOf: Data((text + "\n").utf8))
+        } catch  where Self.isBrokenPipe(error) {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+        } catch {
+            if handle != .standardError {
+                try? FileHandle.standardError.write(contentsOf: Data("notify-sched: cannot write: \(error)\n".utf8))
+            }
+            exit(CommandError.Status.failure.rawValue)
+        }
+    }
+
+    /// Foundation reports EPIPE wrapped in a Cocoa error.
+    private static func isBrokenPipe(_ error: any Error) -> Bool {
+        if let error = error as? POSIXError { return error.code == .EPIPE }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(EPIPE)
     }
 }

@@ -70,4 +70,21 @@ import Testing
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("--now \"yesterday\" is not a time"))
     }
+
+    @Test func aReaderThatGoesAwayEndsTheCommandQuietlyEvenWithSIGPIPEIgnored() throws {
+        // `trap "" PIPE` hands the ignored signal down, as NIO's ignoring it does inside `sync`.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = [
+            "-c",
+            "trap '' PIPE; \"$0\" list --feed \"$1\" --upcoming 3000 --json 2>\"$2\" | head -c 10 >/dev/null; "
+                + "exit ${PIPESTATUS[0]}",
+            CLI.executable.path, CLI.demoFeed("demo.json"), try CLI.temporaryFile("", name: "stderr.txt"),
+        ]
+        try shell.run()
+        shell.waitUntilExit()
+        let errors = try String(contentsOfFile: shell.arguments![4], encoding: .utf8)
+        #expect(shell.terminationStatus == 128 + SIGPIPE, "ended as by SIGPIPE, not by a crash")
+        #expect(errors.isEmpty, "nothing said: \(errors)")
+    }
 }
