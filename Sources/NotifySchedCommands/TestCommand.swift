@@ -62,12 +62,12 @@ struct TestCommand: ParsableCommand {
                 throw CommandError(.failure, "--action-url: \(error.message)")
             }
         }
-        if feedOptions.allowedSchemes.isEmpty, try testThroughDaemon() { return }
         let content = NotificationContent(
             title: title ?? Messages.catalog.translated("notify-sched test"),
             body: body
                 ?? (title == nil ? Messages.catalog.translated("This is a test notification from notify-sched.") : ""),
             urgency: urgency, action: action)
+        if feedOptions.allowedSchemes.isEmpty, try testThroughDaemon(content) { return }
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
         let id = "test-" + String(format: "%08x", UInt32.random(in: .min ... .max))
         var failure: CommandError?
@@ -117,11 +117,12 @@ struct TestCommand: ParsableCommand {
     }
 
     /// Has the running daemon show the popup, so that its buttons keep working after this
-    /// command exits; false when no daemon runs.
-    private func testThroughDaemon() throws(CommandError) -> Bool {
+    /// command exits; false when no daemon runs. The title and body are sent as this command
+    /// made them, in the caller's language.
+    private func testThroughDaemon(_ content: NotificationContent) throws(CommandError) -> Bool {
         let delaySeconds = delay.flatMap(TimeSpan.parse).map { UInt32(clamping: $0.microseconds / 1_000_000) } ?? 0
         let arguments: [BusValue] = [
-            .string(title ?? ""), .string(body ?? ""), .string(actionLabel ?? ""), .string(actionURL ?? ""),
+            .string(content.title), .string(content.body), .string(actionLabel ?? ""), .string(actionURL ?? ""),
             .string(urgency.rawValue), .unsigned(delaySeconds), .boolean(wait),
         ]
         guard let results = try RunningDaemon.call("Test", arguments, waits: wait || delaySeconds > 0) else {

@@ -36,8 +36,9 @@ extension Daemon {
               <arg name="status" type="s" direction="out"/>
               <arg name="report" type="s" direction="out"/>
             </method>
-            <!-- Shows a test popup through the scheduled path, after delay_seconds. Empty strings
-                 mean the default; urgency is low, normal or critical. Answers once it is shown, or
+            <!-- Shows a test popup with this title and body through the scheduled path, after
+                 delay_seconds. An empty action_url means no action, an empty action_label the
+                 default label; urgency is low, normal or critical. Answers once it is shown, or
                  with wait once it is acted on or closed: id is the occurrence id, status delivered,
                  handled or failed, report what happened (the error when failed). -->
             <method name="Test">
@@ -140,7 +141,7 @@ extension Daemon {
     /// Runs `handleLocalNotification` and answers `call` when the outcome is known.
     private func handle(_ id: String, showAlert: Bool, _ call: BusCall) {
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
-        waitingCalls[id, default: []].append(call)
+        waitingCalls[id, default: []].append { status, report in call.reply([.string(status), .string(report)]) }
         guard handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: showAlert) else {
             waitingCalls[id] = nil
             call.reply([.string("unknown"), .string("")])
@@ -166,10 +167,7 @@ extension Daemon {
             action = NotificationAction(
                 label: label.isEmpty ? nil : label, url: try ActionURL(url, policy: configuration.urlPolicy))
         }
-        let content = NotificationContent(
-            title: title.isEmpty ? "notify-sched test" : title,
-            body: body.isEmpty && title.isEmpty ? "This is a test notification from notify-sched." : body,
-            urgency: urgency, action: action)
+        let content = NotificationContent(title: title, body: body, urgency: urgency, action: action)
         let entryID = "test-" + String(UInt32.random(in: .min ... .max), radix: 16)
         let entry = ScheduleEntry(id: entryID, dialect: .native, content: content, trigger: .immediate)
         let show = { [unowned self] in
@@ -177,7 +175,9 @@ extension Daemon {
             do throws(CoreError) {
                 let id = try self.show(entry, of: Self.testSource, occurrence: now, at: now)
                 if wait {
-                    self.waitingCalls[id, default: []].append(call)
+                    self.waitingCalls[id, default: []].append { status, report in
+                        call.reply([.string(id), .string(status), .string(report)])
+                    }
                 } else {
                     call.reply([.string(id), .string("delivered"), .string("")])
                 }
@@ -190,17 +190,11 @@ extension Daemon {
 
     /// Answers the calls waiting on the occurrence `outcome` is about.
     func answerWaitingCalls(with outcome: HandlingOutcome) {
-        let id = outcome.occurrence.id
-        guard let calls = waitingCalls.removeValue(forKey: id) else { return }
+        guard let answers = waitingCalls.removeValue(forKey: outcome.occurrence.id) else { return }
         var lines = outcome.reportLines
         if let failure = outcome.failure { lines.append(failure.message) }
         let status = outcome.failure == nil ? "handled" : "failed"
-        for call in calls {
-            switch call.method {
-            case "Test": call.reply([.string(id), .string(status), .string(lines.joined(separator: "\n"))])
-            default: call.reply([.string(status), .string(lines.joined(separator: "\n"))])
-            }
-        }
+        for answer in answers { answer(status, lines.joined(separator: "\n")) }
     }
 
     private static func badArguments(_ call: BusCall) -> DaemonError {

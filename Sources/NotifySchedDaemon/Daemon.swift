@@ -47,8 +47,9 @@ public final class Daemon {
     var polling = Polling()
     var userZone: ZoneRules
     let startedAt = WallClock.now()
-    /// Control calls answered once an occurrence is handled (`Handle`, `Test` with wait), by occurrence id.
-    var waitingCalls: [String: [BusCall]] = [:]
+    /// How to answer the control calls waiting for an occurrence to be handled (`Handle`, `Test`
+    /// with wait), by occurrence id: each takes the status and the report.
+    var waitingCalls: [String: [(_ status: String, _ report: String) -> Void]] = [:]
     let zones = TimeZoneDatabase()
     /// `TZ` is unset: the user's zone is the system's, and follows its changes.
     let followsSystemZone: Bool

@@ -129,6 +129,10 @@ struct ControlInterfaceTests {
         #expect(popup.summary == "Hello")
         try bus.invokeAction("default", onPopup: 2)
         #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/test"])
+        var french = bus.environment
+        french["LANG"] = "fr_FR.UTF-8"
+        #expect(try CLI.run(["test"], environment: french).status == 0)
+        #expect(try bus.waitForNotifyCalls(3).last?.summary == "Test de notify-sched", "in the caller's language")
         stop(daemon)
         let id = test.standardOutput.dropFirst("delivered: ".count).trimmingCharacters(in: .newlines)
         let later = try CLI.run(["handle", id, "--no-alert"], environment: bus.environment)
