@@ -24,24 +24,24 @@ extension DaemonTests {
         return #"{\#(header)"notifications": [\#(items.joined(separator: ", "))]}"#
     }
 
-    /// Waits (up to 20 s, polling every 50 ms) until `condition` holds; these wait for other processes.
-    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(50_000)
-        }
-        Issue.record("timed out waiting until \(what)")
-    }
-
-    @Test func aPolledChangeReplacesChangedPopupsInPlaceAndClosesWithdrawnOnes() throws {
+    /// A private bus with dbusmock's notification server, a portal serving `text` as `team.json`
+    /// (two minutes old), and a daemon following it, checked every `period`.
+    private func daemonFollowingPortal(
+        serving text: String, period: String
+    ) throws -> (bus: PrivateSessionBus, portal: PortalTestServer, url: String, daemon: CLI.RunningCommand) {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let portal = try PortalTestServer()
-        try portal.write("team.json", feed(["keep": "Kept", "change": "Before", "drop": "Dropped"]), age: 120)
+        try portal.write("team.json", text, age: 120)
         let url = portal.feedURL("team.json")
         let daemon = try CLI.start(
-            ["daemon", "--config", try configuration(url, period: "1s")], environment: bus.environment)
+            ["daemon", "--config", try configuration(url, period: period)], environment: bus.environment)
+        return (bus, portal, url, daemon)
+    }
+
+    @Test func aPolledChangeReplacesChangedPopupsInPlaceAndClosesWithdrawnOnes() throws {
+        let (bus, portal, url, daemon) = try daemonFollowingPortal(
+            serving: feed(["keep": "Kept", "change": "Before", "drop": "Dropped"]), period: "1s")
         let shown = try bus.waitForNotifyCalls(3)
         #expect(Set(shown.map(\.summary)) == ["Kept", "Before", "Dropped"])
         let before = try #require(shown.firstIndex { $0.summary == "Before" }) + 1
@@ -61,17 +61,11 @@ extension DaemonTests {
     }
 
     @Test func aFailingPortalIsRetriedAndTheFeedInForceStaysUntilItRecovers() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let portal = try PortalTestServer()
-        try portal.write("team.json", feed(["a": "Alpha"]), age: 120)
-        let url = portal.feedURL("team.json")
-        let daemon = try CLI.start(
-            ["daemon", "--config", try configuration(url, period: "1s")], environment: bus.environment)
+        let (bus, portal, url, daemon) = try daemonFollowingPortal(serving: feed(["a": "Alpha"]), period: "1s")
         _ = try bus.waitForNotifyCalls(1)
         try portal.setStatus("team.json", 500)
         let failing = portal.requests().count
-        try waitUntil("the daemon asked the failing portal twice") { portal.requests().count >= failing + 2 }
+        try bus.waitUntil("the daemon asked the failing portal twice") { portal.requests().count >= failing + 2 }
         try portal.write("team.json", feed(["b": "Beta"]), age: 10)
         try portal.clearStatus("team.json")
         let calls = try bus.waitForNotifyCalls(2)
@@ -83,23 +77,17 @@ extension DaemonTests {
     }
 
     @Test func retryAfterHoldsTheNextCheckBack() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let portal = try PortalTestServer()
-        try portal.write("team.json", feed(["a": "Alpha"]), age: 120)
-        let url = portal.feedURL("team.json")
-        let daemon = try CLI.start(
-            ["daemon", "--config", try configuration(url, period: "1s")], environment: bus.environment)
+        let (bus, portal, _, daemon) = try daemonFollowingPortal(serving: feed(["a": "Alpha"]), period: "1s")
         _ = try bus.waitForNotifyCalls(1)
         try portal.setStatus("team.json", 429, retryAfter: "4")
         let before = portal.requests().count
-        try waitUntil("the daemon met the 429") { portal.requests().count > before }
+        try bus.waitUntil("the daemon met the 429") { portal.requests().count > before }
         let refused = Date()
         // A one-second period would ask three more times in these 3 s without the Retry-After.
         Thread.sleep(forTimeInterval: 3)
         #expect(portal.requests().count == before + 1, "no check may come before the Retry-After of 4 s")
         try portal.clearStatus("team.json")
-        try waitUntil("the daemon checked again") { portal.requests().count > before + 1 }
+        try bus.waitUntil("the daemon checked again") { portal.requests().count > before + 1 }
         #expect(Date().timeIntervalSince(refused) >= 3.5)
         let outcome = stop(daemon)
         #expect(outcome.standardError.contains("the server answered 429 Too Many Requests (Retry-After: 4 s)"))
@@ -127,10 +115,10 @@ extension DaemonTests {
 
         var asked = portal.requests().count
         try publish(feed(["b": "Tampered"], version: 3), age: 60, tampered: true)
-        try waitUntil("the daemon fetched the tampered feed") { portal.requests().count >= asked + 4 }
+        try bus.waitUntil("the daemon fetched the tampered feed") { portal.requests().count >= asked + 4 }
         asked = portal.requests().count
         try publish(feed(["c": "Rolled back"], version: 1), age: 30)
-        try waitUntil("the daemon fetched the rolled-back feed") { portal.requests().count >= asked + 4 }
+        try bus.waitUntil("the daemon fetched the rolled-back feed") { portal.requests().count >= asked + 4 }
         #expect(try bus.notifyCalls().map(\.summary) == ["Alpha"])
         #expect(try bus.closeCalls() == [], "the last good feed stays in force")
 
@@ -142,13 +130,8 @@ extension DaemonTests {
     }
 
     @Test func syncThroughTheDaemonChecksNowAndPrintsWhatChanged() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let portal = try PortalTestServer()
-        try portal.write("team.json", feed(["a": "Alpha", "b": "Beta"]), age: 120)
-        let url = portal.feedURL("team.json")
-        let daemon = try CLI.start(
-            ["daemon", "--config", try configuration(url, period: "1d")], environment: bus.environment)
+        let (bus, portal, url, daemon) = try daemonFollowingPortal(
+            serving: feed(["a": "Alpha", "b": "Beta"]), period: "1d")
         _ = try bus.waitForNotifyCalls(2)
         #expect(try CLI.run(["sync"], environment: bus.environment).standardOutput == "\(url): not modified\n")
 
