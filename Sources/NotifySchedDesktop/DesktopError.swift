@@ -13,6 +13,8 @@ extension ErrorCode where Domain == DesktopErrorDomain {
     public static var noServer: Self { Self(rawValue: "desktop.no-server") }
     /// The server did not take the popup.
     public static var showFailed: Self { Self(rawValue: "desktop.show-failed") }
+    /// The server did not answer within the notifier's limit; the call may still go through later.
+    public static var notAnswering: Self { Self(rawValue: "desktop.not-answering") }
     /// No handler opened the URL.
     public static var openFailed: Self { Self(rawValue: "desktop.open-failed") }
     /// Nothing owns a service's name on the session bus, or the call did not get through.

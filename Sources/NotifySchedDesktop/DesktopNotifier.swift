@@ -1,6 +1,7 @@
 import CLibnotify
 import Glibc
 import NotifySchedCore
+import NotifySchedPlatform
 
 /// Popups through libnotify on the session bus, URLs through GIO's default handlers, and the
 /// GLib main loop they need: the only owner of all three in notify-sched.
@@ -12,6 +13,12 @@ import NotifySchedCore
 /// The server's information and capabilities are read on first use and again whenever
 /// `org.freedesktop.Notifications` changes owner; popups still waiting for an answer are then
 /// laid out for the new server and shown there again.
+///
+/// No call to the server holds the loop longer than `answerLimit`. A server that takes longer
+/// (hung, stopped, swamped) is left to answer in the background; until it does, every call to
+/// it fails at once with `.notAnswering`, so callers keep their popups waiting, and when it
+/// does, `onServerChange` reports it again. A popup it took late stays on screen and answers
+/// as usual; showing that occurrence again updates it in place instead of adding a second.
 public final class DesktopNotifier: Notifier {
     /// The name the bus knows notification servers by.
     public static let serverBusName = "org.freedesktop.Notifications"
@@ -19,8 +26,12 @@ public final class DesktopNotifier: Notifier {
     /// The translations of the errors a person reads (no notification server); English by default.
     public var catalog = MessageCatalog.english
 
-    /// Called when the server changes: a new one (or the first), or nil when it went away.
+    /// Called when the server changes: a new one (or the first), nil when it went away, and
+    /// the same one again when it answers after it had stopped answering.
     public var onServerChange: (NotificationServer?) -> Void = { _ in }
+
+    /// How long the loop waits for the notification server to answer one call.
+    public var answerLimit = TimeSpan.seconds(3)
 
     private let loop: OpaquePointer
     private var connection: OpaquePointer?
@@ -28,6 +39,15 @@ public final class DesktopNotifier: Notifier {
     private var server: NotificationServer?
     private var serverOwner: String?
     private var waiting: [ObjectIdentifier: ShownPopup] = [:]
+    /// Popups the server took after `answerLimit`, when their `show` had already failed.
+    private var shownLate: [String: ShownPopup] = [:]
+    /// Calls still waiting for the server after `answerLimit`, and when the first began to wait.
+    private var overdueCalls = 0
+    private var overdueSince: Instant?
+    /// What waits for the server to answer again: libnotify objects to drop (not while an
+    /// overdue call may use libnotify on its thread) and popups to close.
+    private var heldReleases: [UnsafeMutablePointer<NotifyNotification>] = []
+    private var heldCloses: [UnsafeMutablePointer<NotifyNotification>] = []
 
     /// The server's ids of the popups waiting for an answer, by occurrence id (the popup's
     /// `x-notify-sched-id`). A popup shown again for a new server gets its new id here.
@@ -49,7 +69,11 @@ public final class DesktopNotifier: Notifier {
 
     deinit {
         if watchID != 0 { g_bus_unwatch_name(watchID) }
-        for popup in waiting.values { Self.releaseLater(popup.notification) }
+        // Objects an overdue call may still use are left to the process's end.
+        if overdueCalls == 0 {
+            for popup in waiting.values { releaseLater(popup.notification) }
+            for notification in heldReleases + heldCloses { releaseLater(notification) }
+        }
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         g_main_loop_unref(loop)
     }
@@ -171,8 +195,16 @@ public final class DesktopNotifier: Notifier {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws {
         let server = try currentServer()
+        if popupID == nil, let late = shownLate.removeValue(forKey: layout(server).occurrenceID) {
+            try update(late, with: layout, onResponse: onResponse)
+            return
+        }
         let shown = ShownPopup(layout: layout, onResponse: onResponse)
         try present(shown, on: server, replacing: popupID)
+        wait(for: shown)
+    }
+
+    private func wait(for shown: ShownPopup) {
         shown.onFinished = { [weak self] popup in self?.finish(popup) }
         waiting[ObjectIdentifier(shown)] = shown
     }
@@ -193,6 +225,7 @@ public final class DesktopNotifier: Notifier {
     // MARK: Showing
 
     private func present(_ shown: ShownPopup, on server: NotificationServer, replacing popupID: UInt32? = nil) throws {
+        try checkAnswering()
         let popup = shown.layout(server)
         let notification = notify_notification_new(popup.summary, popup.body, popup.icon)!
         // The property is a gint: an id beyond its range cannot be replaced, only shown anew.
@@ -204,16 +237,41 @@ public final class DesktopNotifier: Notifier {
                 let code = notification.map { UInt32(clamping: notify_notification_get_closed_reason($0)) } ?? 4
                 ShownPopup.from(context)?.respond(.closed(CloseReason(code: code)), from: notification)
             }, shown.retainedContext(), { context, _ in ShownPopup.release(context) })
-        var error: UnsafeMutablePointer<GError>?
-        guard notify_notification_show(notification, &error) != 0 else {
-            g_object_unref(notification)
-            throw DesktopError(.showFailed, "the notification server did not take the popup: \(GLibValues.take(error))")
+        let failure = try callServer({ Self.show(notification) }) { [weak self] failure in
+            guard let self else { return }
+            if failure != nil {
+                releaseLater(notification)
+            } else {
+                // Shown after all: the popup is on screen, and its buttons answer as usual.
+                adopt(notification, showing: popup.occurrenceID, for: shown)
+                if waiting[ObjectIdentifier(shown)] == nil {
+                    wait(for: shown)
+                    shownLate[popup.occurrenceID] = shown
+                }
+            }
         }
+        if let failure {
+            g_object_unref(notification)
+            throw DesktopError(.showFailed, "the notification server did not take the popup: \(failure)")
+        }
+        adopt(notification, showing: popup.occurrenceID, for: shown)
+    }
+
+    /// Makes `notification`, which the server took, the one that shows `shown`.
+    private func adopt(
+        _ notification: UnsafeMutablePointer<NotifyNotification>, showing occurrenceID: String, for shown: ShownPopup
+    ) {
         let previous = shown.notification
         shown.notification = notification
-        shown.occurrenceID = popup.occurrenceID
-        popupIDs[popup.occurrenceID] = cnotify_notification_get_id(notification)
-        Self.releaseLater(previous)
+        shown.occurrenceID = occurrenceID
+        popupIDs[occurrenceID] = cnotify_notification_get_id(notification)
+        releaseLater(previous)
+    }
+
+    /// Sends `notification` to the server (`Notify`): nil when it took it, else why not.
+    private static func show(_ notification: UnsafeMutablePointer<NotifyNotification>) -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        return notify_notification_show(notification, &error) != 0 ? nil : GLibValues.take(error)
     }
 
     /// Sets everything of `popup` but its text on `notification`, whose answers go to `shown`.
@@ -248,9 +306,19 @@ public final class DesktopNotifier: Notifier {
         occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
-        guard let shown = waitingPopup(showing: occurrenceID), let notification = shown.notification else {
-            return false
-        }
+        guard let shown = waitingPopup(showing: occurrenceID), shown.notification != nil else { return false }
+        try update(shown, with: layout, onResponse: onResponse)
+        return true
+    }
+
+    /// Shows `shown` again, laid out by `layout`, under the same server id; its answer now goes
+    /// to `onResponse`.
+    private func update(
+        _ shown: ShownPopup, with layout: @escaping (NotificationServer) -> Popup,
+        onResponse: @escaping (PopupResponse) -> Void
+    ) throws {
+        guard let notification = shown.notification else { return }
+        try checkAnswering()
         let popup = layout(try currentServer())
         shown.layout = layout
         shown.onResponse = onResponse
@@ -260,22 +328,34 @@ public final class DesktopNotifier: Notifier {
         _ = notify_notification_update(notification, popup.summary, popup.body, popup.icon)
         configure(notification, as: popup, for: shown)
         shown.occurrenceID = popup.occurrenceID
-        var error: UnsafeMutablePointer<GError>?
-        guard notify_notification_show(notification, &error) != 0 else {
-            throw DesktopError(
-                .showFailed, "the notification server did not take the new popup: \(GLibValues.take(error))")
+        // A late answer needs nothing more: the object is the one `shown` keeps either way.
+        if let failure = try callServer({ Self.show(notification) }, late: { _ in }) {
+            throw DesktopError(.showFailed, "the notification server did not take the new popup: \(failure)")
         }
-        return true
     }
 
     public func close(occurrenceID: String) -> Bool {
         guard let shown = waitingPopup(showing: occurrenceID) else { return false }
         if let notification = shown.notification {
-            // A server that already dropped the popup answers with an error; it is gone either way.
-            _ = notify_notification_close(notification, nil)
+            g_object_ref(notification)
+            closeOnServer(notification)
         }
         shown.withdraw()
         return true
+    }
+
+    /// Closes `notification` on the server, now or once it answers again, and drops it.
+    private func closeOnServer(_ notification: UnsafeMutablePointer<NotifyNotification>) {
+        guard overdueCalls == 0 else {
+            heldCloses.append(notification)
+            return
+        }
+        // A server that already dropped the popup answers with an error; it is gone either way.
+        let close = { _ = notify_notification_close(notification, nil) }
+        let done: ()? = try? callServer(close) { [weak self] _ in
+            self?.releaseLater(notification)
+        }
+        if done != nil { releaseLater(notification) }
     }
 
     private func waitingPopup(showing occurrenceID: String) -> ShownPopup? {
@@ -284,18 +364,78 @@ public final class DesktopNotifier: Notifier {
 
     private func finish(_ shown: ShownPopup) {
         waiting[ObjectIdentifier(shown)] = nil
+        if let id = shown.occurrenceID, shownLate[id] === shown { shownLate[id] = nil }
         if let id = shown.occurrenceID, let notification = shown.notification,
             popupIDs[id] == cnotify_notification_get_id(notification)
         {
             popupIDs[id] = nil
         }
-        Self.releaseLater(shown.notification)
+        releaseLater(shown.notification)
     }
 
-    /// Drops a libnotify object from an idle callback: it may be inside its own signal emission now.
-    private static func releaseLater(_ notification: UnsafeMutablePointer<NotifyNotification>?) {
+    /// Drops a libnotify object from an idle callback: it may be inside its own signal emission
+    /// now. While a call to the server is overdue it waits, since dropping it changes libnotify's
+    /// state that the call's thread may be changing too.
+    private func releaseLater(_ notification: UnsafeMutablePointer<NotifyNotification>?) {
         guard let notification else { return }
+        guard overdueCalls == 0 else {
+            heldReleases.append(notification)
+            return
+        }
         g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { _ in 0 }, notification, g_object_unref)
+    }
+
+    // MARK: Calls that wait for the server
+
+    /// Makes `work`, a call that waits for the notification server, holding the loop at most
+    /// `answerLimit`.
+    ///
+    /// - Parameter late: Gets the value on the loop when the server answers after the limit.
+    /// - Throws: `DesktopError` with `.notAnswering` when the limit passed first.
+    private func callServer<Value>(
+        _ work: @escaping () -> Value, late: @escaping (Value) -> Void
+    ) throws(DesktopError) -> Value {
+        let asked = WallClock.now()
+        if let value = ServerCall.run(
+            within: answerLimit, work,
+            late: { [weak self] value in
+                late(value)
+                self?.overdueCallEnded()
+            })
+        {
+            return value
+        }
+        overdueCalls += 1
+        if overdueSince == nil { overdueSince = asked }
+        throw notAnswering()
+    }
+
+    /// Fails at once while a call to the server is overdue.
+    private func checkAnswering() throws(DesktopError) {
+        if overdueCalls > 0 { throw notAnswering() }
+    }
+
+    private func notAnswering() -> DesktopError {
+        let waited = overdueSince.map { WallClock.now() - $0 } ?? answerLimit
+        return DesktopError(
+            .notAnswering,
+            catalog.translated(
+                "the notification server has not answered for {seconds} s; popups wait until it does",
+                ["seconds": "\(max(1, waited.microseconds / 1_000_000))"]))
+    }
+
+    private func overdueCallEnded() {
+        overdueCalls -= 1
+        guard overdueCalls == 0 else { return }
+        overdueSince = nil
+        for notification in heldReleases { releaseLater(notification) }
+        heldReleases = []
+        let closes = heldCloses
+        heldCloses = []
+        for notification in closes { closeOnServer(notification) }
+        guard serverOwner != nil, let server = try? readServer() else { return }
+        self.server = server
+        onServerChange(server)
     }
 
     // MARK: The server
@@ -322,11 +462,11 @@ public final class DesktopNotifier: Notifier {
     }
 
     private func readServer() throws -> NotificationServer {
-        var name: UnsafeMutablePointer<CChar>?
-        var vendor: UnsafeMutablePointer<CChar>?
-        var version: UnsafeMutablePointer<CChar>?
-        var spec: UnsafeMutablePointer<CChar>?
-        guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else {
+        try checkAnswering()
+        let read = try callServer(Self.askServer) { [weak self] server in
+            if let server { self?.server = server }
+        }
+        guard let read else {
             throw DesktopError(
                 .noServer,
                 catalog.translated(
@@ -334,6 +474,16 @@ public final class DesktopNotifier: Notifier {
                         + "start one, such as your desktop's, dunst or notification-daemon",
                     ["name": Self.serverBusName]))
         }
+        return read
+    }
+
+    /// The server's information and capabilities; nil when no server answers.
+    private static func askServer() -> NotificationServer? {
+        var name: UnsafeMutablePointer<CChar>?
+        var vendor: UnsafeMutablePointer<CChar>?
+        var version: UnsafeMutablePointer<CChar>?
+        var spec: UnsafeMutablePointer<CChar>?
+        guard notify_get_server_info(&name, &vendor, &version, &spec) != 0 else { return nil }
         return NotificationServer(
             name: GLibValues.take(name), vendor: GLibValues.take(vendor), version: GLibValues.take(version),
             specVersion: GLibValues.take(spec), capabilities: Set(GLibValues.takeStrings(notify_get_server_caps())))
@@ -387,7 +537,7 @@ public final class DesktopNotifier: Notifier {
 }
 
 /// A closure as GLib callback data.
-private final class Callback {
+final class Callback {
     let action: () -> Void
     init(_ action: @escaping () -> Void) { self.action = action }
 }

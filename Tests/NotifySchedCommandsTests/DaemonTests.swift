@@ -168,6 +168,39 @@ extension DaemonTests {
         #expect(stop(daemon).status == 0)
     }
 
+    @Test func aHungServerHoldsTheDaemonNoLongerThanItsLimitAndGetsThePopupWhenItAnswers() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (path, due) = try feed(dueIn: 3)
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        bus.freezeServer()
+        defer { bus.thawServer() }
+        // "Due soon" falls due while the server hangs: the daemon waits for it at most 3 s,
+        // then goes on answering its control calls at once.
+        Thread.sleep(until: due + 0.2)
+        var slowest: TimeInterval = 0
+        for _ in 0..<8 {
+            let asked = Date()
+            #expect(try CLI.run(["status"], environment: bus.environment).status == 0)
+            slowest = max(slowest, Date().timeIntervalSince(asked))
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        #expect(slowest < 5, "a hung notification server held the daemon's loop for \(slowest) s")
+        #expect(try bus.queryState("SELECT count(*) FROM ledger WHERE entry_id = 'soon'") == ["0"])
+        bus.thawServer()
+        let thawed = Date()
+        try bus.waitUntil("the ledger recorded the popup shown late") {
+            try bus.queryState("SELECT count(*) FROM ledger WHERE entry_id = 'soon'") == ["1"]
+        }
+        #expect(Date().timeIntervalSince(thawed) < 5, "the popup must be recorded soon after the server answers")
+        let output = stop(daemon)
+        // The server took the popup late; the retry updated it in place rather than adding a second.
+        let soon = try bus.notifyCalls().filter { $0.summary == "Due soon" }
+        #expect(soon.filter { $0.replaces == 0 }.count == 1, "\(soon)")
+        #expect(output.standardError.contains("the notification server has not answered for 3 s"))
+    }
+
     @Test func aPortalFeedIsFetchedOverHTTPAndItsEntriesDelivered() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

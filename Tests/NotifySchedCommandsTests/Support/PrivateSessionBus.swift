@@ -193,6 +193,16 @@ final class PrivateSessionBus {
         try? waitUntil("the mock server's name is released") { try !self.serverIsUp() }
     }
 
+    /// Stops the mock server's process (SIGSTOP) without letting go of its name: a hung server.
+    func freezeServer() {
+        if let server { Glibc.kill(server.processIdentifier, SIGSTOP) }
+    }
+
+    /// Lets a frozen server go on (SIGCONT); it then answers what waited for it.
+    func thawServer() {
+        if let server { Glibc.kill(server.processIdentifier, SIGCONT) }
+    }
+
     private func serverIsUp() throws -> Bool {
         try helper(["has-owner"]) == "true"
     }

@@ -1,0 +1,83 @@
+import CLibnotify
+import NotifySchedCore
+import NotifySchedPlatform
+
+/// One blocking call to the notification server, made on its own thread so that the main loop
+/// waits for it no longer than a limit.
+///
+/// libnotify's calls are synchronous, with D-Bus's default timeout of 25 s and no way to set
+/// another (reference/safety-facts.md); a hung server would hold the loop, and every timer and
+/// control call with it, that long. Here the loop waits on a condition until the limit. When the
+/// server has not answered by then, the call goes on in the background and its value reaches
+/// the loop later, from an idle callback.
+///
+/// The work uses libnotify objects that the loop's thread leaves alone until the value is back
+/// (`DesktopNotifier` makes no other server call while one is overdue): that hand-over is what
+/// the unchecked `Sendable` stands for.
+final class ServerCall<Value>: @unchecked Sendable {
+    private let work: () -> Value
+    private let mutex = UnsafeMutablePointer<GMutex>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<GCond>.allocate(capacity: 1)
+    // Guarded by `mutex`.
+    private var result: Value?
+    private var isFinished = false
+    private var late: ((Value) -> Void)?
+
+    private init(_ work: @escaping () -> Value) {
+        self.work = work
+        g_mutex_init(mutex)
+        g_cond_init(condition)
+    }
+
+    deinit {
+        g_mutex_clear(mutex)
+        g_cond_clear(condition)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Runs `work` and waits at most `limit` for its value.
+    ///
+    /// - Returns: The value; nil when `limit` passed first, and `late` then gets the value on
+    ///   the main loop once the call ends.
+    static func run(within limit: TimeSpan, _ work: @escaping () -> Value, late: @escaping (Value) -> Void) -> Value? {
+        let call = ServerCall(work)
+        do {
+            try WorkerThread.start { call.perform() }
+        } catch {
+            // No thread to spare: the call is made here, however long it takes, rather than not at all.
+            return work()
+        }
+        return call.wait(until: g_get_monotonic_time() + gint64(limit.microseconds), late: late)
+    }
+
+    private func perform() {
+        let value = work()
+        g_mutex_lock(mutex)
+        result = value
+        isFinished = true
+        let late = self.late
+        g_cond_signal(condition)
+        g_mutex_unlock(mutex)
+        guard let late else { return }
+        let delivery = Unmanaged.passRetained(Callback { late(value) }).toOpaque()
+        g_idle_add_full(
+            G_PRIORITY_DEFAULT,
+            { context in
+                if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+                return 0  // G_SOURCE_REMOVE: once
+            }, delivery, { context in if let context { Unmanaged<Callback>.fromOpaque(context).release() } })
+    }
+
+    private func wait(until deadline: gint64, late: @escaping (Value) -> Void) -> Value? {
+        g_mutex_lock(mutex)
+        defer { g_mutex_unlock(mutex) }
+        while !isFinished {
+            if g_cond_wait_until(condition, mutex, deadline) == 0, !isFinished {
+                self.late = late
+                return nil
+            }
+        }
+        return result
+    }
+}
