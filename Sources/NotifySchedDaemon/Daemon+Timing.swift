@@ -42,6 +42,24 @@ extension Daemon {
             }
             armTimer()
         }
+        pruneLedgerIfDue(at: now)
+    }
+
+    /// Prunes the ledger once a day, when the timer wakes the daemon anyway: it would otherwise
+    /// grow by a record per occurrence forever.
+    func pruneLedgerIfDue(at now: Instant) {
+        if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return }
+        ledgerPrunedAt = now
+        do {
+            let pruned = try store.pruneLedger(recordedBefore: now - Self.ledgerRetention)
+            if pruned > 0 {
+                report(
+                    "notify-sched: pruned \(pruned) ledger records older than \(Self.ledgerRetention.microseconds / TimeSpan.days(1).microseconds) days"
+                )
+            }
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
     }
 
     /// Arms the timer for the wheel's next deadline or the next check of a source, whichever is first.

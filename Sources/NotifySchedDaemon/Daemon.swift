@@ -25,6 +25,8 @@ public final class Daemon {
     static let retryDelay = TimeSpan.seconds(30)
     /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
     static let takeOverWindow = TimeSpan.hours(24)
+    /// How long the ledger keeps every record; older ones go, but each entry's latest stays.
+    static let ledgerRetention = TimeSpan.days(90)
 
     let configuration: Configuration
     let notifier = DesktopNotifier()
@@ -47,6 +49,8 @@ public final class Daemon {
     var polling = Polling()
     var userZone: ZoneRules
     let startedAt = WallClock.now()
+    /// When the ledger was last pruned, by this daemon.
+    var ledgerPrunedAt: Instant?
     /// How to answer the control calls waiting for an occurrence to be handled (`Handle`, `Test`
     /// with wait), by occurrence id: each takes the status and the report.
     var waitingCalls: [String: [(_ status: String, _ report: String) -> Void]] = [:]
@@ -134,6 +138,7 @@ public final class Daemon {
         sessionEvent("session:start", countsAsRun: true, at: now)
         replan(at: now)
         takeOverPopups(at: now)
+        pruneLedgerIfDue(at: now)
         report("notify-sched: ready: \(wheel.count) pending, next at \(wheel.nextDeadline?.rfc3339 ?? "none")")
         notifier.run()
     }

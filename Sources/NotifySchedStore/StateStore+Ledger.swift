@@ -74,6 +74,27 @@ extension StateStore {
     }
 }
 
+extension StateStore {
+    /// Deletes the records written before `cutoff`, with what was kept of their popups, except
+    /// each entry's latest: that one tells the planner what never to show again, so the ledger
+    /// keeps one record per entry however old, and everything of the recent past.
+    ///
+    /// - Returns: How many records were deleted.
+    @discardableResult
+    public func pruneLedger(recordedBefore cutoff: Instant) throws(StoreError) -> Int {
+        try write("prune the ledger") { database in
+            // Each row's delivered occurrence goes with it (ON DELETE CASCADE).
+            try database.execute(
+                sql: """
+                    DELETE FROM ledger WHERE recorded_us < ? AND occurrence_us < (
+                        SELECT max(latest.occurrence_us) FROM ledger AS latest
+                        WHERE latest.source = ledger.source AND latest.entry_id = ledger.entry_id)
+                    """, arguments: [cutoff.microseconds])
+            return database.changesCount
+        }
+    }
+}
+
 extension LedgerRecord {
     /// A record from a `ledger` row; nil when the row holds an outcome this version does not know.
     init?(row: Row) {

@@ -14,14 +14,14 @@ import Testing
 
     private let now = Instant(secondsSinceEpoch: 1_780_000_000)
 
-    private func record(_ entry: String, at seconds: Int64, _ outcome: LedgerOutcome, popup: UInt32? = nil)
-        -> LedgerRecord
-    {
+    private func record(
+        _ entry: String, at seconds: Int64, _ outcome: LedgerOutcome, popup: UInt32? = nil, recordedAt: Instant? = nil
+    ) -> LedgerRecord {
         let occurrence = Instant(secondsSinceEpoch: seconds)
         return LedgerRecord(
             occurrenceID: LedgerRecord.occurrenceID(source: "feed", entryID: entry, occurrence: occurrence),
             source: "feed",
-            entryID: entry, occurrence: occurrence, popupID: popup, outcome: outcome, recordedAt: now)
+            entryID: entry, occurrence: occurrence, popupID: popup, outcome: outcome, recordedAt: recordedAt ?? now)
     }
 
     @Test func ledgerSurvivesReopeningAndKeepsTheLatestOccurrencePerEntry() throws {
@@ -41,6 +41,27 @@ import Testing
         let first = record("a", at: 100, .delivered, popup: 7)
         #expect(try store.ledgerRecord(occurrenceID: first.occurrenceID) == first)
         #expect(try store.onScreen() == [first])
+        #expect(try store.isIntact())
+    }
+
+    @Test func pruningDropsOldRecordsButKeepsEachEntrysLatestAndTheRecentPast() throws {
+        let store = try StateStore(path: freshPath())
+        let old = now - .days(100)
+        // "a" fired every day for a while, long ago, and recently; "b" only long ago.
+        for day in 0..<5 {
+            try store.record(record("a", at: 1_000 + Int64(day) * 86_400, .delivered, recordedAt: old))
+        }
+        try store.record(record("a", at: 9_000_000, .delivered, recordedAt: now - .days(2)))
+        try store.record(record("a", at: 9_086_400, .missed, recordedAt: now - .days(1)))
+        try store.record(record("b", at: 500, .acted, recordedAt: old))
+        #expect(try store.pruneLedger(recordedBefore: now - .days(90)) == 5)
+        #expect(
+            try store.lastRecorded(source: "feed") == [
+                "a": Instant(secondsSinceEpoch: 9_086_400), "b": Instant(secondsSinceEpoch: 500),
+            ])
+        #expect(try store.ledgerRecord(occurrenceID: record("a", at: 9_000_000, .delivered).occurrenceID) != nil)
+        #expect(try store.ledgerRecord(occurrenceID: record("a", at: 1_000, .delivered).occurrenceID) == nil)
+        #expect(try store.pruneLedger(recordedBefore: now - .days(90)) == 0)
         #expect(try store.isIntact())
     }
 
