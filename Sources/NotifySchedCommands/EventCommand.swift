@@ -9,9 +9,10 @@ struct EventCommand: ParsableCommand {
         commandName: "event",
         abstract: "Post a named event to the running daemon.",
         discussion: """
-            iSmartNews feeds show messages on events, filtered by their ON=n|OFF=m patterns. The daemon \
-            posts session:start itself; anything else (app:activate, review:show_review_manually, your \
-            own names) comes from here. Prints what the event showed; exits 1 when no daemon runs.
+            iSmartNews feeds, and native entries with `events`, show messages on events, filtered by \
+            their ON=n|OFF=m patterns. The daemon posts session:start, session:resume and \
+            session:unlock itself; anything else (app:activate, review:show_review_manually, your own \
+            names) comes from here. Prints what the event showed; exits 1 when no daemon runs.
             """
     )
 

@@ -4,30 +4,36 @@ import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
-// Session events: iNotify checks and iSmartNews display cycles.
+// Session events: iNotify checks, iSmartNews display cycles and the event-driven entries of
+// native and ZBiM feeds.
 extension Daemon {
     /// A session event (`session:start`, `session:resume`, `session:unlock`): iNotify sources
     /// are checked, iSmartNews sources run a display cycle of it (counting a run when
-    /// `countsAsRun`).
+    /// `countsAsRun`), and entries of other sources whose `events` name it take a step.
     func sessionEvent(_ name: String, countsAsRun: Bool, at now: Instant) {
         for source in sources {
             guard let schedule = source.schedule else { continue }
             switch schedule.dialect {
             case .iNotify: checkINotify(source, schedule, at: now)
             case .iSmartNews: _ = runNewsCycle(event: name, countsAsRun: countsAsRun, source, schedule, at: now)
-            case .native, .zbim: break
+            case .native, .zbim: _ = fireEventEntries(event: name, source, schedule, at: now)
             }
         }
     }
 
-    /// An event posted with `notify-sched event NAME`: every iSmartNews source runs a cycle of it.
+    /// An event posted with `notify-sched event NAME`: every iSmartNews source runs a cycle of
+    /// it, and entries of native and ZBiM sources whose `events` name it take a step.
     ///
     /// - Returns: What it showed, in words, for the caller to print.
     func postEvent(_ name: String, at now: Instant) -> String {
         var shown = 0
         for source in sources {
-            guard let schedule = source.schedule, schedule.dialect == .iSmartNews else { continue }
-            shown += runNewsCycle(event: name, countsAsRun: false, source, schedule, at: now)
+            guard let schedule = source.schedule else { continue }
+            switch schedule.dialect {
+            case .iSmartNews: shown += runNewsCycle(event: name, countsAsRun: false, source, schedule, at: now)
+            case .native, .zbim: shown += fireEventEntries(event: name, source, schedule, at: now)
+            case .iNotify: break
+            }
         }
         report("notify-sched: event \(name): \(shown) shown")
         return "\(name): \(shown) shown"
@@ -82,6 +88,29 @@ extension Daemon {
                 }
             }
             try store.setNewsState(cycle.state, for: source.location)
+        } catch {
+            report("notify-sched: \(source.location): \(error)")
+        }
+        return shown
+    }
+
+    /// Shows the entries of a native or ZBiM source whose `events` patterns are on for `event`,
+    /// and stores how far each pattern went; returns how many popups it showed.
+    func fireEventEntries(event: String, _ source: FollowedSource, _ schedule: Schedule, at now: Instant) -> Int {
+        var shown = 0
+        do {
+            var state = try store.newsState(source.location)
+            let firing = EventFiring(event: event, schedule: schedule, progress: state.eventProgress, now: now)
+            guard firing.progress != state.eventProgress else { return 0 }
+            for id in firing.entryIDs {
+                if let entry = schedule.entries.first(where: { $0.id == id }),
+                    deliver(entry, of: source.location, occurrence: now, at: now)
+                {
+                    shown += 1
+                }
+            }
+            state.eventProgress = firing.progress
+            try store.setNewsState(state, for: source.location)
         } catch {
             report("notify-sched: \(source.location): \(error)")
         }

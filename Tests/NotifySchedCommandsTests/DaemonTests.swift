@@ -153,6 +153,36 @@ extension DaemonTests {
         #expect(none.standardError.hasPrefix("notify-sched: no notify-sched daemon is running"))
     }
 
+    @Test func eventsOfANativeEntryShowItOnThePatternsOnSteps() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let path = try CLI.temporaryFile(
+            #"""
+            {"notifications": [
+              {"id": "welcome", "title": "Welcome back", "events": {"session:start": "ON=1|OFF=1"}},
+              {"id": "build", "title": "Build finished", "events": {"build:done": "OFF=1|ON=1"}}
+            ]}
+            """#)
+        let first = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let posted = try (0..<4).map { _ in
+            try CLI.run(["event", "build:done"], environment: bus.environment).standardOutput
+        }
+        #expect(
+            posted == [
+                "build:done: 0 shown\n", "build:done: 1 shown\n", "build:done: 0 shown\n", "build:done: 1 shown\n",
+            ])
+        #expect(stop(first).status == 0)
+        // The second session start is an off step: the progress outlived the daemon. The new
+        // daemon takes over the two popups still on screen in place, after its session start;
+        // those are not new popups.
+        let second = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(5)
+        #expect(stop(second).status == 0)
+        let summaries = try bus.notifyCalls().filter { $0.replaces == 0 }.map(\.summary)
+        #expect(summaries == ["Welcome back", "Build finished", "Build finished"], "\(summaries)")
+    }
+
     @Test func popupsWaitForANotificationServerAndGoOutWhenOneAppears() throws {
         let bus = try PrivateSessionBus()
         let (path, _) = try feed(dueIn: 3600)

@@ -83,15 +83,7 @@ public struct NewsCycle: Sendable, Equatable {
 
     /// Consumes one step of `object`'s pattern; whether that step is on.
     private mutating func advance(_ object: EventObject) -> Bool {
-        var progress = state.eventProgress[object.key] ?? EventProgress(patternText: object.rule.patternText)
-        if progress.patternText != object.rule.patternText {
-            progress = EventProgress(patternText: object.rule.patternText)
-        }
-        let pattern = object.rule.pattern
-        let active = pattern.isActive(atOccurrence: progress.position)
-        progress.position = (progress.position + 1) % pattern.period
-        state.eventProgress[object.key] = progress
-        return active
+        state.eventProgress.step(object.key, of: object.rule)
     }
 
     /// Eligible classic messages in display order, each queue reduced to its next message.

@@ -40,3 +40,16 @@ public struct EventProgress: Sendable, Equatable {
         self.position = position
     }
 }
+
+extension [String: EventProgress] {
+    /// Consumes one step of `rule`'s pattern at `key`, starting the pattern again when its text
+    /// changed since the progress was stored; whether that step is on.
+    mutating func step(_ key: String, of rule: EventRule) -> Bool {
+        var progress = self[key] ?? EventProgress(patternText: rule.patternText)
+        if progress.patternText != rule.patternText { progress = EventProgress(patternText: rule.patternText) }
+        let isOn = rule.pattern.isActive(atOccurrence: progress.position)
+        progress.position = (progress.position + 1) % rule.pattern.period
+        self[key] = progress
+        return isOn
+    }
+}

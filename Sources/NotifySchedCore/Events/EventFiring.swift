@@ -1,0 +1,44 @@
+/// What an occurrence of an event shows of a native or ZBiM feed: the entries whose `events`
+/// patterns are on at this step (DESIGN §4: `events`, event name → pattern).
+///
+/// Every rule of an entry that names the posted event consumes one step of its pattern,
+/// whether or not the entry ends up shown; the entry is shown when one of them is on. An entry
+/// past its `expires` takes no part. Progress is kept per entry and event name and starts again
+/// when the pattern text changes, as iSmartNews's does (seed semantics §2.7); `session:start`
+/// and `app:activate` are one event.
+public struct EventFiring: Sendable, Equatable {
+    /// The ids of the entries to show, in feed order.
+    public var entryIDs: [String]
+    /// The progress after this occurrence, by `progressKey(entryID:event:)`.
+    public var progress: [String: EventProgress]
+
+    /// Works out what one occurrence of `event` shows of `schedule`.
+    ///
+    /// - Parameters:
+    ///   - event: The posted event name (any case).
+    ///   - schedule: The source's schedule; only entries with their own `events` take part.
+    ///   - progress: The source's stored pattern progress.
+    ///   - now: The current time, for `expires`.
+    /// - Complexity: O(*n*) in the number of entries and their rules.
+    public init(event: String, schedule: Schedule, progress: [String: EventProgress], now: Instant) {
+        self.entryIDs = []
+        self.progress = progress
+        let posted = NewsCycle.names(matching: event)
+        for entry in schedule.entries {
+            guard case .events(.local(let rules)) = entry.trigger, entry.expires.map({ now < $0 }) ?? true else {
+                continue
+            }
+            var isOn = false
+            for rule in rules where posted.contains(rule.name) {
+                // Each matching rule steps, even once the entry is already on.
+                if self.progress.step(Self.progressKey(entryID: entry.id, event: rule.name), of: rule) { isOn = true }
+            }
+            if isOn { entryIDs.append(entry.id) }
+        }
+    }
+
+    /// Where the progress of an entry's rule for `event` is kept.
+    static func progressKey(entryID: String, event: String) -> String {
+        "entry:\(entryID):\(event)"
+    }
+}
