@@ -27,16 +27,21 @@ extension Daemon {
     /// - Returns: What it showed, in words, for the caller to print.
     func postEvent(_ name: String, at now: Instant) -> String {
         var shown = 0
+        var later = 0
         for source in sources {
             guard let schedule = source.schedule else { continue }
             switch schedule.dialect {
-            case .iSmartNews: shown += runNewsCycle(event: name, countsAsRun: false, source, schedule, at: now)
+            case .iSmartNews:
+                let cycle = runNewsCycle(event: name, countsAsRun: false, source, schedule, at: now)
+                shown += cycle.shown
+                later += cycle.later
             case .native, .zbim: shown += fireEventEntries(event: name, source, schedule, at: now)
             case .iNotify: break
             }
         }
-        report("notify-sched: event \(name): \(shown) shown")
-        return "\(name): \(shown) shown"
+        let result = "\(name): \(shown) shown" + (later > 0 ? ", \(later) to follow" : "")
+        report("notify-sched: event \(result)")
+        return result
     }
 
     func checkINotify(_ source: FollowedSource, _ schedule: Schedule, at now: Instant) {
@@ -69,21 +74,32 @@ extension Daemon {
         }
     }
 
-    /// Runs one iSmartNews display cycle of `event`; returns how many popups it showed.
+    /// Runs one iSmartNews display cycle of `event`: shows its messages, a queue's after the
+    /// queue's timeout (counted from the message before it).
+    ///
+    /// - Returns: How many popups it showed now and how many follow later.
     func runNewsCycle(
         event: String, countsAsRun: Bool, _ source: FollowedSource, _ schedule: Schedule, at now: Instant
-    ) -> Int {
+    ) -> (shown: Int, later: Int) {
         var shown = 0
+        var later = 0
         do {
             var state = try store.newsState(source.location)
             if countsAsRun { state.runCounter += 1 }
             let cycle = NewsCycle(
                 event: event, schedule: schedule, state: state,
                 shown: try store.handlingState(source.location).shownNews, now: now)
+            var wait = TimeSpan.zero
             for item in cycle.items {
-                if let entry = schedule.entries.first(where: { $0.id == item.entryID }),
-                    deliver(entry, of: source.location, occurrence: now, at: now)
-                {
+                guard let entry = schedule.entries.first(where: { $0.id == item.entryID }) else { continue }
+                wait = wait + item.delay
+                if wait > .zero {
+                    later += 1
+                    notifier.after(wait) { [unowned self] in
+                        let due = WallClock.now()
+                        _ = deliver(entry, of: source.location, occurrence: due, at: due)
+                    }
+                } else if deliver(entry, of: source.location, occurrence: now, at: now) {
                     shown += 1
                 }
             }
@@ -91,7 +107,7 @@ extension Daemon {
         } catch {
             report("notify-sched: \(source.location): \(error)")
         }
-        return shown
+        return (shown, later)
     }
 
     /// Shows the entries of a native or ZBiM source whose `events` patterns are on for `event`,

@@ -153,6 +153,30 @@ extension DaemonTests {
         #expect(none.standardError.hasPrefix("notify-sched: no notify-sched daemon is running"))
     }
 
+    @Test func aQueuedNewsMessageFollowsAfterItsQueuesTimeout() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let path = try CLI.temporaryFile(
+            #"""
+            [{"queues": [{"name": "tips", "timeout": 2}]},
+             {"event": {"name": "build:done", "pattern": "ON=1"}},
+             {"title": "Build news", "always": true},
+             {"title": "Tip", "queue": "tips", "always": true}]
+            """#,
+            name: "news.json")
+        // The session start runs a cycle (no event object matches it, so classic messages show).
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let first = Date()
+        #expect(try bus.notifyCalls().map(\.summary) == ["Build news"])
+        #expect(try bus.waitForNotifyCalls(2).map(\.summary) == ["Build news", "Tip"])
+        #expect(Date().timeIntervalSince(first) >= 1.5, "the queued message must wait for its queue's timeout")
+        let posted = try CLI.run(["event", "build:done"], environment: bus.environment)
+        #expect(posted.standardOutput == "build:done: 1 shown, 1 to follow\n")
+        #expect(try bus.waitForNotifyCalls(4).map(\.summary) == ["Build news", "Tip", "Build news", "Tip"])
+        #expect(stop(daemon).status == 0)
+    }
+
     @Test func eventsOfANativeEntryShowItOnThePatternsOnSteps() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
