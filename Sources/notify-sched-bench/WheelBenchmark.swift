@@ -21,6 +21,12 @@ struct WheelBenchmark: ParsableCommand {
     @Option(help: "Schedule+cancel pairs per measurement.")
     var pairs = 2_000_000
 
+    @Option(
+        help: ArgumentHelp(
+            "What a pair cancels: the entry it just scheduled (timeout) or a random pending one (random-victim).",
+            valueName: "pair"))
+    var pair = WheelWorkload.Pair.randomVictim
+
     @Option(help: "Rounds; the best time of each structure is reported.")
     var runs = 3
 
@@ -63,7 +69,7 @@ struct WheelBenchmark: ParsableCommand {
                 String(format: "%.2f M", Double(pairs) / seconds / 1e6), String(format: "%.2f×", seconds / wheel),
             ]
         }
-        print("schedule+cancel pairs at \(entries) pending, \(pairs) pairs (best of \(runs))")
+        print("schedule+cancel pairs (\(pair.rawValue)) at \(entries) pending, \(pairs) pairs (best of \(runs))")
         print(Table.render(header: ["structure", "ns/pair", "pairs/s", "wheel's speed-up"], rows: rows))
         print(
             String(
@@ -105,9 +111,16 @@ struct WheelBenchmark: ParsableCommand {
         var wheel = built.wheel
         var handles = built.handles
         let start = threadTime()
-        for (victim, due) in zip(workload.victims, workload.dues) {
-            wheel.cancel(handles[Int(victim)])
-            handles[Int(victim)] = wheel.schedule(victim, at: Instant(microseconds: due))
+        switch pair {
+        case .timeout:
+            for (victim, due) in zip(workload.victims, workload.dues) {
+                wheel.cancel(wheel.schedule(victim, at: Instant(microseconds: due)))
+            }
+        case .randomVictim:
+            for (victim, due) in zip(workload.victims, workload.dues) {
+                wheel.cancel(handles[Int(victim)])
+                handles[Int(victim)] = wheel.schedule(victim, at: Instant(microseconds: due))
+            }
         }
         let elapsed = seconds(since: start)
         // The earliest entry must come out of the wheel exactly at its due time.
@@ -125,9 +138,14 @@ struct WheelBenchmark: ParsableCommand {
         var queue = Queue()
         var handles = workload.initialDues.map { queue.schedule(at: $0) }
         let start = threadTime()
-        for (victim, due) in zip(workload.victims, workload.dues) {
-            queue.cancel(handles[Int(victim)])
-            handles[Int(victim)] = queue.schedule(at: due)
+        switch pair {
+        case .timeout:
+            for due in workload.dues { queue.cancel(queue.schedule(at: due)) }
+        case .randomVictim:
+            for (victim, due) in zip(workload.victims, workload.dues) {
+                queue.cancel(handles[Int(victim)])
+                handles[Int(victim)] = queue.schedule(at: due)
+            }
         }
         let elapsed = seconds(since: start)
         guard queue.count == entries, queue.earliest() == expectedEarliest(workload) else {
@@ -139,7 +157,9 @@ struct WheelBenchmark: ParsableCommand {
     /// The earliest due time pending after all the pairs, worked out without any structure.
     private func expectedEarliest(_ workload: WheelWorkload) -> Int64 {
         var pending = workload.initialDues
-        for (victim, due) in zip(workload.victims, workload.dues) { pending[Int(victim)] = due }
+        if pair == .randomVictim {
+            for (victim, due) in zip(workload.victims, workload.dues) { pending[Int(victim)] = due }
+        }
         return pending.min()!
     }
 

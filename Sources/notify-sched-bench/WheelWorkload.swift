@@ -1,12 +1,23 @@
+import ArgumentParser
 import NotifySchedCore
 
 /// The schedule+cancel workload every structure runs: `entries` pending entries due within 30
-/// days, then `pairs` times: cancel the pending entry at a random position and schedule a new
-/// one due within 30 days, so the pending count stays at `entries`.
+/// days, then `pairs` times one of two pairs, so the pending count stays at `entries`:
+/// - `.timeout`: schedule an entry due at a random time within 30 days and cancel it: a timeout
+///   that is called off before it fires, the pair timer structures are built for;
+/// - `.randomVictim`: cancel the pending entry at a random position and schedule a new one in
+///   its place: a feed change touching entries anywhere, which makes every structure fetch a
+///   random entry from memory.
 ///
 /// Everything random is drawn beforehand, so the measured loops do the same work and none of
 /// them pays for the generator.
 struct WheelWorkload {
+    /// Which entry a pair cancels.
+    enum Pair: String, CaseIterable, ExpressibleByArgument {
+        case timeout
+        case randomVictim = "random-victim"
+    }
+
     /// The time the structures start at.
     let now = Instant(secondsSinceEpoch: 1_767_225_600)
 
