@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import NotifySchedCore
+import Testing
+
+/// The daemon process killed with SIGKILL at random instants of a run of scheduled popups, each
+/// time restarted on the same state: nothing is lost, duplicates stay within the bound and the
+/// state database stays intact.
+@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonCrashTests {
+    typealias CLI = CommandLineHarness
+
+    /// The seed of the kill instants; set `NOTIFY_SCHED_CRASH_SEED` to replay a failure.
+    static let seed =
+        ProcessInfo.processInfo.environment["NOTIFY_SCHED_CRASH_SEED"].flatMap { UInt64($0) }
+        ?? 0x6E6F_7469_6679
+
+    /// A feed of entries `Entry 0`… due at `dates`, as many as there are dates.
+    func feed(due dates: [Date]) throws -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let entries = dates.enumerated().map { index, date in
+            #"{"id": "e\#(index)", "title": "Entry \#(index)", "fireDate": "\#(formatter.string(from: date))"}"#
+        }
+        return try CLI.temporaryFile(#"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#)
+    }
+
+    /// Starts a daemon on `feed` once the bus has forgotten the previous one, whose name a
+    /// killed process holds until the bus daemon notices its socket closed.
+    func restart(on feed: String, _ bus: PrivateSessionBus) throws -> CLI.RunningCommand {
+        try bus.waitUntil("the bus released the killed daemon's name") {
+            try bus.drive("print(session.name_has_owner('org.notify_sched.Daemon'))") == "False"
+        }
+        return try CLI.start(["daemon", "--feed", feed], environment: bus.environment)
+    }
+
+    /// `count` instants in `0...span`, at least `gap` apart, drawn uniformly among such sets.
+    static func killInstants(_ count: Int, within span: Double, gap: Double, seed: UInt64) -> [Double] {
+        var generator = SplitMix64(seed: seed)
+        let slack = span - Double(count - 1) * gap
+        let points = (0..<count).map { _ in Double.random(in: 0...slack, using: &generator) }.sorted()
+        return points.enumerated().map { index, point in point + Double(index) * gap }
+    }
+
+    @Test func killMinus9AtRandomInstantsLosesNothingAndDuplicatesAtMostOncePerCrash() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let count = 16
+        let spacing = 0.4
+        let start = Date(timeIntervalSinceNow: 2.5)
+        let path = try feed(due: (0..<count).map { start + Double($0) * spacing })
+        // From half a second before the first entry is due to half a second after the last.
+        let offsets = Self.killInstants(4, within: Double(count - 1) * spacing + 1, gap: 0.8, seed: Self.seed)
+            .map { $0 - 0.5 }
+        let replay =
+            "seed \(Self.seed) (NOTIFY_SCHED_CRASH_SEED), kills at "
+            + offsets.map { String(format: "%+.2f s", $0) }.joined(separator: ", ")
+            + " from the first due time, entries every \(spacing) s"
+
+        var daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        for offset in offsets {
+            Thread.sleep(until: start + offset)
+            kill(daemon.process.processIdentifier, SIGKILL)
+            let killed = daemon.finish()
+            #expect(
+                daemon.process.terminationReason == .uncaughtSignal,
+                "the daemon ended before its kill: \(killed.standardError); \(replay)")
+            daemon = try restart(on: path, bus)
+        }
+        // Its SIGTERM handler is in place by then: a signal during start-up would kill it.
+        try daemon.waitForStandardError(containing: "notify-sched: ready")
+        try bus.waitUntil("the ledger recorded every entry; \(replay)") {
+            try bus.queryState("SELECT count(*) FROM ledger") == ["\(count)"]
+        }
+        #expect(DaemonTests().stop(daemon).status == 0, "\(replay)")
+
+        // Popups taken over in place (replaces_id set) are not new ones.
+        let titles = try bus.notifyCalls().filter { $0.replaces == 0 }.map(\.summary)
+        for index in 0..<count {
+            #expect(titles.contains("Entry \(index)"), "Entry \(index) was lost; \(replay)")
+        }
+        #expect(
+            titles.count <= count + offsets.count,
+            "at most one duplicate per crash, \(titles.count - count) after \(offsets.count): \(titles); \(replay)")
+        #expect(try bus.queryState("PRAGMA integrity_check") == ["ok"], "\(replay)")
+        #expect(
+            try bus.queryState("SELECT outcome, count(DISTINCT entry_id), count(*) FROM ledger GROUP BY outcome")
+                == ["delivered|\(count)|\(count)"], "one delivered row per entry; \(replay)")
+    }
+}
