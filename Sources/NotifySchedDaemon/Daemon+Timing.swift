@@ -37,9 +37,7 @@ extension Daemon {
             report("notify-sched: the clock changed; planning again")
             replan(at: now)
         case .expired, .none:
-            for (_, element) in wheel.advance(to: now) {
-                plan(element, references[Int(element)], at: now)
-            }
+            planDue(at: now)
             armTimer()
         }
         pruneLedgerIfDue(at: now)
@@ -59,6 +57,19 @@ extension Daemon {
             }
         } catch {
             report("notify-sched: \(error.message)")
+        }
+    }
+
+    /// Plans the first `plansPerTurn` entries that fell due by `now` and puts the rest back on
+    /// the wheel, overdue, in their order: they come out at the loop's next turn. So a SIGTERM,
+    /// a button press or a control call waits behind one slice of a burst, never all of it.
+    func planDue(at now: Instant) {
+        let due = wheel.advance(to: now)
+        for (_, element) in due.prefix(Self.plansPerTurn) {
+            plan(element, references[Int(element)], at: now)
+        }
+        for (dueAt, element) in due.dropFirst(Self.plansPerTurn) {
+            schedule(element, at: dueAt)
         }
     }
 

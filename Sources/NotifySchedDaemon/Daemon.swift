@@ -23,6 +23,9 @@ public final class Daemon {
     public static let interface = "org.notify_sched.Daemon1"
     /// How long a popup that could not be shown (no notification server) waits before a retry.
     static let retryDelay = TimeSpan.seconds(30)
+    /// How many entries that fell due one wake of the timer plans (and delivers) before the
+    /// loop turns: a popup costs a round trip to the server and a synchronous ledger write.
+    static let plansPerTurn = 32
     /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
     static let takeOverWindow = TimeSpan.hours(24)
     /// How long the ledger keeps every record; older ones go, but each entry's latest stays.

@@ -3,9 +3,9 @@ import Glibc
 import NotifySchedCore
 import Testing
 
-/// The daemon process killed with SIGKILL at random instants of a run of scheduled popups, each
-/// time restarted on the same state: nothing is lost, duplicates stay within the bound and the
-/// state database stays intact.
+/// The daemon process killed with SIGKILL at random instants of a run of scheduled popups, and
+/// stopped with SIGTERM while it delivers hundreds at once; each time restarted on the same
+/// state: nothing is lost, duplicates stay within the bound and the state database stays intact.
 @Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct DaemonCrashTests {
     typealias CLI = CommandLineHarness
@@ -86,5 +86,35 @@ struct DaemonCrashTests {
         #expect(
             try bus.queryState("SELECT outcome, count(DISTINCT entry_id), count(*) FROM ledger GROUP BY outcome")
                 == ["delivered|\(count)|\(count)"], "one delivered row per entry; \(replay)")
+    }
+
+    @Test func sigtermWhileHundredsAreDueStopsWithin2sAndARestartDeliversTheRestWithoutDuplicates() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let count = 300
+        let due = Date(timeIntervalSinceNow: 2.5)
+        let path = try feed(due: Array(repeating: due, count: count))
+        let first = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        // The log line of a delivery follows the server's answer and the ledger write.
+        try first.waitForStandardError(containing: "notify-sched: delivered ")
+        let stopped = DaemonTests().stop(first)
+        #expect(stopped.status == 0)
+        let before = try bus.notifyCalls()
+        #expect(before.count < count, "the daemon must stop amid the burst, not after all \(count) popups")
+        #expect(try bus.queryState("PRAGMA integrity_check") == ["ok"])
+        #expect(
+            try bus.queryState("SELECT count(*) FROM ledger") == ["\(before.count)"],
+            "a SIGTERM is not a crash: every popup the server took is in the ledger")
+
+        let second = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        try second.waitForStandardError(containing: "notify-sched: ready")
+        try bus.waitUntil("the ledger recorded every entry") {
+            try bus.queryState("SELECT count(*) FROM ledger") == ["\(count)"]
+        }
+        #expect(DaemonTests().stop(second).status == 0)
+        let titles = try bus.notifyCalls().filter { $0.replaces == 0 }.map(\.summary)
+        #expect(Set(titles) == Set((0..<count).map { "Entry \($0)" }), "every entry is shown")
+        #expect(titles.count == count, "nothing is shown twice: \(titles.count - count) duplicate(s)")
+        #expect(try bus.queryState("PRAGMA integrity_check") == ["ok"])
     }
 }
