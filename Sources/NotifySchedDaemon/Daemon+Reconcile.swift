@@ -49,7 +49,7 @@ extension Daemon {
             let recorded = try store.lastRecorded(source: sources[index].location)
             for element in replanned {
                 let reference = references[Int(element)]
-                plan(element, reference, at: now, lastRecorded: entry(reference).flatMap { recorded[$0.id] })
+                placeOnWheel(element, reference, at: now, lastRecorded: entry(reference).flatMap { recorded[$0.id] })
             }
         } catch {
             report("notify-sched: \(error.message)")

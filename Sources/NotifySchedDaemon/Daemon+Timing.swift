@@ -24,9 +24,23 @@ extension Daemon {
                 schedule(UInt32(index), at: now + Self.retryDelay)
                 continue
             }
-            plan(UInt32(index), reference, at: now, lastRecorded: entry(reference).flatMap { known[$0.id] })
+            placeOnWheel(UInt32(index), reference, at: now, lastRecorded: entry(reference).flatMap { known[$0.id] })
         }
         armTimer()
+    }
+
+    /// Puts an entry on the wheel at its next occurrence, or at `now` when something of it is
+    /// due or missed: the timer then plans those a slice per loop turn (`planDue(at:)`), so a
+    /// catch-up of thousands after a long downtime, or a feed change adding as many, keeps the
+    /// loop answering SIGTERM.
+    func placeOnWheel(_ element: UInt32, _ reference: EntryReference, at now: Instant, lastRecorded: Instant?) {
+        guard let entry = entry(reference) else { return }
+        let plan = OccurrencePlan(for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone)
+        if plan.deliver != nil || plan.missed != nil {
+            schedule(element, at: now)
+        } else if let next = plan.next {
+            schedule(element, at: next)
+        }
     }
 
     func timerWoke() {

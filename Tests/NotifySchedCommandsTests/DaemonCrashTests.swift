@@ -88,11 +88,16 @@ struct DaemonCrashTests {
                 == ["delivered|\(count)|\(count)"], "one delivered row per entry; \(replay)")
     }
 
-    @Test func sigtermWhileHundredsAreDueStopsWithin2sAndARestartDeliversTheRestWithoutDuplicates() throws {
+    /// Hundreds due at once while the daemon runs (due in 2.5 s), or caught up at its start
+    /// after a downtime (due a minute ago).
+    @Test(arguments: [2.5, -60])
+    func sigtermWhileHundredsAreDueStopsWithin2sAndARestartDeliversTheRestWithoutDuplicates(
+        dueIn seconds: TimeInterval
+    ) throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let count = 300
-        let due = Date(timeIntervalSinceNow: 2.5)
+        let due = Date(timeIntervalSinceNow: seconds)
         let path = try feed(due: Array(repeating: due, count: count))
         let first = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
         // The log line of a delivery follows the server's answer and the ledger write.
