@@ -4,9 +4,9 @@
 ///
 /// An entry is *changed* when anything the schedule acts on differs: its content, trigger,
 /// lateness window, expiry, version range, category or iSmartNews rules. Its place in the feed
-/// (line, key path) is not compared, so moving an entry or editing its neighbours changes
-/// nothing. When a feed repeats an id, the first entry with it is matched and the later ones
-/// count as added (and, in the old feed, as withdrawn).
+/// is not part of it, so moving an entry or editing its neighbours changes nothing. When a feed
+/// repeats an id, the first entry with it is matched and the later ones count as added (and, in
+/// the old feed, as withdrawn).
 ///
 ///     let changes = ScheduleChanges(from: old.entries, to: new.entries)
 ///     for position in changes.withdrawn { cancel(old.entries[position]) }
@@ -71,7 +71,7 @@ public struct ScheduleChanges: Sendable, Equatable {
 
 extension ScheduleEntry {
     /// Whether `other` asks for the same notifications: its id and its digest of every other
-    /// field but `location` are equal.
+    /// field are equal.
     ///
     /// - Complexity: O(1): the fields were summed up when the entries were made.
     public func hasSameMeaning(as other: ScheduleEntry) -> Bool {

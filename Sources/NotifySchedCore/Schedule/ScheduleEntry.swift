@@ -7,8 +7,8 @@ public struct ScheduleEntry: Sendable {
     public let id: String
     /// The dialect this entry was written in.
     public let dialect: FeedDialect
-    /// What the entry means, in 64 bits: a hash of every field but `location`, computed once
-    /// when the entry is made (`hasSameMeaning(as:)` compares it).
+    /// What the entry means, in 64 bits: a hash of every field, computed once when the entry is
+    /// made (`hasSameMeaning(as:)` compares it).
     ///
     /// The hash is SipHash keyed with the process's random seed (`Hasher`), so a feed cannot be
     /// written to make two different entries collide: different entries have the same digest
@@ -31,9 +31,6 @@ public struct ScheduleEntry: Sendable {
     public var category: String? { details?.category }
     /// iSmartNews presentation and repetition rules; nil for other dialects.
     public var news: NewsRules? { details?.news }
-    /// Where the entry stands in its feed, for messages about it.
-    public let location: FeedLocation
-
     /// What only some entries have, out of line: most entries have none of it, and a daemon
     /// holds 10^5 entries (the news rules alone are 144 bytes).
     private let details: Details?
@@ -53,8 +50,7 @@ public struct ScheduleEntry: Sendable {
     public init(
         id: String, dialect: FeedDialect, content: NotificationContent, trigger: Trigger,
         maxLateness: TimeSpan = ScheduleEntry.defaultMaxLateness, expires: Instant? = nil,
-        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil,
-        location: FeedLocation = FeedLocation()
+        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil
     ) {
         self.id = id
         self.dialect = dialect
@@ -62,7 +58,6 @@ public struct ScheduleEntry: Sendable {
         self.trigger = trigger
         self.maxLateness = maxLateness
         self.expires = expires
-        self.location = location
         details =
             versions != VersionRange() || category != nil || news != nil
             ? Details(versions: versions, category: category, news: news) : nil

@@ -25,7 +25,10 @@ public struct FireTime: Sendable, Hashable {
         /// A fixed instant: a time with `Z` or an offset, or a plist `<date>`.
         case absolute(Instant)
         /// A wall-clock time, in `zone` or else in the user's current zone.
-        case floating(CivilDateTime)
+        ///
+        /// Out of line: a civil time is 56 bytes, an instant 8, and a schedule holds a fire time
+        /// per entry, most of them absolute.
+        indirect case floating(CivilDateTime)
     }
 
     public var kind: Kind
