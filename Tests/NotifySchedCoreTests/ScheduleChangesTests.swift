@@ -68,4 +68,134 @@ import Testing
         #expect(result.added == [1])
         #expect(result.withdrawn == [1])
     }
+
+    /// Every field of an entry, to vary one at a time.
+    private struct Fields {
+        var id = "a"
+        var dialect = FeedDialect.native
+        var title = "Alpha"
+        var body = "The body"
+        var icon: String? = "dialog-information"
+        var urgency = Urgency.normal
+        var actionLabel: String? = "Open"
+        var actionURL = "https://example.org/a"
+        var trigger = Trigger.once(FireTime(.absolute(instant("2026-06-01T09:00:00Z"))))
+        var maxLateness = TimeSpan.hours(1)
+        var expires: Instant? = instant("2026-12-01T00:00:00Z")
+        var versions = VersionRange(minimum: "1.0", maximum: "2.0")
+        var category: String? = "email"
+        var news: NewsRules? = NewsRules(kind: .message, contentHash: "hash")
+
+        var entry: ScheduleEntry {
+            get throws {
+                // Each string is built anew, so that no two entries share their storage.
+                func fresh(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+                return ScheduleEntry(
+                    id: fresh(id), dialect: dialect,
+                    content: NotificationContent(
+                        title: fresh(title), body: fresh(body), icon: icon.map(fresh), urgency: urgency,
+                        action: NotificationAction(
+                            label: actionLabel.map(fresh), url: try ActionURL(fresh(actionURL), policy: URLPolicy()))),
+                    trigger: trigger, maxLateness: maxLateness, expires: expires, versions: versions,
+                    category: category.map(fresh), news: news)
+            }
+        }
+    }
+
+    /// One trigger of each kind, and of each kind one per field, all different.
+    private func triggers() throws -> [Trigger] {
+        let first = FireTime(.absolute(instant("2026-06-01T09:00:00Z")))
+        let floating = FireTime(.floating(CivilDateTime(year: 2026, month: 6, day: 1, hour: 9)))
+        let weekdays = try CalendarExpression.parse("Mon..Fri 09:00", zones: systemZones)
+        let bounds = RecurrenceBounds(until: instant("2027-01-01T00:00:00Z"), count: 3)
+        return [
+            .immediate, .check, .once(first), .once(FireTime(.absolute(instant("2026-06-01T09:00:01Z")))),
+            .once(floating), .once(FireTime(floating.kind, zone: zone("Europe/Berlin"))),
+            .once(FireTime(floating.kind, zone: zone("America/New_York"))),
+            .repeating(first: first, every: .day, bounds: .unbounded),
+            .repeating(first: floating, every: .day, bounds: .unbounded),
+            .repeating(first: first, every: .week, bounds: .unbounded),
+            .repeating(first: first, every: .day, bounds: RecurrenceBounds(until: bounds.until)),
+            .repeating(first: first, every: .day, bounds: RecurrenceBounds(count: 3)),
+            .calendar(weekdays, zone: nil, notBefore: nil, bounds: .unbounded),
+            .calendar(
+                try CalendarExpression.parse("Mon..Fri 09:01", zones: systemZones), zone: nil, notBefore: nil,
+                bounds: .unbounded),
+            .calendar(weekdays, zone: zone("Europe/Berlin"), notBefore: nil, bounds: .unbounded),
+            .calendar(weekdays, zone: nil, notBefore: first, bounds: .unbounded),
+            .calendar(weekdays, zone: nil, notBefore: nil, bounds: bounds),
+            .events(.global), .events(.local([EventRule(name: "session:start", patternText: "ON=1")])),
+            .events(.local([EventRule(name: "session:start", patternText: "ON=2")])),
+            .events(.local([EventRule(name: "app:activate", patternText: "ON=1")])),
+        ]
+    }
+
+    @Test func aChangeOfAnyFieldIsAChange() throws {
+        var variants: [(field: String, old: Fields, new: Fields)] = []
+        func vary(_ field: String, from old: Fields = Fields(), _ change: (inout Fields) -> Void) {
+            var new = old
+            change(&new)
+            variants.append((field, old, new))
+        }
+        vary("dialect") { $0.dialect = .zbim }
+        vary("title") { $0.title = "Alpha, revised" }
+        vary("body") { $0.body = "The body." }
+        vary("icon") { $0.icon = "dialog-warning" }
+        vary("missing icon") { $0.icon = nil }
+        vary("action label") { $0.actionLabel = "Read" }
+        vary("missing action label") { $0.actionLabel = nil }
+        vary("action URL") { $0.actionURL = "https://example.org/b" }
+        vary("action scheme") { $0.actionURL = "http://example.org/a" }
+        vary("urgency") { $0.urgency = .critical }
+        vary("trigger") { $0.trigger = .immediate }
+        vary("lateness") { $0.maxLateness = .hours(2) }
+        vary("expiry") { $0.expires = instant("2026-12-02T00:00:00Z") }
+        vary("missing expiry") { $0.expires = nil }
+        vary("minimum version") { $0.versions.minimum = "1.0.0" }
+        vary("missing maximum version") { $0.versions.maximum = nil }
+        vary("category") { $0.category = "im" }
+        vary("missing category") { $0.category = nil }
+        vary("missing news rules") { $0.news = nil }
+        vary("news kind") { $0.news = NewsRules(kind: .meta(MetaItem(urls: [])), contentHash: "hash") }
+        vary("news start") { $0.news?.start = instant("2026-01-01T00:00:00Z") }
+        vary("news end") { $0.news?.end = instant("2026-01-01T00:00:00Z") }
+        vary("news repeats") { $0.news?.repeats = true }
+        vary("news always") { $0.news?.always = true }
+        vary("news counter") { $0.news?.counter = 2 }
+        vary("news queue") { $0.news?.queue = "q" }
+        vary("news OK label") { $0.news?.okLabel = "Go" }
+        vary("news Cancel label") { $0.news?.cancelLabel = "Later" }
+        vary("news content hash") { $0.news?.contentHash = "other" }
+        let meta = MetaItem(urls: ["https://example.org/page"])
+        let metaBase = Fields(news: NewsRules(kind: .meta(meta), contentHash: "hash"))
+        let metaVariants: [(String, MetaItem)] = [
+            ("URLs", MetaItem(urls: ["https://example.org/other"])),
+            ("priority", MetaItem(urls: meta.urls, priority: 1)),
+            ("interval", MetaItem(urls: meta.urls, minShowInterval: .hours(1))),
+            ("once per version", MetaItem(urls: meta.urls, oncePerVersion: true)),
+            ("once per install", MetaItem(urls: meta.urls, oncePerInstall: true)),
+        ]
+        for (field, item) in metaVariants {
+            vary("meta item \(field)", from: metaBase) { $0.news?.kind = .meta(item) }
+        }
+        for (field, old, new) in variants {
+            #expect(changes([try old.entry], [try new.entry]).changed == ["a"], "a new \(field) must be a change")
+        }
+        let old = [try Fields().entry]
+        #expect(
+            ScheduleChanges(from: old, to: [try Fields().entry]).unchanged == [ScheduleChanges.Match(old: 0, new: 0)])
+    }
+
+    @Test func everyTwoDifferentTriggersAreAChange() throws {
+        let triggers = try triggers()
+        let entries = try triggers.map { try Fields(trigger: $0).entry }
+        for (oldIndex, old) in entries.enumerated() {
+            for (newIndex, new) in entries.enumerated() {
+                let expected = oldIndex == newIndex ? [String]() : ["a"]
+                #expect(
+                    changes([old], [new]).changed == expected,
+                    "\(triggers[oldIndex]) to \(triggers[newIndex]) must \(expected.isEmpty ? "not " : "")be a change")
+            }
+        }
+    }
 }

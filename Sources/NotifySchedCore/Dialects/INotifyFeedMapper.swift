@@ -27,7 +27,7 @@ struct INotifyFeedMapper {
                     id: key, dialect: .iNotify,
                     content: NotificationContent(
                         title: title, body: body, action: url.map { NotificationAction(label: label, url: $0) }),
-                    trigger: .check, versions: versions, location: reader.location))
+                    trigger: .check, versions: versions))
         }
         return Schedule(source: source, dialect: .iNotify, format: format, entries: entries)
     }

@@ -36,9 +36,11 @@ struct ISmartNewsFeedMapper {
             if reader.node("event") != nil {
                 globalEvents += globalEvent(&reader)
             } else if reader.node("meta") != nil {
-                if let entry = meta(&reader) { append(entry, to: &entries, seen: &seen) }
+                if let (entry, location) = meta(&reader) { append(entry, at: location, to: &entries, seen: &seen) }
             } else if isClassic(item) {
-                if let entry = classic(&reader, item: item) { append(entry, to: &entries, seen: &seen) }
+                if let entry = classic(&reader, item: item) {
+                    append(entry, at: reader.location, to: &entries, seen: &seen)
+                }
             } else {
                 settings(&reader, gate: &gate, queues: &queues)
             }
@@ -52,13 +54,17 @@ struct ISmartNewsFeedMapper {
         return Schedule(source: source, dialect: .iSmartNews, format: format, entries: entries, news: news)
     }
 
-    private func append(_ entry: ScheduleEntry, to entries: inout [ScheduleEntry], seen: inout [String: String]) {
+    /// Appends `entry`, read at `location`, unless an earlier one has its id.
+    private func append(
+        _ entry: ScheduleEntry, at location: FeedLocation, to entries: inout [ScheduleEntry],
+        seen: inout [String: String]
+    ) {
         if let first = seen[entry.id] {
             let what = entry.news.map { if case .meta = $0.kind { "uuid" } else { "message" } } ?? "id"
-            mapping.error(.duplicateID, "\(what) \"\(entry.id)\" is already used by \(first)", at: entry.location)
+            mapping.error(.duplicateID, "\(what) \"\(entry.id)\" is already used by \(first)", at: location)
             return
         }
-        seen[entry.id] = entry.location.keyPath
+        seen[entry.id] = location.keyPath
         entries.append(entry)
     }
 
@@ -116,7 +122,7 @@ struct ISmartNewsFeedMapper {
             id: "news-" + hash, dialect: .iSmartNews,
             content: NotificationContent(
                 title: title ?? "", body: text, action: link.map { NotificationAction(label: okLabel, url: $0) }),
-            trigger: .events(.global), news: rules, location: reader.location)
+            trigger: .events(.global), news: rules)
     }
 
     /// `"default"` asks for the translated label, as iSmartNews 4.x does.
@@ -125,7 +131,8 @@ struct ISmartNewsFeedMapper {
         return text
     }
 
-    private func meta(_ reader: inout FieldReader) -> ScheduleEntry? {
+    /// A meta item's entry, and where its `meta` dictionary is.
+    private func meta(_ reader: inout FieldReader) -> (ScheduleEntry, FeedLocation)? {
         guard let (meta, node) = reader.dictionary("meta") else { return nil }
         var metaReader = FieldReader(
             meta, path: KeyPath.child(reader.path, key: "meta"), line: node.line, mapping: mapping,
@@ -160,9 +167,10 @@ struct ISmartNewsFeedMapper {
         let rules = NewsRules(
             kind: .meta(item), start: start, end: end, queue: queue?.isEmpty == false ? queue : nil,
             contentHash: FeedValue.dictionary(meta).contentHash)
-        return ScheduleEntry(
+        let entry = ScheduleEntry(
             id: uuid, dialect: .iSmartNews, content: NotificationContent(title: title, body: body, action: action),
-            trigger: .events(events.map { .local($0) } ?? .global), news: rules, location: metaReader.location)
+            trigger: .events(events.map { .local($0) } ?? .global), news: rules)
+        return (entry, metaReader.location)
     }
 
     /// `urls`: `|`-separated components, the first an http(s) URL, then flags (`3`, `$scheme`, `ignore`).

@@ -78,8 +78,7 @@ struct PortalFeedMapper {
             maxLateness: reader.span("maxLateness") ?? ScheduleEntry.defaultMaxLateness,
             expires: reader.instant("expires"),
             versions: VersionRange(minimum: reader.string("minVersion"), maximum: reader.string("maxVersion")),
-            category: reader.string("category"),
-            location: reader.location)
+            category: reader.string("category"))
         reader.reportUnknownKeys()
         return mapping.errorCount == errorsBefore ? entry : nil
     }
@@ -127,7 +126,7 @@ struct PortalFeedMapper {
         return ScheduleEntry(
             id: uuid, dialect: .zbim,
             content: NotificationContent(title: title, body: body, action: NotificationAction(label: nil, url: uri)),
-            trigger: trigger, maxLateness: .zero, location: reader.location)
+            trigger: trigger, maxLateness: .zero)
     }
 
     private func zone(_ reader: inout FieldReader) -> ZoneRules? {

@@ -1,6 +1,6 @@
 /// How an iSmartNews item is shown and repeated (seed semantics §2.3–§2.8).
-public struct NewsRules: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+public struct NewsRules: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         /// A classic message: title, text, link, one or two buttons.
         case message
         /// A 2.0+ meta item, identified by its uuid.
@@ -51,7 +51,7 @@ public struct NewsRules: Sendable, Equatable {
 }
 
 /// The parts of an iSmartNews meta item that notify-sched acts on.
-public struct MetaItem: Sendable, Equatable {
+public struct MetaItem: Sendable, Hashable {
     /// The pages or alerts the item shows, in order (`urls`).
     public var urls: [String]
     /// Higher shows first.

@@ -4,15 +4,15 @@
 ///
 /// An entry is *changed* when anything the schedule acts on differs: its content, trigger,
 /// lateness window, expiry, version range, category or iSmartNews rules. Its place in the feed
-/// (line, key path) is not compared, so moving an entry or editing its neighbours changes
-/// nothing. When a feed repeats an id, the first entry with it is matched and the later ones
-/// count as added (and, in the old feed, as withdrawn).
+/// is not part of it, so moving an entry or editing its neighbours changes nothing. When a feed
+/// repeats an id, the first entry with it is matched and the later ones count as added (and, in
+/// the old feed, as withdrawn).
 ///
 ///     let changes = ScheduleChanges(from: old.entries, to: new.entries)
 ///     for position in changes.withdrawn { cancel(old.entries[position]) }
 ///
 /// - Complexity: O(*n* + *m*) for *n* old and *m* new entries: one dictionary of the old ids,
-///   one field-by-field comparison per matched entry (about 2 µs each in a release build).
+///   and per matched entry a comparison of the entries' digests (`hasSameMeaning(as:)`).
 public struct ScheduleChanges: Sendable, Equatable {
     /// An entry present in both schedules, by its positions in the old and the new entries.
     public struct Match: Sendable, Equatable {
@@ -70,10 +70,11 @@ public struct ScheduleChanges: Sendable, Equatable {
 }
 
 extension ScheduleEntry {
-    /// Whether `other` asks for the same notifications: every field but `location` is equal.
+    /// Whether `other` asks for the same notifications: its id and its digest of every other
+    /// field are equal.
+    ///
+    /// - Complexity: O(1): the fields were summed up when the entries were made.
     public func hasSameMeaning(as other: ScheduleEntry) -> Bool {
-        id == other.id && dialect == other.dialect && content == other.content && trigger == other.trigger
-            && maxLateness == other.maxLateness && expires == other.expires && versions == other.versions
-            && category == other.category && news == other.news
+        digest == other.digest && id == other.id
     }
 }

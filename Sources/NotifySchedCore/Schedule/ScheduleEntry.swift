@@ -1,41 +1,39 @@
 /// One notification a feed asks for: what it says, when it fires, and how late it may be.
+///
+/// Immutable: what it means is summed up in a digest when it is made, which a feed reload
+/// compares instead of every field (`hasSameMeaning(as:)`).
 public struct ScheduleEntry: Sendable {
     /// Stable identity within its source (native `id`, ZBiM `uuid`, iNotify key, iSmartNews uuid or hash).
-    public var id: String
+    public let id: String
     /// The dialect this entry was written in.
-    public var dialect: FeedDialect
+    public let dialect: FeedDialect
+    /// What the entry means, in 64 bits: a hash of every field, computed once when the entry is
+    /// made (`hasSameMeaning(as:)` compares it).
+    ///
+    /// The hash is SipHash keyed with the process's random seed (`Hasher`), so a feed cannot be
+    /// written to make two different entries collide: different entries have the same digest
+    /// with a chance of 2^-64, a change missed once in some 10^19 compared entries.
+    let digest: UInt64
     /// What the popup shows.
-    public var content: NotificationContent
+    public let content: NotificationContent
     /// When it fires.
-    public var trigger: Trigger
+    public let trigger: Trigger
     /// Occurrences missed by no more than this are caught up once; older ones are recorded as missed.
     ///
     /// The default is 24 hours; ZBiM-form entries default to zero, since the ZBiM SDK skips
     /// notifications whose time has passed.
-    public var maxLateness: TimeSpan
+    public let maxLateness: TimeSpan
     /// After this instant the entry is not shown at all.
-    public var expires: Instant?
+    public let expires: Instant?
     /// The application versions the entry is meant for (iNotify `MinVersion`/`MaxVersion`).
-    public var versions: VersionRange {
-        get { details?.versions ?? VersionRange() }
-        set { details = Details(versions: newValue, category: category, news: news) }
-    }
+    public var versions: VersionRange { details?.versions ?? VersionRange() }
     /// A free-form category for the notification server.
-    public var category: String? {
-        get { details?.category }
-        set { details = Details(versions: versions, category: newValue, news: news) }
-    }
+    public var category: String? { details?.category }
     /// iSmartNews presentation and repetition rules; nil for other dialects.
-    public var news: NewsRules? {
-        get { details?.news }
-        set { details = Details(versions: versions, category: category, news: newValue) }
-    }
-    /// Where the entry stands in its feed, for messages about it.
-    public var location: FeedLocation
-
+    public var news: NewsRules? { details?.news }
     /// What only some entries have, out of line: most entries have none of it, and a daemon
     /// holds 10^5 entries (the news rules alone are 144 bytes).
-    private var details: Details?
+    private let details: Details?
 
     private final class Details: Sendable {
         let versions: VersionRange
@@ -52,8 +50,7 @@ public struct ScheduleEntry: Sendable {
     public init(
         id: String, dialect: FeedDialect, content: NotificationContent, trigger: Trigger,
         maxLateness: TimeSpan = ScheduleEntry.defaultMaxLateness, expires: Instant? = nil,
-        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil,
-        location: FeedLocation = FeedLocation()
+        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil
     ) {
         self.id = id
         self.dialect = dialect
@@ -61,10 +58,20 @@ public struct ScheduleEntry: Sendable {
         self.trigger = trigger
         self.maxLateness = maxLateness
         self.expires = expires
-        self.location = location
-        if versions != VersionRange() || category != nil || news != nil {
-            details = Details(versions: versions, category: category, news: news)
-        }
+        details =
+            versions != VersionRange() || category != nil || news != nil
+            ? Details(versions: versions, category: category, news: news) : nil
+        var hasher = Hasher()
+        hasher.combine(id)
+        hasher.combine(dialect)
+        hasher.combine(content)
+        hasher.combine(trigger)
+        hasher.combine(maxLateness)
+        hasher.combine(expires)
+        hasher.combine(versions)
+        hasher.combine(category)
+        hasher.combine(news)
+        digest = UInt64(truncatingIfNeeded: hasher.finalize())
     }
 
     /// The lateness window entries get when their feed does not say: 24 hours.
@@ -72,7 +79,7 @@ public struct ScheduleEntry: Sendable {
 }
 
 /// The visible part of a notification.
-public struct NotificationContent: Sendable, Equatable {
+public struct NotificationContent: Sendable, Hashable {
     /// The popup's summary line.
     public var title: String
     /// The popup's body, plain text.
@@ -95,7 +102,7 @@ public struct NotificationContent: Sendable, Equatable {
 }
 
 /// A button that opens a URL.
-public struct NotificationAction: Sendable, Equatable {
+public struct NotificationAction: Sendable, Hashable {
     /// The button's label; nil means the translated "More Info".
     public var label: String?
     /// The URL to open, already checked against the allowed schemes.
@@ -115,7 +122,7 @@ public enum Urgency: String, Sendable, CaseIterable {
 /// An inclusive range of application versions, compared like `String.compare(_:options: .numeric)`.
 ///
 /// Bounds are kept as the feed wrote them (iNotify semantics: `1.0.0` is not `1.0`).
-public struct VersionRange: Sendable, Equatable {
+public struct VersionRange: Sendable, Hashable {
     public var minimum: String?
     public var maximum: String?
 
