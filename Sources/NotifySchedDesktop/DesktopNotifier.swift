@@ -195,8 +195,10 @@ public final class DesktopNotifier: Notifier {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws {
         let server = try currentServer()
-        if popupID == nil, let late = shownLate.removeValue(forKey: layout(server).occurrenceID) {
+        let occurrenceID = layout(server).occurrenceID
+        if popupID == nil, let late = shownLate[occurrenceID] {
             try update(late, with: layout, onResponse: onResponse)
+            shownLate[occurrenceID] = nil
             return
         }
         let shown = ShownPopup(layout: layout, onResponse: onResponse)
