@@ -118,12 +118,8 @@ extension Daemon {
             var state = try store.newsState(source.location)
             let firing = EventFiring(event: event, schedule: schedule, progress: state.eventProgress, now: now)
             guard firing.progress != state.eventProgress else { return 0 }
-            for id in firing.entryIDs {
-                if let entry = schedule.entries.first(where: { $0.id == id }),
-                    deliver(entry, of: source.location, occurrence: now, at: now)
-                {
-                    shown += 1
-                }
+            for entry in firing.entries where deliver(entry, of: source.location, occurrence: now, at: now) {
+                shown += 1
             }
             state.eventProgress = firing.progress
             try store.setNewsState(state, for: source.location)

@@ -63,11 +63,9 @@ extension Daemon {
         if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return }
         ledgerPrunedAt = now
         do {
-            let pruned = try store.pruneLedger(recordedBefore: now - Self.ledgerRetention)
+            let pruned = try store.pruneLedger(recordedBefore: now - .days(Self.ledgerRetentionDays))
             if pruned > 0 {
-                report(
-                    "notify-sched: pruned \(pruned) ledger records older than \(Self.ledgerRetention.microseconds / TimeSpan.days(1).microseconds) days"
-                )
+                report("notify-sched: pruned \(pruned) ledger records older than \(Self.ledgerRetentionDays) days")
             }
         } catch {
             report("notify-sched: \(error.message)")

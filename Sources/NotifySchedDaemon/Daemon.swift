@@ -28,8 +28,8 @@ public final class Daemon {
     static let plansPerTurn = 32
     /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
     static let takeOverWindow = TimeSpan.hours(24)
-    /// How long the ledger keeps every record; older ones go, but each entry's latest stays.
-    static let ledgerRetention = TimeSpan.days(90)
+    /// How many days the ledger keeps every record; older ones go, but each entry's latest stays.
+    static let ledgerRetentionDays: Int64 = 90
 
     let configuration: Configuration
     let notifier = DesktopNotifier()

@@ -20,7 +20,7 @@ import Testing
         for _ in 0..<count {
             let firing = EventFiring(event: event, schedule: schedule, progress: progress, now: time ?? now)
             progress = firing.progress
-            shown.append(firing.entryIDs)
+            shown.append(firing.entries.map(\.id))
         }
         return (shown, progress)
     }

@@ -6,9 +6,9 @@
 /// past its `expires` takes no part. Progress is kept per entry and event name and starts again
 /// when the pattern text changes, as iSmartNews's does (seed semantics §2.7); `session:start`
 /// and `app:activate` are one event.
-public struct EventFiring: Sendable, Equatable {
-    /// The ids of the entries to show, in feed order.
-    public var entryIDs: [String]
+public struct EventFiring: Sendable {
+    /// The entries to show, in feed order.
+    public var entries: [ScheduleEntry]
     /// The progress after this occurrence, by `progressKey(entryID:event:)`.
     public var progress: [String: EventProgress]
 
@@ -21,7 +21,7 @@ public struct EventFiring: Sendable, Equatable {
     ///   - now: The current time, for `expires`.
     /// - Complexity: O(*n*) in the number of entries and their rules.
     public init(event: String, schedule: Schedule, progress: [String: EventProgress], now: Instant) {
-        self.entryIDs = []
+        self.entries = []
         self.progress = progress
         let posted = NewsCycle.names(matching: event)
         for entry in schedule.entries {
@@ -33,7 +33,7 @@ public struct EventFiring: Sendable, Equatable {
                 // Each matching rule steps, even once the entry is already on.
                 if self.progress.step(Self.progressKey(entryID: entry.id, event: rule.name), of: rule) { isOn = true }
             }
-            if isOn { entryIDs.append(entry.id) }
+            if isOn { entries.append(entry) }
         }
     }
 
