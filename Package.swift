@@ -125,7 +125,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifySchedStoreTests",
-            dependencies: ["NotifySchedStore", "NotifySchedCore"],
+            // GRDB itself to write databases of an earlier schema, as an older notify-sched left them.
+            dependencies: ["NotifySchedStore", "NotifySchedCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -16,6 +16,7 @@ extension StateStore {
     ) throws(StoreError) {
         try write("record delivery \(record.occurrenceID)") { database in
             try Self.upsert(record, in: database)
+            try Self.removeWaiting(record.occurrenceID, in: database)
             let action = occurrence.content.action
             let news = occurrence.news
             try database.execute(

@@ -31,10 +31,17 @@ extension StateStore {
         }
     }
 
-    /// Replaces the iSmartNews state of `source` in one transaction. Event objects missing from
-    /// `state` lose their progress, as iSmartNews deletes events no longer in the feed.
-    public func setNewsState(_ state: NewsState, for source: String) throws(StoreError) {
+    /// Replaces the iSmartNews state of `source` in one transaction with the popups the cycle or
+    /// event that changed it chose. Event objects missing from `state` lose their progress, as
+    /// iSmartNews deletes events no longer in the feed.
+    ///
+    /// - Parameters:
+    ///   - state: The new state.
+    ///   - source: The source's location.
+    ///   - waiting: Popups the cycle or event chose, which wait until they are shown.
+    public func setNewsState(_ state: NewsState, for source: String, waiting: [WaitingPopup] = []) throws(StoreError) {
         try write("write the news state of \(source)") { database in
+            try Self.insert(waiting, in: database)
             try database.execute(
                 sql: """
                     INSERT INTO source_state (source, run_counter) VALUES (?, ?)

@@ -105,6 +105,19 @@ extension StateStore {
                     ALTER TABLE source_state ADD COLUMN health_copy_taken_us INTEGER;
                     """)
         }
+        // Popups that session events, posted events and iNotify checks chose, until they are
+        // shown: they wait for a queue's timeout, quiet hours or a notification server.
+        migrator.registerMigration("4-waiting-popups") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE waiting_popup (
+                        occurrence_id TEXT PRIMARY KEY NOT NULL,
+                        source TEXT NOT NULL,
+                        entry_id TEXT NOT NULL,
+                        occurrence_us INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -28,8 +28,18 @@ extension StateStore {
         }
     }
 
-    /// Replaces the state of `source`.
-    public func setSourceState(_ state: SourceState, for source: String) throws(StoreError) {
+    /// Replaces the state of `source`, in one transaction with what the check that changed it
+    /// chose to show.
+    ///
+    /// - Parameters:
+    ///   - state: The new state.
+    ///   - source: The source's location.
+    ///   - waiting: Popups the check chose, which wait until they are shown.
+    ///   - forgettingSeen: Empty the viewed and ignored lists of the source (an iNotify check in
+    ///     debug mode that found every message seen).
+    public func setSourceState(
+        _ state: SourceState, for source: String, waiting: [WaitingPopup] = [], forgettingSeen: Bool = false
+    ) throws(StoreError) {
         try write("write the state of \(source)") { database in
             try database.execute(
                 sql: """
@@ -37,6 +47,10 @@ extension StateStore {
                     ON CONFLICT (source) DO UPDATE SET has_run = excluded.has_run, last_checked_us = excluded.last_checked_us
                     """,
                 arguments: [source, state.hasRun, state.lastChecked?.microseconds])
+            if forgettingSeen {
+                try database.execute(sql: "DELETE FROM handling_mark WHERE source = ?", arguments: [source])
+            }
+            try Self.insert(waiting, in: database)
         }
     }
 }

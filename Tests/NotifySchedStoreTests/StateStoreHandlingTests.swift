@@ -114,3 +114,38 @@ private final class Failures: @unchecked Sendable {
 
     var messages: [String] { lock.withLock { collected } }
 }
+
+/// Popups chosen by events and checks wait in the database until their delivery is recorded.
+extension StateStoreHandlingTests {
+    @Test func waitingPopupsSurviveReopeningUntilTheDeliveryThatShowsThemIsRecorded() throws {
+        let path = freshPath()
+        let later = WaitingPopup(source: "news", entryID: "tip-2", occurrence: now + .seconds(30))
+        let first = WaitingPopup(source: "news", entryID: "tip-1", occurrence: now)
+        let update = WaitingPopup(source: "feed", entryID: "2026/01/01", occurrence: now)
+        do {
+            let store = try StateStore(path: path)
+            try store.setNewsState(NewsState(runCounter: 1), for: "news", waiting: [later, first])
+            try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "feed", waiting: [update])
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.waitingPopups() == [first, update, later], "earliest first, then in the order chosen")
+        #expect(try store.newsState("news").runCounter == 1, "the state the cycle changed was stored with them")
+        _ = try deliver("2026/01/01", at: now, to: store)
+        #expect(try store.waitingPopups() == [first, later], "recording a delivery takes its popup off the list")
+        try store.removeWaitingPopup(occurrenceID: first.occurrenceID)
+        #expect(try store.waitingPopups() == [later])
+    }
+
+    @Test func aCheckThatForgetsWhatWasSeenEmptiesBothListsOfItsSourceOnly() throws {
+        let store = try StateStore(path: freshPath())
+        for (source, entry) in [("feed", "2026/01/01"), ("other", "2026/01/01")] {
+            let shown = try deliver(entry, at: now, source: source, to: store)
+            try store.recordHandling(HandlingOutcome(occurrence: shown, choice: .open, change: .viewed), at: now)
+        }
+        let ignored = try deliver("2026/02/01", at: now + .seconds(1), to: store)
+        try store.recordHandling(HandlingOutcome(occurrence: ignored, choice: .ignore, change: .ignored), at: now)
+        try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "feed", forgettingSeen: true)
+        #expect(try store.handlingState("feed") == SourceHandlingState())
+        #expect(try store.handlingState("other") == SourceHandlingState(viewed: ["2026/01/01"]))
+    }
+}
