@@ -6,15 +6,24 @@ import NotifySchedStore
 
 // Showing popups, recording them in the ledger and storing what the user answered.
 extension Daemon {
-    /// Shows one occurrence and records it once the server accepted it; false when it could not be shown.
-    func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> Bool {
+    /// What became of a delivery.
+    enum Delivery {
+        /// The server took the popup, and the ledger recorded it.
+        case shown
+        /// Nothing opens its action: it is passed over, not retried (seed semantics §5.20).
+        case passedOver
+        /// No notification server took it: try again later.
+        case failed
+    }
+
+    /// Shows one occurrence and records it once the server accepted it.
+    func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> Delivery {
         do {
             try show(entry, of: source, occurrence: occurrence, at: now)
-            return true
+            return .shown
         } catch {
             report("notify-sched: \(error.message)")
-            // An action nothing opens is not retried: the entry is passed over (seed semantics §5.20).
-            return error.code == .cannotOpen
+            return error.code == .cannotOpen ? .passedOver : .failed
         }
     }
 

@@ -8,8 +8,10 @@ import NotifySchedStore
 extension Daemon {
     /// Reads every source at start: a file now, a portal URL from its last good copy in the
     /// cache, so that start-up waits for no network. A URL without a usable copy (its first
-    /// start, or a copy that expired) is fetched now. Each source's first check is then planned
-    /// (`SourceHealth.firstCheck`): at once, as stored before the restart, or spread at random.
+    /// start, or a copy that expired) is checked at once, on the worker like every check, and
+    /// follows the session start when its feed arrives. Each other source's first check is
+    /// planned (`SourceHealth.firstCheck`): at once, as stored before the restart, or spread
+    /// at random.
     func loadSources() {
         let now = WallClock.now()
         sources = configuration.sources.map { configured in
@@ -24,17 +26,17 @@ extension Daemon {
                     return source
                 }
             }
-            var loaded: LoadedPortalFeed
-            var checkedNow = true
+            let loaded: LoadedPortalFeed
             if source.isURL {
                 loaded = loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
-                checkedNow = loaded.parsed?.schedule == nil
+                guard loaded.parsed?.schedule != nil else {
+                    report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
+                    source.health.nextCheck = source.health.firstCheck(
+                        now: now, hasCopy: false, policy: source.policy, using: &polling.generator)
+                    return source
+                }
             } else {
                 loaded = loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
-            }
-            if checkedNow && source.isURL {
-                loaded = loader.load(
-                    source.location, publicKey: source.publicKey, parser: parser, now: now, allowCacheFallback: false)
             }
             for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
             if let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
@@ -42,11 +44,11 @@ extension Daemon {
                 report("notify-sched: \(source.location): \(problem.error)")
             }
             source.schedule = loaded.parsed?.schedule
-            if checkedNow {
-                recordCheck(loaded, of: &source, at: now)
-            } else {
+            if source.isURL {
                 source.health.nextCheck = source.health.firstCheck(
                     now: now, hasCopy: true, policy: source.policy, using: &polling.generator)
+            } else {
+                recordCheck(loaded, of: &source, at: now)
             }
             return source
         }

@@ -114,7 +114,19 @@ extension Daemon {
         let reports = polling.reports.sorted { $0.key < $1.key }.map(\.value)
         let answering = polling.answering
         polling.answering = []
+        if !answering.isEmpty { checkINotifySourcesNow() }
         for answer in answering { answer(reports) }
+    }
+
+    /// After `notify-sched sync` fetched them, iNotify sources are checked as iNotify's manual
+    /// check does: at once, whatever the periods and the first start (seed semantics §5.16).
+    private func checkINotifySourcesNow() {
+        let now = WallClock.now()
+        for source in sources {
+            guard let schedule = source.schedule, schedule.dialect == .iNotify else { continue }
+            checkINotify(source, schedule, at: now, force: true)
+        }
+        deliverWaiting(at: now)
     }
 
     /// Puts a checked feed in force when it is good, and records the check in the source's health.
@@ -130,6 +142,7 @@ extension Daemon {
             let old = sources[index].schedule?.entries ?? []
             let started = WallClock.now()
             let changes = reconcile(source: index, with: schedule, at: now)
+            sessionStartIfAwaited(source: index, at: now)
             checked = .changed(location, changes, from: old, to: schedule.entries)
             if !changes.isEmpty {
                 let milliseconds = (WallClock.now() - started).microseconds / 1000

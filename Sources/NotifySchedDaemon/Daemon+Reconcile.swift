@@ -44,6 +44,7 @@ extension Daemon {
             replanned.append(allocateElement(EntryReference(source: index, entry: position)))
         }
         reconcileScreen(source: index, changes, old: old)
+        forgetWaitingEntries(of: sources[index].location)
         guard !replanned.isEmpty else { return changes }
         do {
             let recorded = try store.lastRecorded(source: sources[index].location)

@@ -35,7 +35,9 @@ extension Daemon {
     /// loop answering SIGTERM.
     func placeOnWheel(_ element: UInt32, _ reference: EntryReference, at now: Instant, lastRecorded: Instant?) {
         guard let entry = entry(reference) else { return }
-        let plan = OccurrencePlan(for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone)
+        let plan = OccurrencePlan(
+            for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone,
+            quietHours: configuration.quietHours)
         if plan.deliver != nil || plan.missed != nil {
             schedule(element, at: now)
         } else if let next = plan.next {
@@ -46,6 +48,7 @@ extension Daemon {
     func timerWoke() {
         let now = WallClock.now()
         startDueChecks(at: now)
+        deliverWaiting(at: now)
         switch timer.acknowledge() {
         case .clockChanged:
             report("notify-sched: the clock changed; planning again")
@@ -85,9 +88,10 @@ extension Daemon {
         }
     }
 
-    /// Arms the timer for the wheel's next deadline or the next check of a source, whichever is first.
+    /// Arms the timer for the wheel's next deadline, the next check of a source or the next
+    /// waiting popup, whichever is first.
     func armTimer() {
-        timer.arm(at: [wheel.nextDeadline, nextCheck].compactMap { $0 }.min())
+        timer.arm(at: [wheel.nextDeadline, nextCheck, nextWaiting].compactMap { $0 }.min())
     }
 
     /// Delivers or records what is due of one timed entry and schedules its next occurrence.
@@ -106,7 +110,9 @@ extension Daemon {
     func plan(_ element: UInt32, _ reference: EntryReference, at now: Instant, lastRecorded: Instant?) {
         guard let entry = entry(reference) else { return }
         let source = sources[reference.source].location
-        let plan = OccurrencePlan(for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone)
+        let plan = OccurrencePlan(
+            for: entry, lastRecorded: lastRecorded, now: now, userZone: userZone,
+            quietHours: configuration.quietHours)
         if let missed = plan.missed {
             record(entry, of: source, occurrence: missed, .missed, at: now)
         }
@@ -115,7 +121,7 @@ extension Daemon {
                 schedule(element, at: quietEnd)
                 return
             }
-            guard deliver(entry, of: source, occurrence: due, at: now) else {
+            guard deliver(entry, of: source, occurrence: due, at: now) != .failed else {
                 schedule(element, at: now + Self.retryDelay)
                 return
             }

@@ -42,6 +42,11 @@ public final class Daemon {
     var handler: NotificationHandler!
     var sources: [FollowedSource] = []
     var references: [EntryReference] = []
+    /// Popups chosen by events and checks, waiting to be shown, in the order they go out.
+    var waiting: [Waiting] = []
+    /// Sources (by index) whose feed had not arrived when the session started: they take the
+    /// session start when it does.
+    var sourcesAwaitingSessionStart: Set<Int> = []
     /// Each element's pending entry on the wheel (stale once it fell due), by element.
     var handles: [TimerWheel<UInt32>.Handle?] = []
     /// Elements whose entries were withdrawn, to reuse.
@@ -132,11 +137,15 @@ public final class Daemon {
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
                 self.recordPopupIDs()
-                self.replan(at: WallClock.now())
+                self.releaseHeldPopups()
+                let now = WallClock.now()
+                self.deliverWaiting(at: now)
+                self.replan(at: now)
             }
         }
         watchSession()
         loadSources()
+        loadWaitingPopups()
         let now = WallClock.now()
         sessionEvent("session:start", countsAsRun: true, at: now)
         replan(at: now)

@@ -111,19 +111,34 @@ extension DaemonTests {
         let daemon = try CLI.start(["daemon", "--config", configuration], environment: bus.environment)
         try daemon.waitForStandardError(containing: "on the system bus: watching logind (resume)")
         // At session start the iNotify check shows its message and the news cycle its classic one.
-        #expect(try bus.waitForNotifyCalls(2).map(\.summary).sorted() == ["Update", "Welcome back"])
+        let started = try bus.waitForNotifyCalls(2)
+        #expect(started.map(\.summary).sorted() == ["Update", "Welcome back"])
         let emit = """
             manager = dbus.Interface(system.get_object('org.freedesktop.login1', '/org/freedesktop/login1'),
                                      'org.freedesktop.DBus.Mock')
             manager.EmitSignal('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [dbus.Boolean(%@)])
             """
-        try bus.drive(emit.replacingOccurrences(of: "%@", with: "True"))
-        try bus.drive(emit.replacingOccurrences(of: "%@", with: "False"))
-        let calls = try bus.waitForNotifyCalls(4)
-        #expect(calls.dropFirst(2).map(\.summary).sorted() == ["Update", "Welcome back"])
+        func suspendAndResume() throws {
+            try bus.drive(emit.replacingOccurrences(of: "%@", with: "True"))
+            try bus.drive(emit.replacingOccurrences(of: "%@", with: "False"))
+        }
+        try suspendAndResume()
+        #expect(
+            try bus.waitForNotifyCalls(3).last?.summary == "Welcome back",
+            "the news cycle shows its message again; iNotify's is still on screen, so it shows no second one")
+        let updatePopup = try #require(started.firstIndex { $0.summary == "Update" }) + 1
+        try bus.closePopup(updatePopup, reason: 2)
+        try bus.waitUntil("the ledger recorded the close") {
+            try bus.queryState("SELECT outcome FROM ledger WHERE entry_id = '2026/01/01'") == ["closed"]
+        }
+        try suspendAndResume()
+        let calls = try bus.waitForNotifyCalls(5)
+        #expect(
+            calls.dropFirst(3).map(\.summary).sorted() == ["Update", "Welcome back"],
+            "once its popup is closed, the next check shows the message again (debug recycles it)")
         Thread.sleep(forTimeInterval: 0.5)
         let outcome = stop(daemon)
-        #expect(try bus.notifyCalls().count == 4, "going to sleep posts nothing, waking up posts once")
+        #expect(try bus.notifyCalls().count == 5, "going to sleep posts nothing, waking up posts once")
         #expect(outcome.standardError.contains("notify-sched: resumed from suspend; planning again"))
     }
 

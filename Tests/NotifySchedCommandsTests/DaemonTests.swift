@@ -266,6 +266,36 @@ extension DaemonTests {
         #expect(stop(daemon).status == 0)
         #expect(portal.requests().first?.header("User-Agent")?.hasPrefix("notify-sched/") == true)
     }
+
+    @Test func anINotifyPortalWithNothingCachedIsCheckedOnceItsFeedArrives() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        defer { portal.stop() }
+        try portal.write("updates.plist", Self.updatesPlist)
+        let configuration = try CLI.temporaryFile(
+            """
+            [source updates]
+            feed = \(portal.feedURL("updates.plist"))
+            dialect = inotify
+            show-on-first-launch = true
+            """, name: "config")
+        let daemon = try CLI.start(["daemon", "--config", configuration], environment: bus.environment)
+        // Start-up does not wait for the network: the daemon is ready before the portal answered.
+        try daemon.waitForStandardError(containing: "no usable copy in the cache; fetching it")
+        #expect(
+            try bus.waitForNotifyCalls(1).map(\.summary) == ["Update"], "the session start's check follows the feed")
+        #expect(stop(daemon).status == 0)
+    }
+
+    /// An iNotify feed with one message, as an XML plist.
+    static let updatesPlist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict>
+        <key>2026/01/01</key><dict><key>Title</key><string>Update</string><key>Message</key><string>A new version</string></dict>
+        </dict></plist>
+        """
 }
 
 extension Date {

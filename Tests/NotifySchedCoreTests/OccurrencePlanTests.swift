@@ -8,8 +8,12 @@ import Testing
         return try #require(result.schedule?.entries.first)
     }
 
-    private func plan(_ entry: ScheduleEntry, lastRecorded: String?, now: String) -> OccurrencePlan {
-        OccurrencePlan(for: entry, lastRecorded: lastRecorded.map(instant), now: instant(now), userZone: .utc)
+    private func plan(
+        _ entry: ScheduleEntry, lastRecorded: String?, now: String, quietHours: QuietHours? = nil
+    ) -> OccurrencePlan {
+        OccurrencePlan(
+            for: entry, lastRecorded: lastRecorded.map(instant), now: instant(now), userZone: .utc,
+            quietHours: quietHours)
     }
 
     @Test func dueOccurrenceIsDeliveredAndTheNextArmed() throws {
@@ -19,20 +23,52 @@ import Testing
                 == OccurrencePlan(deliver: instant("2026-01-01T10:00:00Z"), next: instant("2026-01-01T11:00:00Z")))
     }
 
-    @Test func downtimeOfAnHourADayOrAMonthFoldsIntoOneCatchUp() throws {
-        let daily = try entry(#""fireDate": "2026-01-01T09:00:00Z", "repeatInterval": "day""#)
-        let last = "2026-01-01T09:00:00Z"
+    /// Downtime of an hour, a day and a month, each with a lateness allowance that the latest
+    /// missed occurrence meets (one catch-up, folding the others) and one it exceeds (missed).
+    @Test(arguments: [
+        ("minute", "2026-01-01T10:00:30Z", "1m", "2026-01-01T10:00:00Z", true),
+        ("minute", "2026-01-01T10:00:30Z", "10s", "2026-01-01T10:00:00Z", false),
+        ("hour", "2026-01-02T09:20:00Z", "30m", "2026-01-02T09:00:00Z", true),
+        ("hour", "2026-01-02T09:20:00Z", "15m", "2026-01-02T09:00:00Z", false),
+        ("day", "2026-01-31T10:00:00Z", "24h", "2026-01-31T09:00:00Z", true),
+        ("day", "2026-01-31T10:00:00Z", "30m", "2026-01-31T09:00:00Z", false),
+    ])
+    func downtimeOfAnHourADayOrAMonthFoldsIntoOneCatchUpWithinItsLateness(
+        every interval: String, now: String, maxLateness: String, latest: String, caughtUp: Bool
+    ) throws {
+        let repeating = try entry(
+            #""fireDate": "2026-01-01T09:00:00Z", "repeatInterval": "\#(interval)", "maxLateness": "\#(maxLateness)""#)
+        let planned = plan(repeating, lastRecorded: "2026-01-01T09:00:00Z", now: now)
+        if caughtUp {
+            #expect(planned.deliver == instant(latest) && planned.foldsEarlier && planned.missed == nil)
+        } else {
+            #expect(planned.deliver == nil && planned.missed == instant(latest))
+        }
+        #expect(planned.next.map { $0 > instant(now) } == true, "the next occurrence is armed either way")
+    }
+
+    @Test func anOccurrenceHeldByQuietHoursIsLateOnlyFromTheirEnd() throws {
+        let quiet = try #require(QuietHours(parsing: "22:00-07:00"))
+        let nightly = try entry(#""fireDate": "2026-01-01T23:00:00Z", "repeatInterval": "day", "maxLateness": "10m""#)
+        let last = "2026-01-01T23:00:00Z"
         #expect(
-            plan(daily, lastRecorded: last, now: "2026-01-01T10:00:00Z")
-                == OccurrencePlan(next: instant("2026-01-02T09:00:00Z")))
+            plan(nightly, lastRecorded: last, now: "2026-01-03T07:00:00Z", quietHours: quiet)
+                == OccurrencePlan(deliver: instant("2026-01-02T23:00:00Z"), next: instant("2026-01-03T23:00:00Z")),
+            "at the end of quiet hours the occurrence they held is shown")
         #expect(
-            plan(daily, lastRecorded: last, now: "2026-01-02T10:00:00Z")
-                == OccurrencePlan(deliver: instant("2026-01-02T09:00:00Z"), next: instant("2026-01-03T09:00:00Z")))
+            plan(nightly, lastRecorded: last, now: "2026-01-03T07:20:00Z", quietHours: quiet)
+                == OccurrencePlan(missed: instant("2026-01-02T23:00:00Z"), next: instant("2026-01-03T23:00:00Z")),
+            "ten minutes after they ended it is late")
         #expect(
-            plan(daily, lastRecorded: last, now: "2026-01-31T10:00:00Z")
-                == OccurrencePlan(
-                    deliver: instant("2026-01-31T09:00:00Z"), foldsEarlier: true, next: instant("2026-02-01T09:00:00Z"))
+            plan(nightly, lastRecorded: last, now: "2026-01-03T07:00:00Z")
+                == OccurrencePlan(missed: instant("2026-01-02T23:00:00Z"), next: instant("2026-01-03T23:00:00Z")),
+            "without quiet hours it was missed")
+        let critical = try entry(
+            #""fireDate": "2026-01-01T23:00:00Z", "repeatInterval": "day", "maxLateness": "10m", "urgency": "critical""#
         )
+        #expect(
+            plan(critical, lastRecorded: last, now: "2026-01-03T07:00:00Z", quietHours: quiet).missed
+                == instant("2026-01-02T23:00:00Z"), "quiet hours hold no critical popup, so none waited")
     }
 
     @Test func occurrenceTooLateIsRecordedAsMissedNotShown() throws {

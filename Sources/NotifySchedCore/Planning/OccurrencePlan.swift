@@ -7,7 +7,8 @@
 /// back cannot make an occurrence fire twice. A repeating entry the ledger has never seen
 /// starts at its next occurrence: what came before it was not missed, it was not known. A
 /// one-shot entry seen for the first time after its time is delivered at once if its lateness
-/// allows, as UILocalNotification delivers a past `fireDate`.
+/// allows, as UILocalNotification delivers a past `fireDate`. An occurrence that fell due
+/// inside quiet hours waited for them by the user's choice: its lateness counts from their end.
 public struct OccurrencePlan: Sendable, Equatable {
     /// The occurrence to deliver now, if one is due within its lateness window.
     public var deliver: Instant?
@@ -32,9 +33,13 @@ public struct OccurrencePlan: Sendable, Equatable {
     ///   - lastRecorded: The latest occurrence the ledger recorded for the entry (delivered or
     ///     missed); nil when the entry is new.
     ///   - now: The current time.
-    ///   - userZone: The user's current zone, for floating times.
+    ///   - userZone: The user's current zone, for floating times and quiet hours.
+    ///   - quietHours: The user's quiet hours, which hold popups that are not critical.
     /// - Complexity: that of `Trigger.occurrences` and `Trigger.lastOccurrence`.
-    public init(for entry: ScheduleEntry, lastRecorded: Instant?, now: Instant, userZone: ZoneRules) {
+    public init(
+        for entry: ScheduleEntry, lastRecorded: Instant?, now: Instant, userZone: ZoneRules,
+        quietHours: QuietHours? = nil
+    ) {
         self.init()
         let trigger = entry.trigger
         if case .immediate = trigger {
@@ -52,7 +57,9 @@ public struct OccurrencePlan: Sendable, Equatable {
             let latest = trigger.lastOccurrence(before: afterNow, userZone: userZone), isLive(latest),
             lastRecorded.map({ latest > $0 }) ?? true
         {
-            if now - latest <= entry.maxLateness {
+            let heldUntil =
+                entry.content.urgency == .critical ? nil : quietHours?.end(containing: latest, in: userZone)
+            if now - max(latest, heldUntil ?? latest) <= entry.maxLateness {
                 deliver = latest
                 if let lastRecorded, let earlier = trigger.lastOccurrence(before: latest, userZone: userZone) {
                     foldsEarlier = earlier > lastRecorded
