@@ -63,10 +63,21 @@ public struct ScheduleListing: Sendable {
             let sourceHealth = health[schedule.source].map(SourceHealthReport.init)
             for entry in schedule.entries {
                 let record = records[entry.id]
-                var instants = entry.trigger.occurrences(onOrAfter: now, limit: upcoming, userZone: userZone)
+                // What the ledger recorded is done, as for the planner: an immediate entry once
+                // shown has no occurrence left, and nothing up to the recorded one comes again.
+                let recorded = record?.occurrence
+                var instants: [Instant]
+                switch (entry.trigger, recorded) {
+                case (.immediate, .some):
+                    instants = []
+                default:
+                    let from = recorded.map { max(now, Instant(microseconds: $0.microseconds + 1)) } ?? now
+                    instants = entry.trigger.occurrences(onOrAfter: from, limit: upcoming, userZone: userZone)
+                }
                 if let expires = entry.expires { instants.removeAll { $0 >= expires } }
-                let missed = entry.trigger.lastOccurrence(before: now, userZone: userZone)
-                    .flatMap { now - $0 <= entry.maxLateness ? $0 : nil }
+                let missed = entry.trigger.lastOccurrence(before: now, userZone: userZone).flatMap { latest in
+                    now - latest <= entry.maxLateness && recorded.map { latest > $0 } ?? true ? latest : nil
+                }
                 let row = Row(
                     id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
                     dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,

@@ -55,6 +55,7 @@ struct ControlInterfaceTests {
         let live = try rows(try CLI.run(["list", "--json"], environment: bus.environment))
         #expect(live["now"]?.state == "delivered")
         #expect(live["now"]?.lastDelivery != nil)
+        #expect(live["now"]?.occurrences == [], "an immediate entry once shown has no occurrence left")
         #expect(live["later"]?.state == "pending")
         #expect(live["later"]?.occurrences.count == 1)
         #expect(live["now"]?.sourceHealth?.copyTakenAt != nil, "each row says how its source fares")
