@@ -44,7 +44,7 @@ struct DaemonCommand: ParsableCommand {
             let daemon = try Daemon(
                 configuration: configuration, paths: UserDirectories(environment: environment),
                 environment: environment, report: Output.standardError.write)
-            try daemon.run()
+            daemon.run()
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")
         }

@@ -66,18 +66,7 @@ extension Daemon {
     /// The source test popups are recorded under.
     static let testSource = "notify-sched test"
 
-    /// Exports the control object on the session bus, answering the CLI's calls on the loop.
-    func exportControlObject() throws(DaemonError) {
-        do {
-            _ = try BusService(path: Self.objectPath, introspection: Self.introspection) {
-                [unowned self] call in try self.answer(call)
-            }
-        } catch {
-            throw DaemonError(.unavailable, "\(error)")
-        }
-    }
-
-    private func answer(_ call: BusCall) throws -> [BusValue]? {
+    func answer(_ call: BusCall) throws -> [BusValue]? {
         let arguments = call.arguments
         let now = WallClock.now()
         switch call.method {
@@ -205,5 +194,29 @@ extension Daemon {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// The control object on the session bus, exported before the daemon claims its name: D-Bus
+/// activation hands the call that started the daemon over as soon as the name is claimed, and
+/// it must find the object there. Calls are answered on the loop, once the daemon runs.
+final class ControlObject {
+    /// Answers a call; set once the daemon is ready, before its loop runs.
+    var answer: ((BusCall) throws -> [BusValue]?)?
+
+    /// Exports the object on the session bus.
+    ///
+    /// - Throws: `DaemonError` with `.unavailable` when the session bus cannot be reached.
+    init() throws(DaemonError) {
+        do {
+            _ = try BusService(path: Daemon.objectPath, introspection: Daemon.introspection) { [unowned self] call in
+                guard let answer = self.answer else {
+                    throw DaemonError(.unavailable, "the daemon is starting; call again")
+                }
+                return try answer(call)
+            }
+        } catch {
+            throw DaemonError(.unavailable, "\(error)")
+        }
     }
 }

@@ -33,6 +33,7 @@ public final class Daemon {
 
     let configuration: Configuration
     let notifier = DesktopNotifier()
+    let control: ControlObject
     let session = SessionWatcher()
     let timer: WallClockTimer
     let store: StateStore
@@ -81,7 +82,9 @@ public final class Daemon {
     ) throws(DaemonError) {
         self.configuration = configuration
         self.report = report
-        // The name first: a second daemon must leave before it touches the state.
+        // The control object, then the name: a call that activated the daemon finds the object,
+        // and a second daemon leaves before it touches the state.
+        control = try ControlObject()
         do {
             guard try notifier.claimBusName(Self.busName) else {
                 throw DaemonError(
@@ -117,15 +120,14 @@ public final class Daemon {
                 catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy),
             notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: WallClock.now)
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
+        control.answer = { [unowned self] call in try self.answer(call) }
     }
 
     /// Loads the feeds, delivers what is due and runs until SIGTERM or SIGINT.
     ///
-    /// - Throws: `DaemonError` with `.unavailable` when the control object cannot be exported.
-    public func run() throws(DaemonError) {
+    public func run() {
         // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
         defer { loader.fetcher?.shutdown() }
-        try exportControlObject()
         notifier.onTermination { [unowned self] in
             self.report("notify-sched: stopping")
             self.notifier.stop()

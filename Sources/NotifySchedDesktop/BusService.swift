@@ -97,6 +97,10 @@ public final class BusService {
     static let failedError = "org.notify_sched.Error.Failed"
 
     private let handler: Handler
+    /// The session bus connection the object is exported on. The service holds a reference: an
+    /// exported object lives only as long as its connection, and the shared session connection
+    /// goes away with its last reference.
+    private let connection: OpaquePointer
 
     /// Exports an object at `path` implementing the interface described by `introspection`
     /// (D-Bus introspection XML with one interface), on the session bus.
@@ -108,8 +112,9 @@ public final class BusService {
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw DesktopError(.noSessionBus, "cannot reach the session bus: \(GLibValues.take(error))")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        connection = bus
         guard let node = g_dbus_node_info_new_for_xml(introspection, &error) else {
+            g_object_unref(UnsafeMutableRawPointer(bus))
             throw DesktopError(.noSessionBus, "the bus interface is malformed: \(GLibValues.take(error))")
         }
         defer { g_dbus_node_info_unref(node) }
@@ -128,6 +133,10 @@ public final class BusService {
             Unmanaged<BusService>.fromOpaque(context).release()
             throw DesktopError(.noSessionBus, "cannot export \(path) on the session bus: \(GLibValues.take(error))")
         }
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
     private func answer(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer) {

@@ -157,7 +157,7 @@ struct ControlInterfaceTests {
         try introspect.run()
         introspect.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        for method in ["PostEvent", "List", "Status", "Handle", "Test"] {
+        for method in ["PostEvent", "List", "Status", "Handle", "Test", "Sync"] {
             #expect(text.contains("\(method)("), "\(method) is missing from:\n\(text)")
         }
         stop(daemon)

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 
-/// A session bus of the test's own: a `dbus-daemon` that activates nothing, an optional
-/// python3-dbusmock `notification_daemon` on it, and a desktop (XDG folders) whose default
-/// handler for `http`/`https` URLs writes each URL it is given to a file.
+/// A session bus of the test's own: a `dbus-daemon` that activates only the services it is
+/// given, an optional python3-dbusmock `notification_daemon` on it, and a desktop (XDG folders)
+/// whose default handler for `http`/`https` URLs writes each URL it is given to a file.
 ///
 /// Each test makes its own, so tests never share a server, a delivery log or a URL handler.
 /// The mock is driven as its documentation says: `GetMethodCalls` to see what was sent,
@@ -42,18 +42,32 @@ final class PrivateSessionBus {
         var timeout: Int32
     }
 
-    init() throws {
+    /// - Parameter services: D-Bus activation files to install, by file name: the bus starts
+    ///   each service when something calls its name, with the environment `environment` gives.
+    init(services: [String: String] = [:]) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-sched-bus-\(UUID().uuidString)")
-        for sub in ["data/applications", "config", "state", "empty", "home"] {
+        for sub in ["data/applications", "config", "state", "empty", "home", "services"] {
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
-        try Self.configuration.write(to: folder.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
+        for (name, text) in services {
+            try text.write(to: folder.appendingPathComponent("services/\(name)"), atomically: true, encoding: .utf8)
+        }
+        try Self.configuration(services: folder.appendingPathComponent("services").path)
+            .write(to: folder.appendingPathComponent("bus.conf"), atomically: true, encoding: .utf8)
         try Self.writeURLRecorder(in: folder)
 
         let (bus, busAddress) = try Self.startBus(configuration: folder.appendingPathComponent("bus.conf"))
         daemon = bus
         address = busAddress
+        if !services.isEmpty {
+            // As a desktop session does (dbus-update-activation-environment): activated services
+            // get this desktop's folders, not the test runner's.
+            let pairs = environment.map { "'\($0.key)': '\($0.value)'" }.joined(separator: ", ")
+            _ = try drive(
+                "session.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus')"
+                    + ".UpdateActivationEnvironment({\(pairs)}, dbus_interface='org.freedesktop.DBus')")
+        }
     }
 
     deinit {
@@ -338,12 +352,15 @@ final class PrivateSessionBus {
 
     /// A session bus that starts no services, so no installed notification server can answer
     /// in the mock's place.
-    private static let configuration = """
+    /// The bus's configuration, activating the services in the folder `services`.
+    private static func configuration(services: String) -> String {
+        """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
           <type>session</type>
           <listen>unix:tmpdir=/tmp</listen>
+          <servicedir>\(services)</servicedir>
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>
@@ -353,6 +370,7 @@ final class PrivateSessionBus {
         </busconfig>
 
         """
+    }
 
     /// Talks to the mock through dbus-python: `has-owner`, `calls`, `close-calls`, `action ID KEY`,
     /// `closed ID REASON`.
