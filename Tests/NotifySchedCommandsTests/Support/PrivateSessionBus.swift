@@ -168,15 +168,25 @@ final class PrivateSessionBus {
     /// The rows `sql` selects from the state database, each row's columns joined by `|`, read
     /// by Python's sqlite3 as another process would.
     func queryState(_ sql: String) throws -> [String] {
+        try runOnState(
+            "for row in database.execute(sys.argv[2]):\n    print('|'.join(map(str, row)))", sql, what: "query"
+        ).split(separator: "\n").map(String.init)
+    }
+
+    /// Runs the statements of `sql` on the state database and commits them, as another process
+    /// would: what happened while no daemon ran (a downtime, a clock that was ahead).
+    func updateState(_ sql: String) throws {
+        _ = try runOnState("database.executescript(sys.argv[2])\ndatabase.commit()", sql, what: "update")
+    }
+
+    /// Runs Python `code` with `database`, a sqlite3 connection to the state database, and
+    /// `sql` in `sys.argv[2]`; returns what it printed.
+    private func runOnState(_ code: String, _ sql: String, what: String) throws -> String {
         let outcome = try Self.runPython(
-            [
-                "-c",
-                "import sqlite3, sys\nfor row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):\n"
-                    + "    print('|'.join(map(str, row)))",
-                stateDatabase, sql,
-            ], environment: [:])
-        guard outcome.status == 0 else { throw BusError("query \(sql) failed: \(outcome.error)") }
-        return outcome.output.split(separator: "\n").map(String.init)
+            ["-c", "import sqlite3, sys\ndatabase = sqlite3.connect(sys.argv[1])\n" + code, stateDatabase, sql],
+            environment: [:])
+        guard outcome.status == 0 else { throw BusError("\(what) \(sql) failed: \(outcome.error)") }
+        return outcome.output
     }
 
     // MARK: The notification server

@@ -1,0 +1,210 @@
+import Foundation
+import NotifySchedCore
+import NotifySchedPlatform
+import Testing
+
+/// The time rules of DESIGN §3 as the `notify-sched daemon` process keeps them, on a private
+/// session bus with dbusmock's notification server: a downtime is caught up with one popup per
+/// entry when its latest occurrence is no more than `maxLateness` late and recorded as missed
+/// otherwise; an occurrence the ledger holds is never shown again after the clock stepped back;
+/// and a feed change that withdraws an entry cancels its pending occurrence.
+///
+/// The daemon reads the real wall clock, so the past is written into its ledger instead: a
+/// first daemon leaves the state database, the test records in it what a daemon that ran
+/// earlier (or under a clock that was ahead) would have recorded, and a second daemon starts on it.
+@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonCatchUpTests {
+    typealias CLI = CommandLineHarness
+
+    /// A downtime the daemon did not see, and what its start must make of it.
+    struct Downtime: Sendable, CustomTestStringConvertible {
+        /// How long before the latest due occurrence the ledger's last one lies.
+        var length: TimeSpan
+        /// The entry's `repeatInterval`, which `length` is a whole number of.
+        var repeatInterval: String
+        /// How late the latest due occurrence is when the test begins.
+        var lateness: TimeSpan
+        /// The entry's `maxLateness`; nil for the default of 24 h.
+        var maxLateness: String?
+        /// Whether the latest occurrence is shown (within `maxLateness`) or recorded as missed.
+        var isShown: Bool
+        var testDescription: String
+    }
+
+    /// Each shown case has a `maxLateness` shorter than the downtime, so that only the latest
+    /// occurrence's lateness lets it through; the missed one differs from the last in nothing
+    /// but its `maxLateness`.
+    static let downtimes = [
+        Downtime(
+            length: .hours(1), repeatInterval: "minute", lateness: .seconds(20), maxLateness: "5min", isShown: true,
+            testDescription: "1 h of a minutely entry, 20 s late, maxLateness 5 min: shown"),
+        Downtime(
+            length: .days(1), repeatInterval: "hour", lateness: .minutes(10), maxLateness: "30min", isShown: true,
+            testDescription: "1 d of an hourly entry, 10 min late, maxLateness 30 min: shown"),
+        Downtime(
+            length: .days(30), repeatInterval: "day", lateness: .hours(2), maxLateness: "1h", isShown: false,
+            testDescription: "30 d of a daily entry, 2 h late, maxLateness 1 h: missed"),
+        Downtime(
+            length: .days(30), repeatInterval: "day", lateness: .hours(2), maxLateness: nil, isShown: true,
+            testDescription: "30 d of a daily entry, 2 h late, maxLateness 24 h by default: shown"),
+    ]
+
+    /// Runs a daemon on `feed` until it is ready and stops it: it leaves the state database, its
+    /// schema in place, for the test to write the past into.
+    func runOnce(on feed: String, _ bus: PrivateSessionBus) throws {
+        let daemon = try CLI.start(["daemon", "--feed", feed], environment: bus.environment)
+        try daemon.waitForStandardError(containing: "notify-sched: ready")
+        #expect(DaemonTests().stop(daemon).status == 0, "the first daemon must stop cleanly")
+    }
+
+    /// Records in the ledger that the occurrence of `entryID` due at `occurrence` was
+    /// delivered at that instant, as the daemon records it when no popup id is known.
+    func recordDelivered(_ entryID: String, of feed: String, at occurrence: Instant, _ bus: PrivateSessionBus) throws {
+        let id = LedgerRecord.occurrenceID(source: feed, entryID: entryID, occurrence: occurrence)
+        let time = occurrence.microseconds
+        try bus.updateState(
+            """
+            INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
+            VALUES ('\(id)', '\(feed)', '\(entryID)', \(time), NULL, 'delivered', \(time))
+            """)
+    }
+
+    /// The whole ledger, a row per occurrence as `entry|occurrence µs|popup id|outcome`, by entry and time.
+    func ledger(_ bus: PrivateSessionBus) throws -> [String] {
+        try bus.queryState(
+            "SELECT entry_id, occurrence_us, popup_id, outcome FROM ledger ORDER BY entry_id, occurrence_us")
+    }
+
+    /// A ledger row as `ledger(_:)` reads it; a nil popup id reads `None`.
+    static func row(_ entryID: String, _ occurrence: Instant, popup: Int?, _ outcome: LedgerOutcome) -> String {
+        "\(entryID)|\(occurrence.microseconds)|\(popup.map(String.init) ?? "None")|\(outcome.rawValue)"
+    }
+
+    /// `instant` without its fraction of a second, so that feeds and logs read whole seconds.
+    static func wholeSecond(_ instant: Instant) -> Instant {
+        Instant(secondsSinceEpoch: instant.secondsSinceEpoch)
+    }
+
+    @Test(arguments: downtimes)
+    func aDowntimeFoldsIntoOneCatchUpPopupWithinMaxLatenessAndIsRecordedMissedBeyondIt(
+        _ downtime: Downtime
+    ) throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        // The series starts at the last occurrence the ledger holds, so every occurrence after
+        // it, up to the latest, fell in the downtime.
+        let latest = Self.wholeSecond(WallClock.now() - downtime.lateness)
+        let lastRecorded = latest - downtime.length
+        let maxLateness = downtime.maxLateness.map { #", "maxLateness": "\#($0)""# } ?? ""
+        let path = try CLI.temporaryFile(
+            #"""
+            {"notifications": [
+              {"id": "tick", "title": "Tick", "fireDate": "\#(lastRecorded.rfc3339)",
+               "repeatInterval": "\#(downtime.repeatInterval)"\#(maxLateness)}
+            ]}
+            """#)
+        try runOnce(on: path, bus)
+        try recordDelivered("tick", of: path, at: lastRecorded, bus)
+
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        try bus.waitUntil("the ledger recorded the latest occurrence") { try ledger(bus).count == 2 }
+        #expect(DaemonTests().stop(daemon).status == 0)
+
+        let calls = try bus.notifyCalls()
+        let rows = try ledger(bus)
+        let seeded = Self.row("tick", lastRecorded, popup: nil, .delivered)
+        if downtime.isShown {
+            #expect(calls.map(\.summary) == ["Tick"], "the missed occurrences must fold into one popup")
+            let latestID = LedgerRecord.occurrenceID(source: path, entryID: "tick", occurrence: latest)
+            #expect(
+                calls.map { $0.hints["x-notify-sched-id"] } == [latestID],
+                "the catch-up popup must stand for the latest missed occurrence")
+            #expect(
+                rows == [seeded, Self.row("tick", latest, popup: 1, .delivered)],
+                "the ledger must hold the catch-up as the latest occurrence delivered, and nothing for the folded ones")
+        } else {
+            #expect(calls.isEmpty, "an occurrence later than its maxLateness must not be shown")
+            #expect(
+                rows == [seeded, Self.row("tick", latest, popup: nil, .missed)],
+                "the ledger must record the latest occurrence as missed")
+        }
+    }
+
+    @Test func anOccurrenceDeliveredBeforeTheClockSteppedBackIsNotShownAgainWhenItFallsDue() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let due = Self.wholeSecond(WallClock.now() + .seconds(4))
+        let stamp = due.rfc3339
+        let path = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "once", "title": "Once", "fireDate": "\(stamp)"},
+              {"id": "hourly", "title": "Hourly", "fireDate": "\(stamp)", "repeatInterval": "hour"},
+              {"id": "control", "title": "Control", "fireDate": "\(stamp)"}
+            ]}
+            """)
+        try runOnce(on: path, bus)
+        // A clock that was ahead: the daemon showed both at `due`, then the clock stepped back.
+        try recordDelivered("once", of: path, at: due, bus)
+        try recordDelivered("hourly", of: path, at: due, bus)
+
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        try daemon.waitForStandardError(containing: "notify-sched: ready")
+        try #require(
+            WallClock.now() < due, "the daemon must be ready before the entries fall due, or nothing is proven")
+        _ = try bus.waitForNotifyCalls(1)
+        #expect(WallClock.now() >= due, "the control popup must not come early")
+        // A stepped-back occurrence shown again would fall due with the control, in the same turn
+        // of the loop, which ends before SIGTERM is handled.
+        #expect(DaemonTests().stop(daemon).status == 0)
+
+        #expect(
+            try bus.notifyCalls().map(\.summary) == ["Control"],
+            "an occurrence the ledger holds as delivered must not be shown again")
+        #expect(
+            try ledger(bus) == [
+                Self.row("control", due, popup: 1, .delivered),
+                Self.row("hourly", due, popup: nil, .delivered),
+                Self.row("once", due, popup: nil, .delivered),
+            ], "the records of the stepped-back occurrences must stay as they were")
+    }
+
+    @Test func aFeedChangeThatWithdrawsAnEntryCancelsItsPendingOccurrence() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let due = Self.wholeSecond(WallClock.now() + .seconds(4))
+        let stamp = due.rfc3339
+        let control = #"{"id": "control", "title": "Control", "fireDate": "\#(stamp)"}"#
+        let immediate = #"{"id": "now", "title": "Right away"}"#
+        let path = try CLI.temporaryFile(
+            #"""
+            {"notifications": [\#(immediate), {"id": "later", "title": "Later", "fireDate": "\#(stamp)"}, \#(control)]}
+            """#)
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["Right away"])
+
+        try #"{"notifications": [\#(immediate), \#(control)]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let synced = try CLI.run(["sync"], environment: bus.environment)
+        #expect(
+            synced
+                == .init(
+                    status: 0, standardOutput: "\(path): 0 added, 0 changed, 1 withdrawn\n- later  Later\n",
+                    standardError: ""))
+        try #require(
+            WallClock.now() < due, "the feed must change before the withdrawn entry falls due, or nothing is proven")
+        _ = try bus.waitForNotifyCalls(2)
+        #expect(WallClock.now() >= due, "the control popup must not come early")
+        // A withdrawn entry left pending would fall due with the control, in the same turn of the
+        // loop, which ends before SIGTERM is handled.
+        #expect(DaemonTests().stop(daemon).status == 0)
+
+        #expect(
+            try bus.notifyCalls().map(\.summary) == ["Right away", "Control"],
+            "a withdrawn entry must not be shown when its time comes")
+        #expect(try bus.closeCalls() == [], "nothing of the withdrawn entry was on screen to close")
+        #expect(
+            try bus.queryState("SELECT entry_id, popup_id, outcome FROM ledger ORDER BY entry_id")
+                == ["control|2|delivered", "now|1|delivered"],
+            "the withdrawn entry's occurrence must leave no record")
+    }
+}
