@@ -45,7 +45,8 @@ public struct LedgerRecord: Sendable, Equatable {
 public enum LedgerOutcome: String, Sendable, CaseIterable {
     /// The server accepted the popup; the user has not acted yet.
     case delivered
-    /// Too late to show (beyond `maxLateness`), or folded into a later catch-up.
+    /// Too late to show (beyond `maxLateness`). Occurrences folded into a catch-up get no record
+    /// of their own: the catch-up's record, a later occurrence, stands for them.
     case missed
     /// The user took the action (or acknowledged with OK).
     case acted
