@@ -89,7 +89,7 @@ extension Daemon {
             case .throttled(let until):
                 report("notify-sched: \(source.location): next check from \(until.rfc3339)")
             case .check where hasPopupOnScreenOrWaiting(source.location):
-                report("notify-sched: \(source.location): its message is still on screen; not showing another")
+                report("notify-sched: \(source.location): its last message is on screen or waiting; none more")
                 state.lastChecked = now
             case .check:
                 let selection = INotifyCheck.select(

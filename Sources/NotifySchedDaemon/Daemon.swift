@@ -10,9 +10,9 @@ import NotifySchedStore
 /// `WallClockTimer` is armed at the wheel's next deadline, and a clock step or a resume from
 /// suspend wakes it with `clockChanged`, which re-plans everything. Each occurrence goes through
 /// `OccurrencePlan` against the ledger, so missed ones are folded or recorded as missed and
-/// nothing recorded is shown again. At start the session-start event runs the iNotify checks
-/// and the iSmartNews display cycles, and the popups a previous daemon left unanswered are
-/// taken over; a resume, an unlock and a zone change come from `SessionWatcher`. Delivery and
+/// nothing recorded is shown again. At start the popups a previous daemon left unanswered are
+/// taken over, then the session-start event runs the iNotify checks and the iSmartNews display
+/// cycles; a resume, an unlock and a zone change come from `SessionWatcher`. Delivery and
 /// clicks go through `NotificationHandler`, and what they change goes to the `StateStore`.
 public final class Daemon {
     /// The daemon's well-known name on the session bus: owning it makes it the only one.
@@ -149,9 +149,10 @@ public final class Daemon {
         loadSources()
         loadWaitingPopups()
         let now = WallClock.now()
+        // The popups left on screen first: an iNotify check then knows its message is there.
+        takeOverPopups(at: now)
         sessionEvent("session:start", countsAsRun: true, at: now)
         replan(at: now)
-        takeOverPopups(at: now)
         pruneLedgerIfDue(at: now)
         report("notify-sched: ready: \(wheel.count) pending, next at \(wheel.nextDeadline?.rfc3339 ?? "none")")
         notifier.run()

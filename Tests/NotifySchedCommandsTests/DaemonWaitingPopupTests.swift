@@ -63,12 +63,14 @@ extension DaemonTests {
         #expect(try bus.queryState("SELECT entry_id FROM waiting_popup").count == 1, "the tip waits in the database")
 
         let second = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        let calls = try bus.waitForNotifyCalls(3)
+        let calls = try bus.waitForNotifyCalls(4)
         #expect(Date().timeIntervalSince(cycle) >= 3.5, "the tip still waits for its queue's timeout")
-        #expect(calls.map(\.summary) == ["Build news", "Build news", "Tip"])
+        // The first popup taken over in place, the new cycle's own, then the tip.
+        #expect(calls.map(\.summary) == ["Build news", "Build news", "Build news", "Tip"])
+        #expect(calls[1].replaces == 1)
         Thread.sleep(forTimeInterval: 0.5)
         #expect(stop(second).status == 0)
-        #expect(try bus.notifyCalls().count == 3, "the second cycle's tip is not queued beside the waiting one")
+        #expect(try bus.notifyCalls().count == 4, "the second cycle's tip is not queued beside the waiting one")
     }
 
     @Test func quietHoursHoldEveryPopupThatIsNotCritical() throws {
@@ -130,5 +132,34 @@ extension DaemonTests {
         try daemon.waitForStandardError(containing: "no new notifications")
         #expect(stop(daemon).status == 0)
         #expect(try bus.notifyCalls().count == 1, "a viewed message is not shown again")
+    }
+}
+
+extension DaemonTests {
+    @Test func aRestartedDaemonShowsNoSecondINotifyMessageBesideTheOneItTookOver() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let updates = try CLI.temporaryFile(
+            #"{"2026/01/01": {"Title": "Older"}, "2026/02/01": {"Title": "Newer"}}"#)
+        // `debug` checks at every start, whatever the period.
+        let configuration = try CLI.temporaryFile(
+            """
+            debug = true
+            [source updates]
+            feed = \(updates)
+            dialect = inotify
+            """, name: "config")
+        let first = try CLI.start(["daemon", "--config", configuration], environment: bus.environment)
+        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["Newer"])
+        #expect(stop(first).status == 0)
+
+        let second = try CLI.start(["daemon", "--config", configuration], environment: bus.environment)
+        try second.waitForStandardError(containing: "its last message is on screen or waiting")
+        let calls = try bus.waitForNotifyCalls(2)
+        #expect(calls.map(\.summary) == ["Newer", "Newer"], "the unanswered message is taken over")
+        #expect(calls[1].replaces == 1)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(stop(second).status == 0)
+        #expect(try bus.notifyCalls().count == 2, "iNotify shows one message at a time, across restarts too")
     }
 }
