@@ -126,7 +126,7 @@ extension Daemon {
             let cycle = NewsCycle(
                 event: event, schedule: schedule, state: state,
                 shown: try store.handlingState(source.location).shownNews, now: now)
-            var popups: [Waiting] = []
+            var popups: [QueuedPopup] = []
             var wait = TimeSpan.zero
             for item in cycle.items {
                 guard let entry = schedule.entries.first(where: { $0.id == item.entryID }) else { continue }

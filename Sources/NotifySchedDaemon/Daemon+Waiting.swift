@@ -1,36 +1,23 @@
 import NotifySchedCore
 import NotifySchedStore
 
-/// A popup waiting to be shown (see `WaitingPopup`), as the daemon holds it.
-struct Waiting {
-    var popup: WaitingPopup
-    /// The entry as it was when chosen; nil after a restart or a change of its feed, when it is
-    /// looked up again by id (and the popup dropped if its feed no longer has it).
-    var entry: ScheduleEntry?
-    /// Held until then: the end of quiet hours, or the retry after the server did not take it.
-    var heldUntil: Instant?
-
-    /// The earliest time it may be shown.
-    var readyAt: Instant { max(popup.occurrence, heldUntil ?? popup.occurrence) }
-}
-
 // The popups that session events, posted events and iNotify checks chose: they are stored
 // with the state change that chose them and leave the store in the transaction that records
 // their delivery, so a crash, SIGTERM, quiet hours or a missing notification server delays
 // them but never loses them.
 extension Daemon {
-    /// Waiting popups for `entries` of `source`, each to be shown at `occurrence`; an entry
+    /// Queued popups for `entries` of `source`, each to be shown at `occurrence`; an entry
     /// that waits already (chosen before the server or the quiet hours let it out, perhaps by
     /// the daemon before a restart) is not added twice.
-    func waitingPopups(for entries: [ScheduleEntry], of source: String, at occurrence: Instant) -> [Waiting] {
+    func waitingPopups(for entries: [ScheduleEntry], of source: String, at occurrence: Instant) -> [QueuedPopup] {
         let alreadyWaiting = Set(waiting.lazy.filter { $0.popup.source == source }.map(\.popup.entryID))
         return entries.filter { !alreadyWaiting.contains($0.id) }.map {
-            Waiting(popup: WaitingPopup(source: source, entryID: $0.id, occurrence: occurrence), entry: $0)
+            QueuedPopup(popup: WaitingPopup(source: source, entryID: $0.id, occurrence: occurrence), entry: $0)
         }
     }
 
     /// Adds popups already stored to those waiting, keeping them in the order they go out.
-    func wait(_ popups: [Waiting]) {
+    func wait(_ popups: [QueuedPopup]) {
         guard !popups.isEmpty else { return }
         waiting = (waiting + popups).enumerated()
             .sorted { ($0.element.popup.occurrence, $0.offset) < ($1.element.popup.occurrence, $1.offset) }
@@ -40,7 +27,7 @@ extension Daemon {
     /// Takes up the popups a previous daemon left waiting.
     func loadWaitingPopups() {
         do {
-            waiting = try store.waitingPopups().map { Waiting(popup: $0) }
+            waiting = try store.waitingPopups().map { QueuedPopup(popup: $0) }
             if !waiting.isEmpty { report("notify-sched: \(waiting.count) popups waiting from before") }
         } catch {
             report("notify-sched: \(error.message)")
@@ -71,7 +58,7 @@ extension Daemon {
         var shown: Set<String> = []
         var serverFailed = false
         var lookup: [String: [String: ScheduleEntry]] = [:]
-        var kept: [Waiting] = []
+        var kept: [QueuedPopup] = []
         for var item in waiting {
             guard item.readyAt <= now else {
                 kept.append(item)

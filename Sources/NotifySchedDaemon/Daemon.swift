@@ -44,7 +44,7 @@ public final class Daemon {
     var sources: [FollowedSource] = []
     var references: [EntryReference] = []
     /// Popups chosen by events and checks, waiting to be shown, in the order they go out.
-    var waiting: [Waiting] = []
+    var waiting: [QueuedPopup] = []
     /// Sources (by index) whose feed had not arrived when the session started: they take the
     /// session start when it does.
     var sourcesAwaitingSessionStart: Set<Int> = []
