@@ -131,7 +131,6 @@ extension Daemon {
 
     /// When the quiet hours holding `now` end, unless `entry` is critical.
     func quietHoursEnd(for entry: ScheduleEntry, at now: Instant) -> Instant? {
-        guard entry.content.urgency != .critical else { return nil }
-        return configuration.quietHours?.end(containing: now, in: userZone)
+        configuration.quietHours?.end(holding: entry, at: now, in: userZone)
     }
 }

@@ -124,7 +124,6 @@ public final class Daemon {
     }
 
     /// Loads the feeds, delivers what is due and runs until SIGTERM or SIGINT.
-    ///
     public func run() {
         // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
         defer { loader.fetcher?.shutdown() }

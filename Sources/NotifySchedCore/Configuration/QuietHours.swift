@@ -55,6 +55,13 @@ public struct QuietHours: Hashable, Sendable, CustomStringConvertible {
         return zone.instant(forFloating: day)
     }
 
+    /// When the quiet hours that hold a popup of `entry` due at `instant` end, in `zone`: nil
+    /// when `instant` is not inside them, or the entry is critical (quiet hours hold no
+    /// critical popup).
+    public func end(holding entry: ScheduleEntry, at instant: Instant, in zone: ZoneRules) -> Instant? {
+        entry.content.urgency == .critical ? nil : end(containing: instant, in: zone)
+    }
+
     public var description: String {
         func clock(_ minutes: Int) -> String {
             CivilDateTime.padded(minutes / 60, 2) + ":" + CivilDateTime.padded(minutes % 60, 2)

@@ -57,8 +57,7 @@ public struct OccurrencePlan: Sendable, Equatable {
             let latest = trigger.lastOccurrence(before: afterNow, userZone: userZone), isLive(latest),
             lastRecorded.map({ latest > $0 }) ?? true
         {
-            let heldUntil =
-                entry.content.urgency == .critical ? nil : quietHours?.end(containing: latest, in: userZone)
+            let heldUntil = quietHours?.end(holding: entry, at: latest, in: userZone)
             if now - max(latest, heldUntil ?? latest) <= entry.maxLateness {
                 deliver = latest
                 if let lastRecorded, let earlier = trigger.lastOccurrence(before: latest, userZone: userZone) {
