@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NotifySchedCore
+import NotifySchedPlatform
 
 /// `notify-sched-bench wheel`: schedule+cancel pairs at N pending entries for the timer wheel,
 /// swift-collections' `Heap` with lazy cancellation and an index-tracking binary heap, all in
@@ -40,6 +41,9 @@ struct WheelBenchmark: ParsableCommand {
     }
 
     func run() throws {
+        // Room for the largest structure at its peak (the lazily cancelling heap's rebuild
+        // holds two copies of 2N 16-byte entries), mapped before anything is timed.
+        FreedMemory.keepMapped(max(64 << 20, entries * 256))
         let workload = WheelWorkload(entries: entries, pairs: pairs)
         var wheel = Double.infinity
         var heap = Double.infinity
@@ -89,7 +93,7 @@ struct WheelBenchmark: ParsableCommand {
     }
 
     /// A wheel bulk-built from the workload's pending entries, with their handles.
-    private struct BuiltWheel {
+    private struct BuiltWheel: ~Copyable {
         var wheel: TimerWheel<UInt32>
         var handles: [TimerWheel<UInt32>.Handle]
         var seconds: Double
@@ -105,7 +109,7 @@ struct WheelBenchmark: ParsableCommand {
 
     /// Times the workload's pairs on the built wheel; returns the time and the wheel's bytes
     /// after them (cancelled handles wait in their slots until swept).
-    private func pairsOnWheel(_ workload: WheelWorkload, _ built: BuiltWheel) throws -> (
+    private func pairsOnWheel(_ workload: WheelWorkload, _ built: consuming BuiltWheel) throws -> (
         seconds: Double, byteCount: Int
     ) {
         var wheel = built.wheel

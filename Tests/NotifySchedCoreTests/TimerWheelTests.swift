@@ -1,6 +1,10 @@
 import NotifySchedCore
 import Testing
 
+/// Hands `value` to `#expect` and `#require` as a plain value. Their macros take a member
+/// access or a call apart to show its parts, which needs a copyable base; the wheel is not.
+private func read<Value>(_ value: Value) -> Value { value }
+
 @Suite struct TimerWheelTests {
     typealias Wheel = TimerWheel<Int>
     typealias Entry = ReferenceTimerQueue.Entry
@@ -47,26 +51,26 @@ import Testing
                 model.schedule(entry)
             case 0..<54 where !pending.isEmpty:
                 let (entry, handle) = pending.removeRandom(using: &random)
-                let cancelled = wheel.cancel(handle)
-                try #require(cancelled == entry.element, "cancel hands back the cancelled element")
+                try #require(read(wheel.cancel(handle)), "a pending handle cancels its entry")
                 model.cancel(entry)
                 retire(handle)
             case 54..<58 where !stale.isEmpty:
                 let handle = stale[Int(random.next() % UInt64(stale.count))]
                 let cancelled = wheel.cancel(handle)
-                let rescheduled = wheel.reschedule(handle, to: now)
-                try #require(cancelled == nil, "a stale handle cancels nothing")
-                try #require(!rescheduled, "a stale handle reschedules nothing")
-                try #require(!wheel.contains(handle), "a stale handle is not pending")
+                let rescheduled = wheel.reschedule(handle, -1, to: now)
+                try #require(!cancelled, "a stale handle cancels nothing")
+                try #require(rescheduled == nil, "a stale handle reschedules nothing")
+                try #require(!read(wheel.contains(handle)), "a stale handle is not pending")
             case 58..<68 where !pending.isEmpty:
                 // Rescheduling counts as scheduling anew: the entry takes a new serial.
                 let (old, handle) = pending.removeRandom(using: &random)
                 let entry = newEntry(element: old.element)
-                let rescheduled = wheel.reschedule(handle, to: entry.due)
-                try #require(rescheduled, "a pending handle reschedules")
+                let moved = try #require(read(wheel.reschedule(handle, entry.element, to: entry.due)))
+                try #require(!read(wheel.contains(handle)), "the old handle goes stale")
                 model.cancel(old)
                 model.schedule(entry)
-                pending.add(entry, handle)
+                pending.add(entry, moved)
+                retire(handle)
             case 68..<70 where !crowded:
                 let batch = (0..<Int(random.next() % 40)).map { _ in newEntry() }
                 let handles = wheel.schedule(contentsOf: batch.map { (due: $0.due, element: $0.element) })
@@ -90,14 +94,14 @@ import Testing
                 }
             }
             if let earliest = model.earliest {
-                let deadline = try #require(wheel.nextDeadline, "a non-empty wheel has a deadline")
+                let deadline = try #require(read(wheel.nextDeadline), "a non-empty wheel has a deadline")
                 try #require(deadline <= earliest.due, "the deadline is never after the earliest due time")
             } else {
-                try #require(wheel.nextDeadline == nil, "an empty wheel has no deadline")
+                try #require(read(wheel.nextDeadline) == nil, "an empty wheel has no deadline")
             }
             if step % 1000 == 0 {
                 wheel._checkInvariants()
-                try #require(wheel.count == model.entries.count, "the wheel counts what the model holds")
+                try #require(read(wheel.count) == model.entries.count, "the wheel counts what the model holds")
             }
         }
         wheel._checkInvariants()
@@ -105,7 +109,7 @@ import Testing
         let rest = wheel.advance(to: end)
         let expected = model.advance(to: end)
         #expect(rest.map(\.element) == expected.map(\.element), "the far future hands over everything left")
-        #expect(wheel.isEmpty)
+        #expect(read(wheel.isEmpty))
         wheel._checkInvariants()
     }
 
@@ -132,7 +136,7 @@ import Testing
     /// A later `now`: mostly by a second or a minute, sometimes to the next due time, rarely
     /// by days or by more than the horizon.
     private func randomAdvance(
-        from now: Instant, model: ReferenceTimerQueue, wheel: Wheel, using random: inout SplitMix64
+        from now: Instant, model: ReferenceTimerQueue, wheel: borrowing Wheel, using random: inout SplitMix64
     ) -> Instant {
         switch random.next() % 40 {
         case 0..<20: return now + microseconds(random.next() % 1_500_000)
@@ -197,22 +201,22 @@ import Testing
         wheel.schedule(1, at: firstBeyond)
         wheel.schedule(0, at: lastInBlock)
         wheel._checkInvariants()
-        #expect(wheel.advance(to: lastInBlock - .seconds(1)).isEmpty)
-        #expect(wheel.advance(to: lastInBlock).map(\.element) == [0])
-        #expect(wheel.nextDeadline == firstBeyond, "the next block's start is the deadline of what waits beyond")
-        #expect(wheel.advance(to: firstBeyond).map(\.element) == [1])
+        #expect(read(wheel.advance(to: lastInBlock - .seconds(1))).isEmpty)
+        #expect(read(wheel.advance(to: lastInBlock)).map(\.element) == [0])
+        #expect(read(wheel.nextDeadline) == firstBeyond, "the next block's start is the deadline of what waits beyond")
+        #expect(read(wheel.advance(to: firstBeyond)).map(\.element) == [1])
         wheel._checkInvariants()
-        #expect(wheel.advance(to: farBeyond - TimeSpan(microseconds: 1)).isEmpty)
-        #expect(wheel.advance(to: farBeyond).map(\.element) == [2])
-        #expect(wheel.advance(to: end).map(\.due) == [end])
-        #expect(wheel.isEmpty)
+        #expect(read(wheel.advance(to: farBeyond - TimeSpan(microseconds: 1))).isEmpty)
+        #expect(read(wheel.advance(to: farBeyond)).map(\.element) == [2])
+        #expect(read(wheel.advance(to: end)).map(\.due) == [end])
+        #expect(read(wheel.isEmpty))
     }
 
     @Test func aDeadlineFarBeyondTheHorizonIsTheNextBlocksStart() {
         let now = Instant(secondsSinceEpoch: 100)
         var wheel = Wheel(now: now)
         wheel.schedule(0, at: Instant(secondsSinceEpoch: 3 << 36))
-        #expect(wheel.nextDeadline == Instant(secondsSinceEpoch: 1 << 36))
+        #expect(read(wheel.nextDeadline) == Instant(secondsSinceEpoch: 1 << 36))
         wheel._checkInvariants()
         let fired = drainByDeadlines(&wheel, from: now)
         #expect(fired.map(\.due) == [Instant(secondsSinceEpoch: 3 << 36)])
@@ -225,12 +229,12 @@ import Testing
         wheel.schedule(1, at: now - .days(400))
         wheel.schedule(2, at: now - .seconds(5))
         wheel.schedule(3, at: now)
-        #expect(wheel.nextDeadline == now - .days(400), "the earliest overdue time is the deadline")
+        #expect(read(wheel.nextDeadline) == now - .days(400), "the earliest overdue time is the deadline")
         wheel._checkInvariants()
         let fired = wheel.advance(to: now)
         #expect(fired.map(\.element) == [1, 2, 3])
         #expect(fired.map(\.due) == [now - .days(400), now - .seconds(5), now])
-        #expect(wheel.nextDeadline == now + .seconds(10))
+        #expect(read(wheel.nextDeadline) == now + .seconds(10))
     }
 
     @Test func entriesWithinOneSecondComeOutByMicrosecondAndTiesByScheduling() {
@@ -250,7 +254,7 @@ import Testing
         // The same due time filed from ever closer clocks, so at ever lower levels.
         let leads: [TimeSpan] = [.days(30), .days(3), .hours(6), .minutes(20), .seconds(50), .seconds(1)]
         for (serial, lead) in leads.enumerated() {
-            #expect(wheel.advance(to: due - lead).isEmpty)
+            #expect(read(wheel.advance(to: due - lead)).isEmpty)
             wheel.schedule(serial, at: due)
             wheel.schedule(100 + serial, at: due + TimeSpan(microseconds: 1))
         }
@@ -272,7 +276,7 @@ import Testing
         let cut = now + .days(45)
         let fired = wheel.advance(to: cut)
         #expect(fired.map(\.due) == dues.filter { $0 <= cut }.sorted())
-        #expect(wheel.count == dues.filter { $0 > cut }.count)
+        #expect(read(wheel.count) == dues.filter { $0 > cut }.count)
         wheel._checkInvariants()
     }
 
@@ -284,34 +288,38 @@ import Testing
         let fired = wheel.schedule(1, at: now + .seconds(1))
         let cancelled = wheel.schedule(2, at: now + .seconds(2))
         let kept = wheel.schedule(3, at: now + .seconds(3))
-        #expect(wheel.cancel(cancelled) == 2)
-        #expect(wheel.advance(to: now + .seconds(1)).map(\.element) == [1])
-        #expect(wheel.cancel(fired) == nil, "a fired handle is stale")
-        #expect(wheel.cancel(cancelled) == nil, "a cancelled handle is stale")
+        #expect(read(wheel.cancel(cancelled)))
+        #expect(read(wheel.advance(to: now + .seconds(1))).map(\.element) == [1])
+        #expect(!read(wheel.cancel(fired)), "a fired handle is stale")
+        #expect(!read(wheel.cancel(cancelled)), "a cancelled handle is stale")
         // The freed entries are reused; the old handles must not reach the new entries.
         let reused = [wheel.schedule(4, at: now + .seconds(4)), wheel.schedule(5, at: now + .seconds(5))]
-        #expect(wheel.cancel(fired) == nil && wheel.cancel(cancelled) == nil)
-        #expect(!wheel.reschedule(fired, to: now) && !wheel.reschedule(cancelled, to: now))
-        #expect(wheel.count == 3)
-        #expect(reused.allSatisfy { wheel.contains($0) } && wheel.contains(kept))
+        #expect(!read(wheel.cancel(fired)) && !read(wheel.cancel(cancelled)))
+        #expect(
+            read(wheel.reschedule(fired, 1, to: now)) == nil && read(wheel.reschedule(cancelled, 2, to: now)) == nil)
+        #expect(read(wheel.count) == 3)
+        #expect(reused.allSatisfy { wheel.contains($0) } && read(wheel.contains(kept)))
         wheel._checkInvariants()
-        #expect(wheel.advance(to: now + .seconds(9)).map(\.element) == [3, 4, 5])
+        #expect(read(wheel.advance(to: now + .seconds(9))).map(\.element) == [3, 4, 5])
     }
 
-    @Test func rescheduleMovesAnEntryAndKeepsItsHandle() {
+    @Test func rescheduleMovesAnEntryUnderANewHandle() throws {
         let now = Instant(secondsSinceEpoch: 1000)
         var wheel = Wheel(now: now)
-        let moved = wheel.schedule(0, at: now + .days(300))
+        let original = wheel.schedule(0, at: now + .days(300))
         wheel.schedule(1, at: now + .seconds(30))
-        #expect(wheel.reschedule(moved, to: now + .seconds(10)) == true)
-        #expect(wheel.nextDeadline == now + .seconds(10))
+        let moved = try #require(read(wheel.reschedule(original, 0, to: now + .seconds(10))))
+        #expect(
+            !read(wheel.contains(original)) && read(wheel.contains(moved)),
+            "the old handle goes stale, the new one holds")
+        #expect(read(wheel.count) == 2)
         wheel._checkInvariants()
-        #expect(wheel.advance(to: now + .seconds(10)).map(\.element) == [0])
-        #expect(wheel.reschedule(moved, to: now) == false, "a fired entry cannot be rescheduled")
+        #expect(read(wheel.advance(to: now + .seconds(10))).map(\.element) == [0])
+        #expect(read(wheel.reschedule(moved, 0, to: now)) == nil, "a fired entry cannot be rescheduled")
         let later = wheel.schedule(2, at: now + .seconds(30))
-        #expect(wheel.reschedule(later, to: now + .seconds(30)) == true)
+        #expect(read(wheel.reschedule(later, 2, to: now + .seconds(30))) != nil)
         wheel.schedule(3, at: now + .seconds(30))
-        #expect(wheel.advance(to: now + .seconds(30)).map(\.element) == [1, 2, 3], "a rescheduled tie goes last")
+        #expect(read(wheel.advance(to: now + .seconds(30))).map(\.element) == [1, 2, 3], "a rescheduled tie goes last")
     }
 
     @Test func reschedulingBackAndForthBetweenSlotsFiresTheEntryOnceAsScheduledLast() {
@@ -319,33 +327,79 @@ import Testing
         var wheel = Wheel(now: now)
         let near = now + .minutes(3)
         let far = now + .days(2)
-        let bouncing = wheel.schedule(0, at: near)
+        var bouncing: Wheel.Handle? = wheel.schedule(0, at: near)
         for serial in 1...3 { wheel.schedule(serial, at: near) }
         for _ in 0..<50 {
-            #expect(wheel.reschedule(bouncing, to: far) == true)
-            #expect(wheel.reschedule(bouncing, to: near) == true)
+            bouncing = bouncing.flatMap { wheel.reschedule($0, 0, to: far) }
+            bouncing = bouncing.flatMap { wheel.reschedule($0, 0, to: near) }
             wheel._checkInvariants()
         }
-        #expect(wheel.reschedule(bouncing, to: near) == true, "rescheduling in place moves it behind its ties")
-        #expect(wheel.count == 4)
-        #expect(wheel.advance(to: far).map(\.element) == [1, 2, 3, 0])
-        #expect(wheel.isEmpty)
+        bouncing = bouncing.flatMap { wheel.reschedule($0, 0, to: near) }
+        #expect(bouncing != nil, "rescheduling in place moves it behind its ties")
+        #expect(read(wheel.count) == 4)
+        #expect(read(wheel.advance(to: far)).map(\.element) == [1, 2, 3, 0])
+        #expect(read(wheel.isEmpty))
     }
 
-    @Test func cancellingEveryEntryOfASlotMovesTheDeadlinePastIt() {
+    @Test func cancellingEveryEntryOfASlotCostsAtMostOneEmptyWakeUp() {
         let now = Instant(secondsSinceEpoch: 1_767_225_600)
         var wheel = TimerWheel<UInt32>(now: now)
-        let handles = (0..<100).map { wheel.schedule(UInt32($0), at: now + .days(20) + .seconds(Int64($0))) }
+        let handles = (0..<40).map { wheel.schedule(UInt32($0), at: now + .days(20) + .seconds(Int64($0))) }
         let kept = wheel.schedule(100, at: now + .days(200))
         for handle in handles { wheel.cancel(handle) }
         wheel._checkInvariants()
-        #expect(wheel.nextDeadline! > now + .days(21), "the emptied slot no longer sets the deadline")
+        // The cancelled filings still mark their slot: advancing there hands over nothing
+        // and drops them, and the deadline moves on to the entry still pending.
+        let early = wheel.nextDeadline!
+        #expect(early <= now + .days(20), "the deadline is never late, so it may be early")
+        #expect(read(wheel.advance(to: early)).isEmpty)
+        #expect(
+            read(wheel.nextDeadline)! > now + .days(21), "once reached, the emptied slot no longer sets the deadline")
+        wheel._checkInvariants()
         wheel.cancel(kept)
-        #expect(wheel.nextDeadline == nil)
+        wheel._checkInvariants()
+        #expect(read(wheel.advance(to: now + .days(201))).isEmpty)
+        #expect(read(wheel.nextDeadline) == nil)
         wheel._checkInvariants()
     }
 
-    @Test func cancelAndScheduleChurnReusesEntriesAndKeepsTheirOrder() {
+    @Test func aSweepDropsDeadFilingsOnceTheyOutnumberHalfTheEntries() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = TimerWheel<UInt32>(now: now)
+        let due = { (serial: Int) in now + .days(20) + .seconds(Int64(serial)) }
+        let handles = wheel.schedule(contentsOf: (0..<1000).map { (due: due($0), element: UInt32($0)) })
+        let built = wheel.storageByteCount
+        // The 377th cancel sweeps: 377 dead filings are more than 623 / 2 + 64.
+        for handle in handles.prefix(377) { wheel.cancel(handle) }
+        wheel._checkInvariants()
+        for serial in 1000..<1377 { wheel.schedule(UInt32(serial), at: due(serial)) }
+        wheel._checkInvariants()
+        // Without the sweep the slot's buffer of 1000 filings would have doubled.
+        #expect(read(wheel.storageByteCount) < built + 10_000, "the new entries fill the room the sweep made")
+        let fired = wheel.advance(to: due(2000))
+        #expect(fired.map(\.element) == Array(377..<1377).map(UInt32.init), "the survivors keep their order")
+    }
+
+    @Test func anEntryIsRetiredBeforeItsGenerationComesRound() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = TimerWheel<UInt32>(now: now)
+        let first = wheel.schedule(0, at: now + .hours(1))
+        var handle = first
+        // Each schedule and cancel of entry 0 takes two of its 65 534 usable generations.
+        for _ in 0..<32_766 {
+            wheel.cancel(handle)
+            handle = wheel.schedule(0, at: now + .hours(1))
+        }
+        wheel.cancel(handle)
+        let fresh = wheel.schedule(1, at: now + .hours(1))
+        #expect(
+            fresh != first && !read(wheel.contains(first)) && !read(wheel.contains(handle)), "no old handle comes back")
+        #expect(read(wheel.count) == 1)
+        wheel._checkInvariants()
+        #expect(read(wheel.advance(to: now + .hours(1))).map(\.element) == [1])
+    }
+
+    @Test func cancelAndScheduleChurnKeepsStorageBoundedAndEntriesInOrder() {
         let now = Instant(secondsSinceEpoch: 1_767_225_600)
         let count = 20_000
         var random = SplitMix64(seed: 11)
@@ -356,13 +410,16 @@ import Testing
         let built = wheel.storageByteCount
         for step in 0..<(5 * count) {
             let victim = Int(random.next() % UInt64(count))
-            let cancelled = wheel.cancel(handles[victim])
-            #expect(cancelled == UInt32(victim))
+            #expect(read(wheel.cancel(handles[victim])))
             dues[victim] = randomDue()
             handles[victim] = wheel.schedule(UInt32(victim), at: dues[victim])
             if step % 25_000 == 0 { wheel._checkInvariants() }
         }
-        #expect(wheel.storageByteCount == built, "each schedule reuses the entry the cancel before it freed")
+        // Live and dead filings together stay under 1.5 times the entries, plus the slack of
+        // buffers that doubled.
+        #expect(
+            read(wheel.storageByteCount) <= 3 * built, "\(wheel.storageByteCount) bytes after the churn, \(built) built"
+        )
         wheel._checkInvariants()
         let fired = wheel.advance(to: now + .days(31))
         #expect(fired.map(\.due) == dues.sorted(), "every entry falls due once, in order")
@@ -373,9 +430,9 @@ import Testing
     @Test func nextDeadlineIsExactWithinTheCurrentSecondAndNeverLate() {
         let now = Instant(secondsSinceEpoch: 1000) + TimeSpan(microseconds: 200_000)
         var wheel = Wheel(now: now)
-        #expect(wheel.nextDeadline == nil)
+        #expect(read(wheel.nextDeadline) == nil)
         wheel.schedule(0, at: now + TimeSpan(microseconds: 500_000))
-        #expect(wheel.nextDeadline == now + TimeSpan(microseconds: 500_000))
+        #expect(read(wheel.nextDeadline) == now + TimeSpan(microseconds: 500_000))
         let far = now + .days(3) + .seconds(7)
         var distant = Wheel(now: now)
         distant.schedule(0, at: far)
@@ -402,38 +459,24 @@ import Testing
         var oneByOne = Wheel(now: now)
         for entry in entries { oneByOne.schedule(entry.element, at: entry.due) }
         built._checkInvariants()
-        #expect(built.count == entries.count)
+        #expect(read(built.count) == entries.count)
         #expect(handles.count == entries.count && handles.allSatisfy { built.contains($0) })
         for handle in handles.prefix(100) { built.cancel(handle) }
         for entry in entries.prefix(100) { oneByOne.cancel(handles[entry.element]) }
         let end = now + .days(400)
-        #expect(built.advance(to: end).map(\.element) == oneByOne.advance(to: end).map(\.element))
+        #expect(read(built.advance(to: end)).map(\.element) == read(oneByOne.advance(to: end)).map(\.element))
         built._checkInvariants()
     }
 
-    @Test func storageIs24BytesPerEntryWithA4ByteElementPlusAFixedTable() {
+    @Test func storageIs22BytesPerEntryWithA4ByteElementPlusAFixedTable() {
         let now = Instant(secondsSinceEpoch: 1_767_225_600)
         let count = 100_000
         var wheel = TimerWheel<UInt32>(now: now)
         wheel.schedule(contentsOf: (0..<count).map { (due: now + .seconds(Int64($0)), element: UInt32($0)) })
-        // The fixed part: the slot table (3 KB) and the bitmaps.
+        // The fixed part: the slot table (9 KB) and the bitmaps.
         let fixed = 16 * 1024
-        #expect(wheel.storageByteCount <= 24 * count + fixed, "\(wheel.storageByteCount) bytes for \(count) entries")
-    }
-
-    @Test func aCopyIsUnaffectedByChangesToTheOriginal() {
-        let now = Instant(secondsSinceEpoch: 1000)
-        var original = Wheel(now: now)
-        let handle = original.schedule(0, at: now + .seconds(5))
-        original.schedule(1, at: now + .days(5))
-        let copy = original
-        original.cancel(handle)
-        original.schedule(2, at: now + .seconds(1))
-        #expect(original.advance(to: now + .days(6)).map(\.element) == [2, 1])
-        var advancedCopy = copy
-        #expect(copy.contains(handle) && copy.count == 2)
-        #expect(advancedCopy.advance(to: now + .days(6)).map(\.element) == [0, 1])
-        copy._checkInvariants()
+        #expect(
+            read(wheel.storageByteCount) <= 22 * count + fixed, "\(wheel.storageByteCount) bytes for \(count) entries")
     }
 
     // MARK: Backward steps of the clock
@@ -442,9 +485,11 @@ import Testing
         let start = Instant(secondsSinceEpoch: 1_767_225_600)
         let stepped = start - .hours(2)
         var plain = Wheel(now: start)
+        var rewound = Wheel(now: start)
         plain.schedule(0, at: start + .seconds(30))
-        #expect(plain.advance(to: start + .minutes(1)).map(\.element) == [0])
-        var rewound = plain
+        rewound.schedule(0, at: start + .seconds(30))
+        #expect(read(plain.advance(to: start + .minutes(1))).map(\.element) == [0])
+        #expect(read(rewound.advance(to: start + .minutes(1))).map(\.element) == [0])
         rewound.rewind(to: stepped)
         rewound._checkInvariants()
         // Scheduled after the step: due between the new time and the wheel's old clock.
@@ -452,14 +497,14 @@ import Testing
             plain.schedule(serial, at: stepped + .minutes(Int64(serial * 20)))
             rewound.schedule(serial, at: stepped + .minutes(Int64(serial * 20)))
         }
-        #expect(plain.advance(to: stepped + .minutes(30)).map(\.element) == [1])
-        #expect(rewound.advance(to: stepped + .minutes(30)).map(\.element) == [1])
-        #expect(rewound.nextDeadline == stepped + .minutes(40), "after a rewind the deadline is exact again")
-        #expect((plain.nextDeadline ?? start) <= stepped + .minutes(40), "without it the deadline is never late")
+        #expect(read(plain.advance(to: stepped + .minutes(30))).map(\.element) == [1])
+        #expect(read(rewound.advance(to: stepped + .minutes(30))).map(\.element) == [1])
+        #expect(read(rewound.nextDeadline) == stepped + .minutes(40), "after a rewind the deadline is exact again")
+        #expect((read(plain.nextDeadline) ?? start) <= stepped + .minutes(40), "without it the deadline is never late")
         plain._checkInvariants()
         rewound._checkInvariants()
-        #expect(plain.advance(to: start).map(\.element) == [2, 3])
-        #expect(rewound.advance(to: start).map(\.element) == [2, 3])
+        #expect(read(plain.advance(to: start)).map(\.element) == [2, 3])
+        #expect(read(rewound.advance(to: start)).map(\.element) == [2, 3])
     }
 
     @Test func rewindKeepsHandlesAndTheOrderOfTies() {
@@ -467,11 +512,11 @@ import Testing
         var wheel = Wheel(now: now)
         let due = now + .days(20)
         let handles = (0..<5).map { wheel.schedule($0, at: due) }
-        #expect(wheel.advance(to: due - .seconds(3)).isEmpty)
+        #expect(read(wheel.advance(to: due - .seconds(3))).isEmpty)
         wheel.rewind(to: now - .days(1))
         wheel._checkInvariants()
-        #expect(wheel.cancel(handles[1]) == 1, "handles outlive a rewind")
-        #expect(wheel.advance(to: due).map(\.element) == [0, 2, 3, 4])
+        #expect(read(wheel.cancel(handles[1])), "handles outlive a rewind")
+        #expect(read(wheel.advance(to: due)).map(\.element) == [0, 2, 3, 4])
     }
 
     /// Advances from deadline to deadline until the wheel is empty, as the daemon does.

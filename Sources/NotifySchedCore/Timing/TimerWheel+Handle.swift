@@ -4,20 +4,21 @@ extension TimerWheel {
     /// A handle is an entry index and the generation the entry had when it was scheduled.
     /// The wheel reuses the index once the entry falls due or is cancelled, with a new
     /// generation, so an old handle is recognised as stale rather than reaching the new
-    /// entry (unless one index is reused 2^31 times while the old handle is kept). A handle
-    /// belongs to the wheel that issued it.
+    /// entry. An index is retired after 32 767 uses instead of letting its generation come
+    /// round, so no handle is ever mistaken for a later one. A handle belongs to the wheel
+    /// that issued it.
     public struct Handle: Hashable, Sendable {
         /// The entry's index in the wheel's arrays.
         @usableFromInline let index: UInt32
 
         /// The entry's generation when it was scheduled: always odd.
-        @usableFromInline let generation: UInt32
+        @usableFromInline let generation: UInt16
 
         /// Creates the handle of the entry at `index` in `generation`.
         ///
         /// - Complexity: O(1)
         @inlinable
-        init(index: UInt32, generation: UInt32) {
+        init(index: UInt32, generation: UInt16) {
             self.index = index
             self.generation = generation
         }
@@ -30,7 +31,6 @@ extension TimerWheel {
     @inline(__always)
     func isPending(_ handle: Handle) -> Bool {
         let index = Int(handle.index)
-        return index < used && storage.entries[index].generation == handle.generation
-            && handle.generation & 1 == 1
+        return index < used && generations[index] == handle.generation && handle.generation & 1 == 1
     }
 }

@@ -1,9 +1,9 @@
-/// The slot lists of the wheel and the moves between them. Callers have made the storage
-/// unique before any of the mutating ones.
+/// The slot lists of the wheel and the moves between them.
 ///
-/// A list is threaded through the entries' links. Its two ends point at the slot's marker,
-/// `markerBase | slot`, a value no entry index reaches, so an entry can be unlinked without
-/// knowing which slot holds it.
+/// A list is a buffer of items that only grows at its end, so it keeps the order in which its
+/// entries were filed. A cancel touches nothing but the entry's generation: the filing it
+/// leaves behind is dead, skipped and dropped when its slot is cascaded or fired, or by a
+/// sweep once dead filings outnumber half the scheduled entries.
 extension TimerWheel {
     /// The number of levels.
     @inlinable static var levelCount: Int { 6 }
@@ -20,22 +20,15 @@ extension TimerWheel {
     /// The levels' slots and the overflow slot.
     @inlinable static var slotCount: Int { overflowSlot + 1 }
 
-    /// The first marker value; entry indices stay below it.
-    @inlinable static var markerBase: UInt32 { 1 << 31 }
+    /// The most entries a wheel holds at once, and the most entry indices it ever hands out.
+    @inlinable static var entryLimit: Int { Int(UInt32.max) }
 
-    /// The most entries a wheel holds.
-    @inlinable static var entryLimit: Int { Int(markerBase) }
+    /// The generation an entry is freed into for the last time: an even one, so no handle or
+    /// filing matches it, and never reused, so no generation ever comes round again.
+    @inlinable static var retiredGeneration: UInt16 { .max - 1 }
 
-    /// The end of the free list.
-    @inlinable static var noEntry: UInt32 { .max }
-
-    /// The marker that stands for `slot` at the ends of its list.
-    ///
-    /// - Complexity: O(1)
-    @inlinable
-    static func marker(ofSlot slot: Int) -> UInt32 {
-        markerBase | UInt32(truncatingIfNeeded: slot)
-    }
+    /// Dead filings the wheel keeps, beyond half its scheduled entries, before it sweeps.
+    @inlinable static var deadAllowance: Int { 64 }
 
     /// The whole second that holds `microseconds`.
     ///
@@ -64,114 +57,193 @@ extension TimerWheel {
         return level << bitsPerLevel | index
     }
 
+    /// The slot that files an entry due at `due` (microseconds) from the wheel's clock: an
+    /// overdue entry goes in the current second's slot.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    @inline(__always)
+    func slot(forDue due: Int64) -> Int {
+        Self.slot(forKey: Swift.max(Self.second(of: due), elapsed), elapsed: elapsed)
+    }
+
     /// Takes a free entry (or a new one) for `element` due at `due` (microseconds), and files
-    /// it.
+    /// it in `slot`, which `slot(forDue:)` chose.
     ///
     /// - Complexity: O(1) amortized.
     @inlinable
     @inline(__always)
-    mutating func insert(_ element: Element, at due: Int64) -> Handle {
+    mutating func insert(_ element: Element, at due: Int64, inSlot slot: Int) -> Handle {
         let index: UInt32
-        let generation: UInt32
-        if firstFree != Self.noEntry {
-            index = firstFree
-            firstFree = storage.entries[Int(index)].next
-            generation = storage.entries[Int(index)].generation &+ 1
+        if freeCount > 0 {
+            freeCount &-= 1
+            index = free[freeCount]
         } else {
-            precondition(used < Self.entryLimit, "A timer wheel holds at most 2^31 entries")
+            precondition(used < Self.entryLimit, "A timer wheel hands out at most 2^32 - 1 entries")
             reserve(used + 1, exactly: false)
             index = UInt32(truncatingIfNeeded: used)
             used += 1
-            generation = 1
+            (generations + Int(index)).initialize(to: 0)
         }
-        storage.entries[Int(index)].generation = generation
-        storage.entries[Int(index)].due = due
-        storage.entries[Int(index)].element = element
-        file(index, due: due)
+        let generation = generations[Int(index)] &+ 1
+        generations[Int(index)] = generation
+        file(Item(due: due, index: index, generation: generation, element: element), inSlot: slot)
         scheduledCount &+= 1
         return Handle(index: index, generation: generation)
     }
 
-    /// Files a detached entry due at `due` (microseconds) in the slot its due second and the
-    /// clock choose; an overdue entry goes in the current second's slot.
+    /// Schedules `entries` under new consecutive indices, filing each in its slot from
+    /// `slots` (chosen by `slot(forDue:)`), whose buffers already have room, and writes their
+    /// handles into `handles` from `start` on: the bulk build's inner loop, with no free
+    /// entry to look at and no room to check.
     ///
-    /// - Complexity: O(1)
+    /// - Returns: `start` plus the number of entries.
+    /// - Complexity: O(*n* + slots) for *n* entries.
     @inlinable
-    @inline(__always)
-    mutating func file(_ entry: UInt32, due: Int64) {
-        let key = Swift.max(Self.second(of: due), elapsed)
-        append(entry, toSlot: Self.slot(forKey: key, elapsed: elapsed))
-        if key == elapsed { currentMinimum = Swift.min(currentMinimum, due) }
+    mutating func fileFresh<Entries: Collection, Slots: Collection>(
+        _ entries: Entries, _ slots: Slots, into handles: UnsafeMutableBufferPointer<Handle>, from start: Int
+    ) -> Int where Entries.Element == (due: Instant, element: Element), Slots.Element == UInt16 {
+        let first = used
+        (generations + first).initialize(repeating: 1, count: entries.count)
+        used += entries.count
+        scheduledCount += entries.count
+        // Each slot's next free position, by pointer: no uniqueness check per entry.
+        let ends = UnsafeMutablePointer<Int>.allocate(capacity: Self.slotCount)
+        defer { ends.deallocate() }
+        for slot in 0..<Self.slotCount { (ends + slot).initialize(to: self.slots[slot].count) }
+        let clockSlot = Int(truncatingIfNeeded: elapsed) & 63
+        var position = start
+        for (entry, slot) in zip(entries, slots) {
+            let slot = Int(slot)
+            let index = UInt32(truncatingIfNeeded: first + position - start)
+            let due = entry.due.microseconds
+            self.slots[slot].items.unsafelyUnwrapped[ends[slot]] = Item(
+                due: due, index: index, generation: 1, element: entry.element)
+            ends[slot] += 1
+            if slot == clockSlot { currentMinimum = Swift.min(currentMinimum, due) }
+            handles[position] = Handle(index: index, generation: 1)
+            position += 1
+        }
+        for slot in 0..<Self.slotCount where ends[slot] > self.slots[slot].count {
+            self.slots[slot].count = ends[slot]
+            if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+        }
+        return position
     }
 
-    /// Appends a detached entry at the end of `slot`'s list.
+    /// Files `item` in the slot its due time and the clock choose.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1) amortized.
     @inlinable
     @inline(__always)
-    mutating func append(_ entry: UInt32, toSlot slot: Int) {
-        let entries = storage.entries
-        let ends = storage.slots + slot
-        let marker = Self.marker(ofSlot: slot)
-        let last = ends.pointee.last
-        entries[Int(entry)].next = marker
-        entries[Int(entry)].prev = last
-        if last == marker {
-            ends.pointee.first = entry
-            if slot < Self.overflowSlot { storage.occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
-        } else {
-            entries[Int(last)].next = entry
-        }
-        ends.pointee.last = entry
+    mutating func file(_ item: Item) {
+        file(item, inSlot: slot(forDue: item.due))
     }
 
-    /// Takes a filed entry out of its slot's list.
+    /// Files `item` in `slot`, which `slot(forDue:)` chose, keeping the current second's
+    /// bound.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(1) amortized.
     @inlinable
     @inline(__always)
-    mutating func unlink(_ entry: UInt32) {
-        let entries = storage.entries
-        let next = entries[Int(entry)].next
-        let prev = entries[Int(entry)].prev
-        if prev >= Self.markerBase {
-            storage.slots[Int(prev & ~Self.markerBase)].first = next
-        } else {
-            entries[Int(prev)].next = next
-        }
-        if next >= Self.markerBase {
-            let slot = Int(next & ~Self.markerBase)
-            storage.slots[slot].last = prev
-            if prev >= Self.markerBase && slot < Self.overflowSlot {
-                storage.occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63))
-            }
-        } else {
-            entries[Int(next)].prev = prev
-        }
+    mutating func file(_ item: Item, inSlot slot: Int) {
+        append(item, toSlot: slot)
+        // Only an entry due in the clock's own second lands in the clock's level-0 slot.
+        if slot == Int(truncatingIfNeeded: elapsed) & 63 { currentMinimum = Swift.min(currentMinimum, item.due) }
     }
 
-    /// Frees an unlinked entry for reuse; its handles become stale.
+    /// Appends `item` at the end of `slot`'s list.
+    ///
+    /// - Complexity: O(1) amortized: the slot's buffer doubles when full.
+    @inlinable
+    @inline(__always)
+    mutating func append(_ item: Item, toSlot slot: Int) {
+        let target = slots + slot
+        let count = target.pointee.count
+        if count == target.pointee.capacity { reserveItems(count + 1, inSlot: slot, exactly: false) }
+        target.pointee.items.unsafelyUnwrapped[count] = item
+        target.pointee.count = count &+ 1
+        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+    }
+
+    /// Whether `item` is the filing of a scheduled entry rather than one a cancel left behind.
     ///
     /// - Complexity: O(1)
     @inlinable
     @inline(__always)
-    mutating func release(_ entry: UInt32) {
-        storage.entries[Int(entry)].generation &+= 1
-        storage.entries[Int(entry)].next = firstFree
-        firstFree = entry
+    func isLive(_ item: Item) -> Bool {
+        generations[Int(item.index)] == item.generation
+    }
+
+    /// Frees a scheduled entry: its handles and its filing go stale, and the entry is reused
+    /// next, unless it has reached its last generation.
+    ///
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    @inline(__always)
+    mutating func release(_ index: UInt32) {
+        let generation = generations[Int(index)] &+ 1
+        generations[Int(index)] = generation
         scheduledCount &-= 1
+        guard generation != Self.retiredGeneration else { return }
+        if freeCount == freeCapacity { growFree() }
+        free[freeCount] = index
+        freeCount &+= 1
     }
 
-    /// Empties `slot` and returns the first entry of the chain it held; the chain still ends
-    /// at the slot's marker.
+    /// Counts the filing a cancel left behind, and sweeps once dead filings outnumber half the
+    /// scheduled entries (plus a small allowance).
+    ///
+    /// - Complexity: O(1) amortized: a sweep of *n* filings follows at least *n*/3 cancels.
+    @inlinable
+    @inline(__always)
+    mutating func leaveDeadFiling() {
+        deadCount &+= 1
+        if deadCount > scheduledCount >> 1 &+ Self.deadAllowance { sweep() }
+    }
+
+    /// Drops every dead filing, keeping the order of the live ones; a slot left empty gives
+    /// its buffer back, and one left under a quarter full halves it or more.
+    ///
+    /// - Complexity: O(*n* + slots) for *n* filings.
+    @inlinable
+    @inline(never)
+    mutating func sweep() {
+        for slot in 0..<Self.slotCount {
+            let target = slots + slot
+            guard let items = target.pointee.items else { continue }
+            var kept = 0
+            // Branch-free: whether a filing is live is a coin toss the predictor cannot learn.
+            for position in 0..<target.pointee.count {
+                let item = items[position]
+                items[kept] = item
+                kept &+= isLive(item) ? 1 : 0
+            }
+            target.pointee.count = kept
+            if kept == 0 {
+                items.deallocate()
+                target.pointee = .empty
+                if slot < Self.overflowSlot {
+                    occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63))
+                }
+            } else if kept < target.pointee.capacity / 4 {
+                target.pointee.items = Self.moved(items, count: kept, to: 2 * kept)
+                target.pointee.capacity = 2 * kept
+            }
+        }
+        deadCount = 0
+    }
+
+    /// Empties `slot` and hands over its buffer and the number of items in it; the caller
+    /// frees the buffer.
     ///
     /// - Complexity: O(1)
     @inlinable
-    mutating func detachChain(of slot: Int) -> UInt32 {
-        let first = storage.slots[slot].first
-        storage.slots[slot] = Ends(bothAt: Self.marker(ofSlot: slot))
-        if slot < Self.overflowSlot { storage.occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
-        return first
+    mutating func detach(_ slot: Int) -> (items: UnsafeMutablePointer<Item>?, count: Int) {
+        let detached = slots[slot]
+        slots[slot] = .empty
+        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
+        return (detached.items, detached.count)
     }
 
     /// The earliest occupied slot and the second it starts at, or `nil` when the wheel is
@@ -186,14 +258,14 @@ extension TimerWheel {
         for level in 0..<Self.levelCount {
             let shift = level * Self.bitsPerLevel
             let clockSlot = Int(truncatingIfNeeded: elapsed >> Int64(shift)) & 63
-            let ahead = storage.occupied[level] >> UInt64(clockSlot)
+            let ahead = occupied[level] >> UInt64(clockSlot)
             if ahead != 0 {
                 let index = clockSlot + ahead.trailingZeroBitCount
                 let levelStart = elapsed & ~((1 << Int64(shift + Self.bitsPerLevel)) - 1)
                 return (level << Self.bitsPerLevel | index, levelStart + Int64(index) << Int64(shift))
             }
         }
-        if storage.slots[Self.overflowSlot].first < Self.markerBase {
+        if slots[Self.overflowSlot].count > 0 {
             let horizonMask: Int64 = (1 << Int64(Self.levelCount * Self.bitsPerLevel)) - 1
             return (Self.overflowSlot, (elapsed | horizonMask) + 1)
         }
@@ -201,49 +273,55 @@ extension TimerWheel {
     }
 
     /// Files the entries of a slot above level 0 (or of the overflow slot) from the clock,
-    /// which has just reached the slot's start.
+    /// which has just reached the slot's start, and drops its dead filings.
     ///
-    /// - Complexity: O(*k*) for the *k* entries of the slot.
+    /// - Complexity: O(*k*) for the *k* filings of the slot.
     @inlinable
     mutating func cascade(_ slot: Int) {
-        var entry = detachChain(of: slot)
-        while entry < Self.markerBase {
-            let next = storage.entries[Int(entry)].next
-            file(entry, due: storage.entries[Int(entry)].due)
-            entry = next
+        let (items, count) = detach(slot)
+        guard let items else { return }
+        for position in 0..<count {
+            let item = items[position]
+            if isLive(item) { file(item) } else { deadCount &-= 1 }
         }
+        items.deallocate()
     }
 
     /// Hands over the entries of a level-0 slot due by `now` (microseconds), in due-time
-    /// order with ties in list order, and files the others back.
+    /// order with ties in filing order, files the others back and drops the dead filings.
     ///
     /// - Returns: Whether every entry of the slot was handed over.
-    /// - Complexity: O(*k* log *k*) for the *k* entries of the slot.
+    /// - Complexity: O(*k* log *k*) for the *k* filings of the slot.
     @inlinable
     mutating func fire(_ slot: Int, upTo now: Int64, into fired: inout [(due: Instant, element: Element)]) -> Bool {
-        var due: [(due: Int64, order: Int, entry: UInt32)] = []
+        let (items, count) = detach(slot)
+        guard let items else { return true }
+        var due: [(due: Int64, order: Int, index: UInt32, element: Element)] = []
         var kept = false
         var sorted = true
-        var entry = detachChain(of: slot)
-        while entry < Self.markerBase {
-            let next = storage.entries[Int(entry)].next
-            let time = storage.entries[Int(entry)].due
+        for position in 0..<count {
+            let item = items[position]
+            guard isLive(item) else {
+                deadCount &-= 1
+                continue
+            }
+            let time = item.due
             if time <= now {
                 if let last = due.last, last.due > time { sorted = false }
-                due.append((time, due.count, entry))
+                due.append((time, due.count, item.index, item.element))
             } else {
-                file(entry, due: time)
+                file(item)
                 kept = true
             }
-            entry = next
         }
+        items.deallocate()
         // A second's entries are mostly due on the second itself, and so already in order.
         if !sorted {
             due.sort { ($0.due, $0.order) < ($1.due, $1.order) }
         }
-        for (time, _, entry) in due {
-            fired.append((Instant(microseconds: time), storage.entries[Int(entry)].element))
-            release(entry)
+        for (time, _, index, element) in due {
+            fired.append((Instant(microseconds: time), element))
+            release(index)
         }
         return !kept
     }

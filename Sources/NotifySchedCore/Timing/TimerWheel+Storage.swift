@@ -1,126 +1,73 @@
 extension TimerWheel {
-    /// One entry: its exact due time, its two neighbours in its slot's list (or, once free,
-    /// the next free entry), its generation and its element.
+    /// One filing of an entry in a slot's list: its exact due time, its entry index, the
+    /// generation the entry had when it was filed, and its element. The filing counts only
+    /// while that is still the entry's generation; a cancel leaves it behind, dead, until its
+    /// slot is processed or the wheel sweeps.
     ///
-    /// They sit side by side because a cancel reads and writes all but the due time, and the
-    /// schedule that follows reuses the entry it freed and writes the rest: one record, so
-    /// the pair's own entry costs one cache miss rather than one per column.
+    /// The element travels with the filing rather than in a column of its own, so that a
+    /// schedule writes only memory it has just touched. The due time is kept as two 32-bit
+    /// halves so that, with a 4-byte element, an item takes 20 bytes rather than 24.
     @usableFromInline
-    struct Entry {
-        /// The due time in microseconds since the epoch.
-        @usableFromInline var due: Int64
+    struct Item {
+        /// The low 32 bits of the due time in microseconds since the epoch.
+        @usableFromInline var dueLow: UInt32
 
-        /// The next entry, or the slot's marker after the last one.
-        @usableFromInline var next: UInt32
+        /// The high 32 bits of the due time.
+        @usableFromInline var dueHigh: UInt32
 
-        /// The previous entry, or the slot's marker before the first one.
-        @usableFromInline var prev: UInt32
+        /// The entry's index into `generations`.
+        @usableFromInline var index: UInt32
 
-        /// Odd while the entry is scheduled, even while it is free.
-        @usableFromInline var generation: UInt32
+        /// The entry's generation when it was filed: odd.
+        @usableFromInline var generation: UInt16
 
-        /// What the entry hands back when it falls due or is cancelled.
+        /// What the entry hands back when it falls due.
         @usableFromInline var element: Element
-    }
 
-    /// A slot's two ends: the first and the last entry of its list, or its own marker twice
-    /// when it is empty.
-    @usableFromInline
-    struct Ends {
-        /// The first entry, or the slot's marker.
-        @usableFromInline var first: UInt32
-
-        /// The last entry, or the slot's marker.
-        @usableFromInline var last: UInt32
-
-        /// Both ends at `value`: an empty slot's, when `value` is its marker.
+        /// The filing of entry `index` in `generation`, due at `due` (microseconds).
         ///
         /// - Complexity: O(1)
         @inlinable
-        init(bothAt value: UInt32) {
-            first = value
-            last = value
-        }
-    }
-
-    /// The wheel's memory: the entries, the slot ends and the occupancy bitmaps.
-    ///
-    /// They live in one object, behind unchecked pointers, so that a mutation checks once
-    /// whether the storage is shared (and copies it if so) instead of once per array access,
-    /// and the innermost code pays no bounds checks; the wheel's invariants keep every index
-    /// in bounds, and `_checkInvariants()` verifies them in tests. Every property is a
-    /// constant, which spares each access a dynamic exclusivity check; growing replaces the
-    /// whole object.
-    @usableFromInline
-    final class Storage {
-        /// The entries there is room for.
-        @usableFromInline let capacity: Int
-
-        /// The entries.
-        @usableFromInline let entries: UnsafeMutablePointer<Entry>
-
-        /// Each slot's ends, `slotCount` of them.
-        @usableFromInline let slots: UnsafeMutablePointer<Ends>
-
-        /// One word per level, one bit per slot: set when the slot's list is not empty.
-        @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
-
-        /// Empty storage with room for `capacity` entries.
-        ///
-        /// - Complexity: O(slots)
-        @inlinable
-        init(capacity: Int) {
-            self.capacity = capacity
-            entries = .allocate(capacity: capacity)
-            slots = .allocate(capacity: TimerWheel.slotCount)
-            occupied = .allocate(capacity: TimerWheel.levelCount)
-            for slot in 0..<TimerWheel.slotCount {
-                (slots + slot).initialize(to: Ends(bothAt: TimerWheel.marker(ofSlot: slot)))
-            }
-            occupied.initialize(repeating: 0, count: TimerWheel.levelCount)
+        init(due: Int64, index: UInt32, generation: UInt16, element: Element) {
+            dueLow = UInt32(truncatingIfNeeded: due)
+            dueHigh = UInt32(truncatingIfNeeded: due >> 32)
+            self.index = index
+            self.generation = generation
+            self.element = element
         }
 
-        /// A copy of the first `used` entries of `other` and of its slot table, with room
-        /// for `capacity` entries: for a wheel about to change while another value shares
-        /// its storage, or that needs more room.
-        ///
-        /// - Complexity: O(`used` + slots)
-        @inlinable
-        init(copying other: Storage, used: Int, capacity: Int) {
-            self.capacity = capacity
-            entries = .allocate(capacity: capacity)
-            slots = .allocate(capacity: TimerWheel.slotCount)
-            occupied = .allocate(capacity: TimerWheel.levelCount)
-            entries.initialize(from: other.entries, count: used)
-            slots.initialize(from: other.slots, count: TimerWheel.slotCount)
-            occupied.initialize(from: other.occupied, count: TimerWheel.levelCount)
-        }
-
-        deinit {
-            // Every stored type is bitwise-copyable, so there is nothing to deinitialize.
-            entries.deallocate()
-            slots.deallocate()
-            occupied.deallocate()
-        }
-
-        /// The bytes allocated for the entries, the slot table and the bitmaps.
+        /// The due time in microseconds since the epoch.
         ///
         /// - Complexity: O(1)
         @inlinable
-        var byteCount: Int {
-            capacity * MemoryLayout<Entry>.stride + TimerWheel.slotCount * MemoryLayout<Ends>.stride
-                + TimerWheel.levelCount * MemoryLayout<UInt64>.stride
-        }
+        var due: Int64 { Int64(bitPattern: UInt64(dueHigh) << 32 | UInt64(dueLow)) }
     }
 
-    /// Gives this wheel storage of its own before a mutation, copying it if another value
-    /// shares it.
-    ///
-    /// - Complexity: O(1), or O(*n*) when the storage must be copied.
-    @inlinable
-    @inline(__always)
-    mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { copyStorage(capacity: storage.capacity) }
+    /// A slot's list: its items in the order they were filed, in a buffer of its own.
+    @usableFromInline
+    struct Slot {
+        /// The items, or `nil` before the slot's first filing.
+        @usableFromInline var items: UnsafeMutablePointer<Item>?
+
+        /// The items filed, live and dead.
+        @usableFromInline var count: Int
+
+        /// The items there is room for.
+        @usableFromInline var capacity: Int
+
+        /// A slot with no buffer.
+        ///
+        /// - Complexity: O(1)
+        @inlinable
+        init() {
+            items = nil
+            count = 0
+            capacity = 0
+        }
+
+        /// A slot with no buffer.
+        @inlinable
+        static var empty: Slot { Slot() }
     }
 
     /// Makes room for at least `minimum` entries: exactly that many for a bulk build, and at
@@ -129,17 +76,57 @@ extension TimerWheel {
     /// - Complexity: O(1) when there is room, O(*n*) for *n* entries ever used otherwise.
     @inlinable
     mutating func reserve(_ minimum: Int, exactly: Bool) {
-        guard minimum > storage.capacity else { return }
-        copyStorage(capacity: exactly ? minimum : Swift.max(minimum, 2 * storage.capacity, 16))
+        guard minimum > capacity else { return }
+        resizeGenerations(to: exactly ? minimum : Swift.max(minimum, 2 * capacity, 16))
     }
 
-    /// Replaces the storage with a copy that has room for `capacity` entries; out of line,
-    /// to keep it out of the hot paths it guards.
+    /// Gives `generations` room for `capacity` entries, keeping the first `used`; out of
+    /// line, to keep it out of the hot paths it guards.
     ///
-    /// - Complexity: O(*n* + slots), for *n* entries ever used.
+    /// - Complexity: O(`used`)
     @inlinable
     @inline(never)
-    mutating func copyStorage(capacity: Int) {
-        storage = Storage(copying: storage, used: used, capacity: capacity)
+    mutating func resizeGenerations(to capacity: Int) {
+        generations = Self.moved(generations, count: used, to: capacity)
+        self.capacity = capacity
+    }
+
+    /// Doubles the room of the free stack.
+    ///
+    /// - Complexity: O(`freeCount`)
+    @inlinable
+    @inline(never)
+    mutating func growFree() {
+        freeCapacity = Swift.max(16, 2 * freeCapacity)
+        free = Self.moved(free, count: freeCount, to: freeCapacity)
+    }
+
+    /// Gives `slot`'s buffer room for at least `minimum` items: exactly that many when
+    /// `exactly`, otherwise at least double its room.
+    ///
+    /// - Complexity: O(*k*) for the *k* items of the slot.
+    @inlinable
+    @inline(never)
+    func reserveItems(_ minimum: Int, inSlot slot: Int, exactly: Bool) {
+        let target = slots + slot
+        guard minimum > target.pointee.capacity else { return }
+        let capacity = exactly ? minimum : Swift.max(minimum, 2 * target.pointee.capacity, 16)
+        target.pointee.items = Self.moved(target.pointee.items, count: target.pointee.count, to: capacity)
+        target.pointee.capacity = capacity
+    }
+
+    /// A buffer of `capacity` holding the first `count` values of `old`, which it frees.
+    ///
+    /// - Complexity: O(`count`)
+    @inlinable
+    static func moved<Value>(_ old: UnsafeMutablePointer<Value>?, count: Int, to capacity: Int)
+        -> UnsafeMutablePointer<Value>
+    {
+        let new = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
+        if let old {
+            new.initialize(from: old, count: count)
+            old.deallocate()
+        }
+        return new
     }
 }

@@ -11,7 +11,7 @@
 ///
 ///     var wheel = TimerWheel<UInt32>(now: now)
 ///     let reminder = wheel.schedule(7, at: now + .minutes(5))
-///     wheel.reschedule(reminder, to: now + .minutes(10))
+///     let moved = wheel.reschedule(reminder, 7, to: now + .minutes(10))
 ///     // The daemon arms its timer at `wheel.nextDeadline`, and when it fires:
 ///     for (due, element) in wheel.advance(to: now) { deliver(element, due: due) }
 ///
@@ -32,23 +32,51 @@
 /// than before), it calls `rewind(to:)` with the new time, which files every pending entry
 /// afresh; handles stay valid, so the caller keeps its bookkeeping as it is.
 ///
-/// **Storage.** Entries live in one array indexed by a 32-bit entry index, each one record
-/// of its due time, two 32-bit links, its generation and its element: 20 bytes plus the
-/// element, 24 bytes with a `UInt32` element. Each slot is a doubly linked list through the
-/// links; freed entries are reused, the latest freed first, before the array grows. A
-/// cancel unlinks its entry (one record) from its two neighbours (two more), and the
-/// schedule that follows reuses that entry. The
-/// storage is copy-on-write, like an array's. Elements are `BitwiseCopyable` so that
-/// cancelling and firing move bytes, never reference counts.
-public struct TimerWheel<Element: BitwiseCopyable> {
-    /// The entries and the slot table, shared copy-on-write between copies of a wheel.
-    @usableFromInline var storage: Storage
+/// **One owner.** The wheel is noncopyable: whoever holds it (the daemon's loop) changes it in
+/// place, and moving it costs nothing. A copyable wheel would have to check, on every
+/// schedule and cancel, whether its storage is shared; that check is a call into the Swift
+/// runtime, and measured a third of the time of a schedule+cancel pair.
+///
+/// **Storage.** Each entry has an index and a 16-bit generation; each slot is a buffer of
+/// filings (the exact due time, the index, the generation filed under, the element), appended
+/// in order. With a `UInt32` element a filing takes 20 bytes, so an entry takes 22. Freed
+/// entries are reused, the latest freed first, before new indices are handed out. A cancel
+/// writes one thing, the entry's generation, which makes its handle and its filing stale: no
+/// slot list is touched, so a cancel costs one memory access wherever the entry sits, and
+/// the schedule that usually follows reuses that entry and appends to a list end it has just
+/// touched. The dead filing stays in its slot until the slot is cascaded or fired, or until a
+/// sweep drops all of them at once, which happens when dead filings outnumber half the
+/// scheduled entries (plus 64); so the filings never exceed 1.5 times the entries (plus 64).
+/// Elements are `BitwiseCopyable` so that filing and firing move bytes, never reference
+/// counts.
+///
+/// The wheel's memory lives behind unchecked pointers, so that the innermost code pays no
+/// bounds checks; the wheel's invariants keep every index in bounds, and `_checkInvariants()`
+/// verifies them in tests.
+public struct TimerWheel<Element: BitwiseCopyable>: ~Copyable {
+    /// Each entry's generation: odd while it is scheduled, even while it is free.
+    @usableFromInline var generations: UnsafeMutablePointer<UInt16>
+
+    /// The entries `generations` has room for.
+    @usableFromInline var capacity: Int
+
+    /// The free entries, the latest freed on top.
+    @usableFromInline var free: UnsafeMutablePointer<UInt32>
+
+    /// The free entries there is room for.
+    @usableFromInline var freeCapacity: Int
+
+    /// Each slot's list, `slotCount` of them.
+    @usableFromInline let slots: UnsafeMutablePointer<Slot>
+
+    /// One word per level, one bit per slot: set when the slot's list is not empty.
+    @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
 
     /// The entries ever handed out: indices at and above it have never been used.
     @usableFromInline var used: Int
 
-    /// The first free entry, or `Self.noEntry`.
-    @usableFromInline var firstFree: UInt32
+    /// The entries on the free stack.
+    @usableFromInline var freeCount: Int
 
     /// The wheel's clock, in whole seconds since the epoch.
     @usableFromInline var elapsed: Int64
@@ -60,23 +88,42 @@ public struct TimerWheel<Element: BitwiseCopyable> {
     /// The number of scheduled entries.
     @usableFromInline var scheduledCount: Int
 
+    /// The filings in the slots whose entry was cancelled since.
+    @usableFromInline var deadCount: Int
+
     /// Creates an empty wheel whose clock reads `now`.
     ///
     /// - Parameter now: The current time; entries due at or before it are overdue.
     /// - Complexity: O(slots): the slot table has a fixed size.
     @inlinable
     public init(now: Instant) {
-        storage = Storage(capacity: 0)
+        generations = .allocate(capacity: 0)
+        capacity = 0
+        free = .allocate(capacity: 0)
+        freeCapacity = 0
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: .empty, count: Self.slotCount)
+        occupied = .allocate(capacity: Self.levelCount)
+        occupied.initialize(repeating: 0, count: Self.levelCount)
         used = 0
-        firstFree = Self.noEntry
+        freeCount = 0
         elapsed = Self.second(of: now.microseconds)
         currentMinimum = .max
         scheduledCount = 0
+        deadCount = 0
+    }
+
+    deinit {
+        // Every stored type is bitwise-copyable, so there is nothing to deinitialize.
+        for slot in 0..<Self.slotCount { slots[slot].items?.deallocate() }
+        generations.deallocate()
+        free.deallocate()
+        slots.deallocate()
+        occupied.deallocate()
     }
 }
 
-// Copies share storage until one of them changes, and a change first makes the storage
-// unique, so no two threads ever write to, or read while another writes to, one storage.
+// A wheel has one owner at a time; moving it to another thread moves its memory with it.
 extension TimerWheel: @unchecked Sendable where Element: Sendable {}
 
 extension TimerWheel {
@@ -92,12 +139,18 @@ extension TimerWheel {
     @inlinable
     public var isEmpty: Bool { scheduledCount == 0 }
 
-    /// The bytes the wheel has allocated: its entry array at its capacity, its slot table
-    /// and its bitmaps.
+    /// The bytes the wheel has allocated: its generations and its free stack at their
+    /// capacity, its slot lists at theirs, its slot table and its bitmaps.
     ///
-    /// - Complexity: O(1)
+    /// - Complexity: O(slots)
     @inlinable
-    public var storageByteCount: Int { storage.byteCount }
+    public var storageByteCount: Int {
+        var itemCapacity = 0
+        for slot in 0..<Self.slotCount { itemCapacity += slots[slot].capacity }
+        return capacity * MemoryLayout<UInt16>.stride + freeCapacity * MemoryLayout<UInt32>.stride
+            + itemCapacity * MemoryLayout<Item>.stride + Self.slotCount * MemoryLayout<Slot>.stride
+            + Self.levelCount * MemoryLayout<UInt64>.stride
+    }
 
     /// Schedules `element` to fall due at `due`.
     ///
@@ -108,35 +161,56 @@ extension TimerWheel {
     ///   - element: What to hand back when the entry falls due.
     ///   - due: The exact time it falls due.
     /// - Returns: The handle that cancels or reschedules this entry while it is pending.
-    /// - Complexity: O(1) amortized: the entry array grows only when no freed entry is left.
+    /// - Complexity: O(1) amortized: new indices are handed out only when no freed entry is
+    ///   left, and a slot's buffer doubles when full.
     @inlinable
     @inline(__always)
     @discardableResult
     public mutating func schedule(_ element: Element, at due: Instant) -> Handle {
-        makeUnique()
-        return insert(element, at: due.microseconds)
+        insert(element, at: due.microseconds, inSlot: slot(forDue: due.microseconds))
     }
 
     /// Schedules many entries at once: the bulk build of a wheel from a schedule.
     ///
-    /// The entry array is sized once for all the entries, so building a wheel of `n` entries
-    /// this way allocates at most once.
+    /// The generations and each slot's buffer are sized once for all the entries, so
+    /// building a wheel of `n` entries this way allocates each buffer at most once, and
+    /// exactly as large as it needs to be. The entries come out exactly as if scheduled one
+    /// by one in this order.
     ///
     /// - Parameter entries: Each entry's due time and element.
     /// - Returns: The entries' handles, in the order of `entries`.
-    /// - Complexity: O(*n*), where *n* is the number of entries.
+    /// - Complexity: O(*n* + slots), where *n* is the number of entries.
     @inlinable
     @discardableResult
     public mutating func schedule<Entries: Collection>(contentsOf entries: Entries) -> [Handle]
     where Entries.Element == (due: Instant, element: Element) {
-        makeUnique()
-        reserve(used + entries.count, exactly: true)
-        var handles: [Handle] = []
-        handles.reserveCapacity(entries.count)
+        let count = entries.count
+        precondition(used <= Self.entryLimit - count, "A timer wheel hands out at most 2^32 - 1 entries")
+        reserve(used + Swift.max(0, count - freeCount), exactly: true)
+        // Where each entry goes, counted per slot so that each buffer grows once.
+        var slotOfEntry: [UInt16] = []
+        slotOfEntry.reserveCapacity(count)
+        var filings = [Int](repeating: 0, count: Self.slotCount)
         for entry in entries {
-            handles.append(insert(entry.element, at: entry.due.microseconds))
+            let slot = slot(forDue: entry.due.microseconds)
+            slotOfEntry.append(UInt16(truncatingIfNeeded: slot))
+            filings[slot] += 1
         }
-        return handles
+        for slot in 0..<Self.slotCount where filings[slot] > 0 {
+            reserveItems(slots[slot].count + filings[slot], inSlot: slot, exactly: true)
+        }
+        return [Handle](unsafeUninitializedCapacity: count) { handles, initialized in
+            var next = entries.startIndex
+            // Freed entries first, as one-by-one scheduling would take them.
+            while initialized < count && freeCount > 0 {
+                let entry = entries[next]
+                handles[initialized] = insert(
+                    entry.element, at: entry.due.microseconds, inSlot: Int(slotOfEntry[initialized]))
+                entries.formIndex(after: &next)
+                initialized += 1
+            }
+            initialized = fileFresh(entries[next...], slotOfEntry[initialized...], into: handles, from: initialized)
+        }
     }
 
     /// Cancels a pending entry.
@@ -145,39 +219,39 @@ extension TimerWheel {
     /// does nothing: the caller need not know whether it won the race with `advance(to:)`.
     ///
     /// - Parameter handle: The handle `schedule` returned.
-    /// - Returns: The entry's element, or `nil` when the handle was stale.
-    /// - Complexity: O(1)
+    /// - Returns: Whether the entry was pending (and is now cancelled); `false` when the
+    ///   handle was stale.
+    /// - Complexity: O(1) amortized: it writes the entry's generation and nothing else, and
+    ///   a sweep of *n* filings follows at least *n*/3 cancels.
     @inlinable
     @inline(__always)
     @discardableResult
-    public mutating func cancel(_ handle: Handle) -> Element? {
-        guard isPending(handle) else { return nil }
-        makeUnique()
-        unlink(handle.index)
+    public mutating func cancel(_ handle: Handle) -> Bool {
+        guard isPending(handle) else { return false }
         release(handle.index)
-        return storage.entries[Int(handle.index)].element
+        leaveDeadFiling()
+        return true
     }
 
-    /// Moves a pending entry to a new due time; its handle stays valid.
+    /// Moves a pending entry to a new due time, under a new handle.
     ///
-    /// The entry counts as scheduled anew: among entries with the same due time, it now
+    /// It is a cancel and a schedule in one call, and the caller passes the element again
+    /// (the wheel keeps it with the entry's filing, which a cancel does not look up): the
+    /// old handle goes stale, and among entries with the same due time the moved one now
     /// comes out after those scheduled before this call.
     ///
     /// - Parameters:
-    ///   - handle: The handle `schedule` returned.
+    ///   - handle: The handle `schedule` (or an earlier `reschedule`) returned.
+    ///   - element: The entry's element, or a new one to hand back in its place.
     ///   - due: The new due time.
-    /// - Returns: `false` when the handle was stale: nothing changed, and the caller
-    ///   schedules the element anew if it still wants it.
-    /// - Complexity: O(1)
+    /// - Returns: The entry's new handle, or `nil` when `handle` was stale: nothing changed,
+    ///   and the caller schedules the element anew if it still wants it.
+    /// - Complexity: O(1) amortized.
     @inlinable
     @discardableResult
-    public mutating func reschedule(_ handle: Handle, to due: Instant) -> Bool {
-        guard isPending(handle) else { return false }
-        makeUnique()
-        unlink(handle.index)
-        storage.entries[Int(handle.index)].due = due.microseconds
-        file(handle.index, due: due.microseconds)
-        return true
+    public mutating func reschedule(_ handle: Handle, _ element: Element, to due: Instant) -> Handle? {
+        guard cancel(handle) else { return nil }
+        return schedule(element, at: due)
     }
 
     /// Whether `handle` names an entry that is still pending.
@@ -194,14 +268,16 @@ extension TimerWheel {
     /// before it), and otherwise the start of the slot that holds the earliest entry: a whole
     /// second for the next 64 seconds, a coarser boundary further out. Advancing to that
     /// boundary files the slot's entries at a finer level, after which the deadline is closer
-    /// to exact; a far entry costs at most one such early wake-up per level. A cancel in the
-    /// current second may leave this earlier than needed until the next `advance(to:)`.
+    /// to exact; a far entry costs at most one such early wake-up per level. A cancel leaves
+    /// its filing behind, so when it cancelled every entry of the slot that sets the deadline,
+    /// the deadline stays there until `advance(to:)` reaches it (handing over nothing) or a
+    /// sweep drops the filings: one early wake-up, never a late one.
     ///
-    /// - Returns: `nil` when nothing is scheduled.
+    /// - Returns: `nil` when nothing is scheduled, whatever cancelled filings are left.
     /// - Complexity: O(levels): one look at each level's bitmap.
     @inlinable
     public var nextDeadline: Instant? {
-        guard let (slot, deadline) = nextExpiration() else { return nil }
+        guard scheduledCount > 0, let (slot, deadline) = nextExpiration() else { return nil }
         if slot < Self.slotsPerLevel && deadline == elapsed {
             return Instant(microseconds: currentMinimum)
         }
@@ -222,7 +298,6 @@ extension TimerWheel {
     ///   per level in its life, so O(levels) amortized per entry.
     @inlinable
     public mutating func advance(to now: Instant) -> [(due: Instant, element: Element)] {
-        makeUnique()
         var fired: [(due: Instant, element: Element)] = []
         let target = Swift.max(Self.second(of: now.microseconds), elapsed)
         while let (slot, deadline) = nextExpiration(), deadline <= target {
@@ -259,20 +334,19 @@ extension TimerWheel {
     public mutating func rewind(to now: Instant) {
         let second = Self.second(of: now.microseconds)
         guard second < elapsed else { return }
-        makeUnique()
         // Entries with the same due second share one list, so taking the lists one after
         // the other keeps their order, and with it the order of ties.
-        var pending: [UInt32] = []
+        var pending: [Item] = []
         pending.reserveCapacity(scheduledCount)
         for slot in 0..<Self.slotCount {
-            var entry = detachChain(of: slot)
-            while entry < Self.markerBase {
-                pending.append(entry)
-                entry = storage.entries[Int(entry)].next
-            }
+            let (items, count) = detach(slot)
+            guard let items else { continue }
+            for position in 0..<count where isLive(items[position]) { pending.append(items[position]) }
+            items.deallocate()
         }
+        deadCount = 0
         elapsed = second
         currentMinimum = .max
-        for entry in pending { file(entry, due: storage.entries[Int(entry)].due) }
+        for item in pending { file(item) }
     }
 }
