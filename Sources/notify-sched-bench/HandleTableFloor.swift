@@ -2,7 +2,7 @@
 /// with a free list, keeping each entry's due time and nothing in order.
 ///
 /// A pair on it costs what every structure in the benchmark pays at least, whatever its
-/// order: the random load of the victim's handle, then of the victim's own record.
+/// order: the random load of the victim's own record.
 struct HandleTableFloor {
     /// An entry's due time, its generation (odd while scheduled) and, while free, the next
     /// free entry.

@@ -10,8 +10,8 @@ import NotifySchedPlatform
 /// The structures run one after the other in each round, and the best round of each is
 /// reported. Times are the thread's CPU time, so that other processes on a shared machine
 /// do not count; on an idle machine it equals the elapsed time. A last row, not a queue,
-/// shows the floor: a bare table of generation-checked handles, which pays only the cache
-/// misses every structure here pays (the victim's handle, then its record).
+/// shows the floor: a bare table of 16-byte generation-checked records, which pays only the
+/// cache miss every structure here pays one way or another (the victim's own record).
 struct WheelBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wheel", abstract: "Schedule+cancel pairs at N pending: the timer wheel against two heaps.")
@@ -24,9 +24,9 @@ struct WheelBenchmark: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "What a pair cancels: the entry it just scheduled (timeout) or a random pending one (random-victim).",
+            "What a pair cancels: the entry it just scheduled (timeout) or each pending one in turn (replace).",
             valueName: "pair"))
-    var pair = WheelWorkload.Pair.randomVictim
+    var pair = WheelWorkload.Pair.replace
 
     @Option(help: "Rounds; the best time of each structure is reported.")
     var runs = 3
@@ -100,15 +100,20 @@ struct WheelBenchmark: ParsableCommand {
     }
 
     private func buildWheel(_ workload: WheelWorkload) -> BuiltWheel {
-        let entries = workload.initialDues.enumerated().map { (due: Instant(microseconds: $1), element: UInt32($0)) }
+        let entries = workload.schedulingOrder.map { position in
+            (due: Instant(microseconds: workload.initialDues[position]), element: UInt32(position))
+        }
         let start = threadTime()
         var wheel = TimerWheel<UInt32>(now: workload.now)
-        let handles = wheel.schedule(contentsOf: entries)
-        return BuiltWheel(wheel: wheel, handles: handles, seconds: seconds(since: start))
+        let built = wheel.schedule(contentsOf: entries)
+        let elapsed = seconds(since: start)
+        var handles = built
+        for (handle, position) in zip(built, workload.schedulingOrder) { handles[position] = handle }
+        return BuiltWheel(wheel: wheel, handles: handles, seconds: elapsed)
     }
 
     /// Times the workload's pairs on the built wheel; returns the time and the wheel's bytes
-    /// after them (cancelled handles wait in their slots until swept).
+    /// after them (cancelled entries' filings wait in their slots until swept).
     private func pairsOnWheel(_ workload: WheelWorkload, _ built: consuming BuiltWheel) throws -> (
         seconds: Double, byteCount: Int
     ) {
@@ -117,18 +122,20 @@ struct WheelBenchmark: ParsableCommand {
         let start = threadTime()
         switch pair {
         case .timeout:
-            for (victim, due) in zip(workload.victims, workload.dues) {
-                wheel.cancel(wheel.schedule(victim, at: Instant(microseconds: due)))
-            }
-        case .randomVictim:
-            for (victim, due) in zip(workload.victims, workload.dues) {
-                wheel.cancel(handles[Int(victim)])
-                handles[Int(victim)] = wheel.schedule(victim, at: Instant(microseconds: due))
+            for due in workload.dues { wheel.cancel(wheel.schedule(0, at: Instant(microseconds: due))) }
+        case .replace:
+            // A local count: `entries` is an option, whose every read goes through its wrapper.
+            let count = handles.count
+            var position = 0
+            for due in workload.dues {
+                wheel.cancel(handles[position])
+                handles[position] = wheel.schedule(UInt32(position), at: Instant(microseconds: due))
+                position = position + 1 == count ? 0 : position + 1
             }
         }
         let elapsed = seconds(since: start)
         // The earliest entry must come out of the wheel exactly at its due time.
-        let earliest = Instant(microseconds: expectedEarliest(workload))
+        let earliest = Instant(microseconds: workload.earliestAfterPairs(pair))
         let byteCount = wheel.storageByteCount
         guard wheel.count == entries, wheel.advance(to: earliest).first?.due == earliest else {
             throw ValidationError("the wheel lost track of its entries")
@@ -140,31 +147,29 @@ struct WheelBenchmark: ParsableCommand {
     private func pairs<Queue: BaselineQueue>(on _: Queue.Type, _ workload: WheelWorkload, name: String) throws -> Double
     {
         var queue = Queue()
-        var handles = workload.initialDues.map { queue.schedule(at: $0) }
+        var handles: [Queue.Handle?] = Array(repeating: nil, count: entries)
+        for position in workload.schedulingOrder {
+            handles[position] = queue.schedule(at: workload.initialDues[position])
+        }
+        var scheduled = handles.map { $0! }
         let start = threadTime()
         switch pair {
         case .timeout:
             for due in workload.dues { queue.cancel(queue.schedule(at: due)) }
-        case .randomVictim:
-            for (victim, due) in zip(workload.victims, workload.dues) {
-                queue.cancel(handles[Int(victim)])
-                handles[Int(victim)] = queue.schedule(at: due)
+        case .replace:
+            let count = scheduled.count
+            var position = 0
+            for due in workload.dues {
+                queue.cancel(scheduled[position])
+                scheduled[position] = queue.schedule(at: due)
+                position = position + 1 == count ? 0 : position + 1
             }
         }
         let elapsed = seconds(since: start)
-        guard queue.count == entries, queue.earliest() == expectedEarliest(workload) else {
+        guard queue.count == entries, queue.earliest() == workload.earliestAfterPairs(pair) else {
             throw ValidationError("the \(name) lost track of its entries")
         }
         return elapsed
-    }
-
-    /// The earliest due time pending after all the pairs, worked out without any structure.
-    private func expectedEarliest(_ workload: WheelWorkload) -> Int64 {
-        var pending = workload.initialDues
-        if pair == .randomVictim {
-            for (victim, due) in zip(workload.victims, workload.dues) { pending[Int(victim)] = due }
-        }
-        return pending.min()!
     }
 
     /// The CPU time this thread has used, in seconds.

@@ -163,7 +163,7 @@ extension TimerWheel {
         if count == target.pointee.capacity { reserveItems(count + 1, inSlot: slot, exactly: false) }
         target.pointee.items.unsafelyUnwrapped[count] = item
         target.pointee.count = count &+ 1
-        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+        if count == 0 && slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
     }
 
     /// Whether `item` is the filing of a scheduled entry rather than one a cancel left behind.
