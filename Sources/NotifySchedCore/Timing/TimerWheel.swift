@@ -45,8 +45,11 @@
 /// slot list is touched, so a cancel costs one memory access wherever the entry sits, and
 /// the schedule that usually follows reuses that entry and appends to a list end it has just
 /// touched. The dead filing stays in its slot until the slot is cascaded or fired, or until a
-/// sweep drops all of them at once, which happens when dead filings outnumber half the
-/// scheduled entries (plus 64); so the filings never exceed 1.5 times the entries (plus 64).
+/// sweep drops all of them at once, which a cancel starts when dead filings outnumber half
+/// the scheduled entries (plus 64); so after a cancel the filings are at most 1.5 times the
+/// entries (plus 64). The price is memory under churn (42 bytes an entry after 2 × 10^6
+/// cancels at 10^6 entries, against 22 when built) and, after a cancel, a deadline that may
+/// be early (see `nextDeadline`).
 /// Elements are `BitwiseCopyable` so that filing and firing move bytes, never reference
 /// counts.
 ///
