@@ -31,6 +31,7 @@ extension TimerWheel {
     @inline(__always)
     func isPending(_ handle: Handle) -> Bool {
         let index = Int(handle.index)
-        return index < used && generations[index] == handle.generation && handle.generation & 1 == 1
+        // Handles carry odd generations only, so a match means the entry is scheduled.
+        return index < used && generations[index] == handle.generation
     }
 }
