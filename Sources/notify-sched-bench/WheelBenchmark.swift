@@ -124,13 +124,14 @@ struct WheelBenchmark: ParsableCommand {
         case .timeout:
             for due in workload.dues { wheel.cancel(wheel.schedule(0, at: Instant(microseconds: due))) }
         case .replace:
-            // A local count: `entries` is an option, whose every read goes through its wrapper.
-            let count = handles.count
-            var position = 0
-            for due in workload.dues {
-                wheel.cancel(handles[position])
-                handles[position] = wheel.schedule(UInt32(position), at: Instant(microseconds: due))
-                position = position + 1 == count ? 0 : position + 1
+            // The handles by pointer: no uniqueness check of the array per pair.
+            handles.withUnsafeMutableBufferPointer { handles in
+                var position = 0
+                for due in workload.dues {
+                    wheel.cancel(handles[position])
+                    handles[position] = wheel.schedule(UInt32(position), at: Instant(microseconds: due))
+                    position = position + 1 == handles.count ? 0 : position + 1
+                }
             }
         }
         let elapsed = seconds(since: start)
@@ -157,12 +158,13 @@ struct WheelBenchmark: ParsableCommand {
         case .timeout:
             for due in workload.dues { queue.cancel(queue.schedule(at: due)) }
         case .replace:
-            let count = scheduled.count
-            var position = 0
-            for due in workload.dues {
-                queue.cancel(scheduled[position])
-                scheduled[position] = queue.schedule(at: due)
-                position = position + 1 == count ? 0 : position + 1
+            scheduled.withUnsafeMutableBufferPointer { scheduled in
+                var position = 0
+                for due in workload.dues {
+                    queue.cancel(scheduled[position])
+                    scheduled[position] = queue.schedule(at: due)
+                    position = position + 1 == scheduled.count ? 0 : position + 1
+                }
             }
         }
         let elapsed = seconds(since: start)

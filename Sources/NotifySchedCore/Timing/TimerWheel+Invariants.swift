@@ -6,7 +6,7 @@ extension TimerWheel {
         /// time and the clock choose, that the dead filings are as many as counted, that the
         /// bitmaps mark exactly the non-empty slots, that no slot lies behind the clock, that
         /// the current second's bound holds, and that every entry ever used is scheduled,
-        /// free once, or retired.
+        /// free once (on the stack or as `latestFreed`), or retired.
         ///
         /// - Complexity: O(*n* + slots), where *n* is the number of entries ever used.
         @inline(never)
@@ -50,8 +50,8 @@ extension TimerWheel {
             }
             precondition(dead == deadCount, "\(dead) dead filings but the count is \(deadCount)")
             var freed = [Bool](repeating: false, count: used)
-            for position in 0..<freeCount {
-                let index = Int(free[position])
+            let stacked = (0..<freeCount).map { Int(free[$0]) }
+            for index in stacked + (latestFreed == Self.noEntry ? [] : [Int(latestFreed)]) {
                 precondition(index < used && !freed[index], "Free entry \(index) is out of range or freed twice")
                 freed[index] = true
             }

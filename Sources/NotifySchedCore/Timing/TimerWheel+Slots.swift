@@ -27,6 +27,9 @@ extension TimerWheel {
     /// filing matches it, and never reused, so no generation ever comes round again.
     @inlinable static var retiredGeneration: UInt16 { .max - 1 }
 
+    /// No entry: `latestFreed` when the free stack's top is in `free` itself.
+    @inlinable static var noEntry: UInt32 { .max }
+
     /// Dead filings the wheel keeps, beyond half its scheduled entries, before it sweeps.
     @inlinable static var deadAllowance: Int { 64 }
 
@@ -75,7 +78,10 @@ extension TimerWheel {
     @inline(__always)
     mutating func insert(_ element: Element, at due: Int64, inSlot slot: Int) -> Handle {
         let index: UInt32
-        if freeCount > 0 {
+        if latestFreed != Self.noEntry {
+            index = latestFreed
+            latestFreed = Self.noEntry
+        } else if freeCount > 0 {
             freeCount &-= 1
             index = free[freeCount]
         } else {
@@ -186,9 +192,12 @@ extension TimerWheel {
         generations[Int(index)] = generation
         scheduledCount &-= 1
         guard generation != Self.retiredGeneration else { return }
-        if freeCount == freeCapacity { growFree() }
-        free[freeCount] = index
-        freeCount &+= 1
+        if latestFreed != Self.noEntry {
+            if freeCount == freeCapacity { growFree() }
+            free[freeCount] = latestFreed
+            freeCount &+= 1
+        }
+        latestFreed = index
     }
 
     /// Counts the filing a cancel left behind, and sweeps once dead filings outnumber half the

@@ -78,8 +78,12 @@ public struct TimerWheel<Element: BitwiseCopyable>: ~Copyable {
     /// The entries ever handed out: indices at and above it have never been used.
     @usableFromInline var used: Int
 
-    /// The entries on the free stack.
+    /// The entries on the free stack, not counting `latestFreed`.
     @usableFromInline var freeCount: Int
+
+    /// The entry freed last, or `noEntry`: the free stack's top, kept in the wheel itself
+    /// because a cancel is most often followed by a schedule that takes it straight back.
+    @usableFromInline var latestFreed: UInt32
 
     /// The wheel's clock, in whole seconds since the epoch.
     @usableFromInline var elapsed: Int64
@@ -110,6 +114,7 @@ public struct TimerWheel<Element: BitwiseCopyable>: ~Copyable {
         occupied.initialize(repeating: 0, count: Self.levelCount)
         used = 0
         freeCount = 0
+        latestFreed = Self.noEntry
         elapsed = Self.second(of: now.microseconds)
         currentMinimum = .max
         scheduledCount = 0
@@ -189,7 +194,8 @@ extension TimerWheel {
     where Entries.Element == (due: Instant, element: Element) {
         let count = entries.count
         precondition(used <= Self.entryLimit - count, "A timer wheel hands out at most 2^32 - 1 entries")
-        reserve(used + Swift.max(0, count - freeCount), exactly: true)
+        let freeEntries = freeCount + (latestFreed == Self.noEntry ? 0 : 1)
+        reserve(used + Swift.max(0, count - freeEntries), exactly: true)
         // Where each entry goes, counted per slot so that each buffer grows once.
         var slotOfEntry: [UInt16] = []
         slotOfEntry.reserveCapacity(count)
@@ -205,7 +211,7 @@ extension TimerWheel {
         return [Handle](unsafeUninitializedCapacity: count) { handles, initialized in
             var next = entries.startIndex
             // Freed entries first, as one-by-one scheduling would take them.
-            while initialized < count && freeCount > 0 {
+            while initialized < count && (freeCount > 0 || latestFreed != Self.noEntry) {
                 let entry = entries[next]
                 handles[initialized] = insert(
                     entry.element, at: entry.due.microseconds, inSlot: Int(slotOfEntry[initialized]))
