@@ -132,7 +132,7 @@ extension TimerWheel {
         }
         for slot in 0..<Self.slotCount where ends[slot] > self.slots[slot].count {
             self.slots[slot].count = ends[slot]
-            if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+            markOccupied(slot)
         }
         return position
     }
@@ -169,7 +169,7 @@ extension TimerWheel {
         if count == target.pointee.capacity { reserveItems(count + 1, inSlot: slot, exactly: false) }
         target.pointee.items.unsafelyUnwrapped[count] = item
         target.pointee.count = count &+ 1
-        if count == 0 && slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+        if count == 0 { markOccupied(slot) }
     }
 
     /// Whether `item` is the filing of a scheduled entry rather than one a cancel left behind.
@@ -232,9 +232,7 @@ extension TimerWheel {
             if kept == 0 {
                 items.deallocate()
                 target.pointee = .empty
-                if slot < Self.overflowSlot {
-                    occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63))
-                }
+                markEmpty(slot)
             } else if kept < target.pointee.capacity / 4 {
                 target.pointee.items = Self.moved(items, count: kept, to: 2 * kept)
                 target.pointee.capacity = 2 * kept
@@ -251,8 +249,26 @@ extension TimerWheel {
     mutating func detach(_ slot: Int) -> (items: UnsafeMutablePointer<Item>?, count: Int) {
         let detached = slots[slot]
         slots[slot] = .empty
-        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
+        markEmpty(slot)
         return (detached.items, detached.count)
+    }
+
+    /// Sets `slot`'s occupancy bit; the overflow slot has none.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    @inline(__always)
+    func markOccupied(_ slot: Int) {
+        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] |= 1 << UInt64(slot & 63) }
+    }
+
+    /// Clears `slot`'s occupancy bit; the overflow slot has none.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    @inline(__always)
+    func markEmpty(_ slot: Int) {
+        if slot < Self.overflowSlot { occupied[slot >> Self.bitsPerLevel] &= ~(1 << UInt64(slot & 63)) }
     }
 
     /// The earliest occupied slot and the second it starts at, or `nil` when the wheel is
