@@ -47,8 +47,15 @@ private func read<Value>(_ value: Value) -> Value { value }
             switch random.next() % 100 {
             case 0..<36 where !crowded:
                 let entry = newEntry()
-                pending.add(entry, wheel.schedule(entry.element, at: entry.due))
-                model.schedule(entry)
+                let handle = wheel.schedule(entry.element, at: entry.due)
+                if random.next() % 4 == 0 {
+                    // A timeout called off at once: its filing is still the last of its slot.
+                    try #require(read(wheel.cancel(handle)), "a handle cancels the entry just scheduled")
+                    retire(handle)
+                } else {
+                    pending.add(entry, handle)
+                    model.schedule(entry)
+                }
             case 0..<54 where !pending.isEmpty:
                 let (entry, handle) = pending.removeRandom(using: &random)
                 try #require(read(wheel.cancel(handle)), "a pending handle cancels its entry")
@@ -361,6 +368,35 @@ private func read<Value>(_ value: Value) -> Value { value }
         #expect(read(wheel.advance(to: now + .days(201))).isEmpty)
         #expect(read(wheel.nextDeadline) == nil)
         wheel._checkInvariants()
+    }
+
+    @Test func aTimeoutCalledOffAtOnceLeavesNothingBehind() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = TimerWheel<UInt32>(now: now)
+        let kept = wheel.schedule(0, at: now + .days(200))
+        let deadline = wheel.nextDeadline
+        wheel.cancel(wheel.schedule(1, at: now + .seconds(30)))
+        let storage = wheel.storageByteCount
+        for serial in 2..<10_000 { wheel.cancel(wheel.schedule(UInt32(serial), at: now + .seconds(30))) }
+        wheel._checkInvariants()
+        #expect(read(wheel.storageByteCount) == storage, "each cancel took its filing back")
+        #expect(read(wheel.nextDeadline) == deadline, "the emptied slot does not set the deadline")
+        #expect(read(wheel.cancel(kept)))
+        #expect(read(wheel.nextDeadline) == nil)
+    }
+
+    @Test func cancellingAnEntryAfterItMovedDownALevelStillCancelsIt() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = TimerWheel<UInt32>(now: now)
+        wheel.schedule(0, at: now + .seconds(100))
+        let moving = wheel.schedule(1, at: now + .seconds(101))
+        // Reaching their slot's start files both entries one level down, each in a slot of
+        // its own: the cancel no longer finds the entry where its handle says it was filed.
+        #expect(read(wheel.advance(to: now + .seconds(64))).isEmpty)
+        #expect(read(wheel.cancel(moving)))
+        wheel._checkInvariants()
+        #expect(!read(wheel.contains(moving)))
+        #expect(read(wheel.advance(to: now + .days(1))).map(\.element) == [0])
     }
 
     @Test func aSweepDropsDeadFilingsOnceTheyOutnumberHalfTheEntries() {

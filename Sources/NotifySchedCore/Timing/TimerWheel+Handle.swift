@@ -5,8 +5,9 @@ extension TimerWheel {
     /// The wheel reuses the index once the entry falls due or is cancelled, with a new
     /// generation, so an old handle is recognised as stale rather than reaching the new
     /// entry. An index is retired after 32 767 uses instead of letting its generation come
-    /// round, so no handle is ever mistaken for a later one. A handle belongs to the wheel
-    /// that issued it.
+    /// round, so no handle is ever mistaken for a later one. A handle also names the slot
+    /// the entry was first filed in, where a cancel looks for its filing at the list's end.
+    /// A handle belongs to the wheel that issued it.
     public struct Handle: Hashable, Sendable {
         /// The entry's index in the wheel's arrays.
         @usableFromInline let index: UInt32
@@ -14,13 +15,17 @@ extension TimerWheel {
         /// The entry's generation when it was scheduled: always odd.
         @usableFromInline let generation: UInt16
 
-        /// Creates the handle of the entry at `index` in `generation`.
+        /// The slot the entry was filed in when it was scheduled; it may have moved since.
+        @usableFromInline let slot: UInt16
+
+        /// Creates the handle of the entry at `index` in `generation`, filed in `slot`.
         ///
         /// - Complexity: O(1)
         @inlinable
-        init(index: UInt32, generation: UInt16) {
+        init(index: UInt32, generation: UInt16, slot: Int) {
             self.index = index
             self.generation = generation
+            self.slot = UInt16(truncatingIfNeeded: slot)
         }
     }
 
