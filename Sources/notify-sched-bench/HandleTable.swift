@@ -13,12 +13,6 @@ struct HandleTable {
         var next: UInt32
     }
 
-    /// Names a scheduled entry.
-    struct Handle {
-        var id: UInt32
-        var generation: UInt32
-    }
-
     private var records: [Record] = []
     private var firstFree = UInt32.max
     private(set) var count = 0
@@ -28,22 +22,22 @@ struct HandleTable {
         records.lazy.filter { $0.generation & 1 == 1 }.map(\.due).min()
     }
 
-    mutating func schedule(at due: Int64) -> Handle {
+    mutating func schedule(at due: Int64) -> BaselineHandle {
         count += 1
         guard firstFree != .max else {
             records.append(Record(due: due, generation: 1, next: 0))
-            return Handle(id: UInt32(records.count - 1), generation: 1)
+            return BaselineHandle(id: UInt32(records.count - 1), generation: 1)
         }
         let id = firstFree
         return records.withUnsafeMutableBufferPointer { records in
             firstFree = records[Int(id)].next
             records[Int(id)].generation &+= 1
             records[Int(id)].due = due
-            return Handle(id: id, generation: records[Int(id)].generation)
+            return BaselineHandle(id: id, generation: records[Int(id)].generation)
         }
     }
 
-    mutating func cancel(_ handle: Handle) {
+    mutating func cancel(_ handle: BaselineHandle) {
         let next = firstFree
         let cancelled = records.withUnsafeMutableBufferPointer { records in
             guard records[Int(handle.id)].generation == handle.generation else { return false }

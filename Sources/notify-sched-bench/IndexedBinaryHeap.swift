@@ -7,12 +7,6 @@ struct IndexedBinaryHeap {
         var id: UInt32
     }
 
-    /// Names a scheduled entry.
-    struct Handle {
-        var id: UInt32
-        var generation: UInt32
-    }
-
     private var nodes: [Node] = []
     /// Each id's position in `nodes`, while scheduled.
     private var positions: [UInt32] = []
@@ -25,7 +19,7 @@ struct IndexedBinaryHeap {
     /// The earliest due time.
     func earliest() -> Int64? { nodes.first?.due }
 
-    mutating func schedule(at due: Int64) -> Handle {
+    mutating func schedule(at due: Int64) -> BaselineHandle {
         let id: UInt32
         if let reused = freeIDs.popLast() {
             id = reused
@@ -37,10 +31,10 @@ struct IndexedBinaryHeap {
         nodes.append(Node(due: due, id: id))
         positions[Int(id)] = UInt32(nodes.count - 1)
         siftUp(nodes.count - 1)
-        return Handle(id: id, generation: generations[Int(id)])
+        return BaselineHandle(id: id, generation: generations[Int(id)])
     }
 
-    mutating func cancel(_ handle: Handle) {
+    mutating func cancel(_ handle: BaselineHandle) {
         guard generations[Int(handle.id)] == handle.generation else { return }
         generations[Int(handle.id)] &+= 1
         freeIDs.append(handle.id)

@@ -15,12 +15,6 @@ struct LazyCancellingHeap {
         static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.due < rhs.due }
     }
 
-    /// Names a scheduled entry.
-    struct Handle {
-        var id: UInt32
-        var generation: UInt32
-    }
-
     private var heap = Heap<Entry>()
     /// Each id's current generation: a heap entry of an older one is dead.
     private var generations: [UInt32] = []
@@ -30,7 +24,7 @@ struct LazyCancellingHeap {
     /// The live entries.
     var count: Int { heap.count - deadCount }
 
-    mutating func schedule(at due: Int64) -> Handle {
+    mutating func schedule(at due: Int64) -> BaselineHandle {
         let id: UInt32
         if let reused = freeIDs.popLast() {
             id = reused
@@ -39,10 +33,10 @@ struct LazyCancellingHeap {
             generations.append(0)
         }
         heap.insert(Entry(due: due, id: id, generation: generations[Int(id)]))
-        return Handle(id: id, generation: generations[Int(id)])
+        return BaselineHandle(id: id, generation: generations[Int(id)])
     }
 
-    mutating func cancel(_ handle: Handle) {
+    mutating func cancel(_ handle: BaselineHandle) {
         guard generations[Int(handle.id)] == handle.generation else { return }
         generations[Int(handle.id)] &+= 1
         freeIDs.append(handle.id)

@@ -148,7 +148,7 @@ struct WheelBenchmark: ParsableCommand {
     private func pairs<Queue: BaselineQueue>(on _: Queue.Type, _ workload: WheelWorkload, name: String) throws -> Double
     {
         var queue = Queue()
-        var handles: [Queue.Handle?] = Array(repeating: nil, count: entries)
+        var handles: [BaselineHandle?] = Array(repeating: nil, count: entries)
         for position in workload.schedulingOrder {
             handles[position] = queue.schedule(at: workload.initialDues[position])
         }
