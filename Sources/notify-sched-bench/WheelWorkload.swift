@@ -43,11 +43,7 @@ struct WheelWorkload {
         let start = now.microseconds
         let span: UInt64 = 30 * 86_400 * 1_000_000
         initialDues = (0..<entries).map { _ in start + Int64(random.next() % span) }
-        var order = Array(0..<entries)
-        for position in order.indices.dropLast().reversed() {
-            order.swapAt(position, Int(random.next() % UInt64(position + 1)))
-        }
-        schedulingOrder = order
+        schedulingOrder = Array(0..<entries).shuffled(using: &random)
         dues = (0..<pairs).map { _ in start + Int64(random.next() % span) }
     }
 
