@@ -82,6 +82,49 @@ import Testing
                 == [Self.utc(2026, 10, 25, 0, 30), Self.utc(2026, 10, 26, 1, 30)])
     }
 
+    // Spring-forward gaps that `mktime` resolves backwards, before the start of the search
+    // (negative DST in Dublin and Casablanca, the half-hour gap at Lord Howe): Debian's systemd
+    // 252 then moves an hour on instead of finding an elapse in the past. Expected values from
+    // `TZ=… systemd-analyze calendar --iterations=N --base-time=@… EXPR`.
+    @Test func nextElapseInDublinSpringMatchesSystemd() throws {
+        let dublin = try Self.database.loadZone(named: "Europe/Dublin")
+        #expect(
+            try Self.parse("hourly").nextElapses(after: Self.utc(2025, 3, 29, 22), count: 5, in: dublin)
+                == [
+                    Self.utc(2025, 3, 29, 23), Self.utc(2025, 3, 30, 0), Self.utc(2025, 3, 30, 1),
+                    Self.utc(2025, 3, 30, 2), Self.utc(2025, 3, 30, 3),
+                ])
+        #expect(
+            try Self.parse("daily").nextElapses(after: Self.utc(2025, 3, 30, 0, 20, 34), count: 2, in: dublin)
+                == [Self.utc(2025, 3, 30, 23), Self.utc(2025, 3, 31, 23)])
+    }
+
+    @Test func nextElapseInCasablancaSpringMatchesSystemd() throws {
+        let casablanca = try Self.database.loadZone(named: "Africa/Casablanca")
+        #expect(
+            try Self.parse("hourly").nextElapses(after: Self.utc(2025, 4, 6, 0, 30), count: 3, in: casablanca)
+                == [Self.utc(2025, 4, 6, 1), Self.utc(2025, 4, 6, 2), Self.utc(2025, 4, 6, 3)])
+    }
+
+    @Test func nextElapseInLordHoweHalfHourGapMatchesSystemd() throws {
+        let lordHowe = try Self.database.loadZone(named: "Australia/Lord_Howe")
+        #expect(
+            try Self.parse("*:0/15").nextElapses(after: Self.utc(2026, 10, 3, 15, 20, 34), count: 3, in: lordHowe)
+                == [Self.utc(2026, 10, 3, 15, 30), Self.utc(2026, 10, 3, 15, 45), Self.utc(2026, 10, 3, 16)])
+    }
+
+    @Test func nextElapseWithNegativeDSTRuleMatchesSystemd() throws {
+        // The rule from systemd's test-calendarspec.c: Irish time as a POSIX TZ string.
+        let rule = try ZoneRules(
+            identifier: "IST-1GMT-0,M10.5.0/1,M3.5.0/1", posixRule: "IST-1GMT-0,M10.5.0/1,M3.5.0/1")
+        #expect(
+            try Self.parse("hourly").nextElapses(after: Self.utc(2025, 3, 30), count: 4, in: rule)
+                == [
+                    Self.utc(2025, 3, 30, 1), Self.utc(2025, 3, 30, 2), Self.utc(2025, 3, 30, 3),
+                    Self.utc(2025, 3, 30, 4),
+                ])
+    }
+
     @Test func fractionalRepetitionKeepsMicroseconds() throws {
         let expression = try Self.parse("*:*:0/0.5 UTC")
         #expect(

@@ -1,7 +1,7 @@
 extension CalendarExpression {
     /// The first instant strictly after `after` that the expression matches, as systemd 252's
     /// `calendar_spec_next_usec` finds it, or nil when it never elapses again (systemd's
-    /// "never"; years end at 2199).
+    /// "never"; years end at 2199) or when systemd would give up after 1000 search rounds.
     ///
     /// The search runs in UTC for a ` UTC` expression, in the named zone for one that names a
     /// zone, else in `localZone`. It starts like a freshly started `systemd-analyze`, so the
@@ -171,12 +171,14 @@ private struct ElapseSearch {
             c.second = 0
             microsecond = 0
         }
-        // systemd stops at year 2199; this only guards against a search that makes no progress.
-        var iterations = 0
-        while iterations < 10_000_000 {
-            iterations += 1
+        // Once a candidate fell behind the start, the DST flag `mktime` chose is kept instead of
+        // the expression's (see below).
+        var keepsNormalizedDST = false
+        // systemd's MAX_CALENDAR_ITERATIONS: it gives up after 1000 rounds (with EDEADLK, where
+        // this returns nil) rather than spin.
+        for _ in 0..<1000 {
             _ = normalize(&c)
-            c.isDST = expression.daylightFlag
+            if !keepsNormalizedDST { c.isDST = expression.daylightFlag }
 
             var r = match(expression.year, c, &c.year)
             if r > 0 { resetBelow(month: true, day: true, hour: true, minute: true) }
@@ -242,6 +244,19 @@ private struct ElapseSearch {
                 continue
             }
             if r == 0 { continue }
+
+            // Debian's systemd 252.38 carries upstream's fix for zones whose DST is negative
+            // (systemd PR #36897): where `mktime` resolves a skipped hour backwards, the candidate
+            // can land before the start and would be found again and again. It moves on an hour
+            // and from then on keeps the DST flag `mktime` found, so the gap resolves forwards.
+            // `result` still holds the start; like systemd, compare the wall-clock fields.
+            let candidate = (c.year, c.month, c.day, c.hour, c.minute, c.second)
+            let start = (result.year, result.month, result.day, result.hour, result.minute, result.second)
+            if candidate < start || (candidate == start && microsecond < resultMicrosecond) {
+                keepsNormalizedDST = true
+                c.hour += 1
+                continue
+            }
 
             result = c
             resultMicrosecond = microsecond
