@@ -82,11 +82,10 @@ struct ListCommand: ParsableCommand {
             failed = failed || feed.hasErrors
             if let schedule = feed.schedule { schedules.append(schedule) }
         }
-        let stored =
-            configured ? try Self.storedState(of: paths, environment: environment) : (history: [:], health: [:])
+        let stored = configured ? try Self.storedState(of: paths, environment: environment) : StoredState()
         let listing = ScheduleListing(
             schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
-            history: stored.history, health: stored.health)
+            history: stored.history, settled: stored.settled, health: stored.health)
         Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: context.userZone))
         if failed { throw CommandError(.failure, []) }
     }
@@ -103,23 +102,32 @@ struct ListCommand: ParsableCommand {
         }
     }
 
-    /// The latest ledger record of each entry of `sources` and each source's health, from the
-    /// state database when there is one (a listing never creates it).
+    /// What the state database says of the listed sources' entries.
+    private struct StoredState {
+        /// The latest ledger record of each entry, by source and entry id.
+        var history: [String: [String: LedgerRecord]] = [:]
+        /// The instant each entry is settled through, by source and entry id.
+        var settled: [String: [String: Instant]] = [:]
+        /// Each source's health, for those checked before.
+        var health: [String: SourceHealth] = [:]
+    }
+
+    /// What the state database says of `sources`, when there is one (a listing never creates it).
     private static func storedState(
         of sources: [String], environment: [String: String]
-    ) throws(CommandError) -> (history: [String: [String: LedgerRecord]], health: [String: SourceHealth]) {
+    ) throws(CommandError) -> StoredState {
         let path = UserDirectories(environment: environment).stateDatabase
-        guard FileManager.default.fileExists(atPath: path) else { return ([:], [:]) }
+        guard FileManager.default.fileExists(atPath: path) else { return StoredState() }
         do {
             let store = try StateStore(path: path)
-            var history: [String: [String: LedgerRecord]] = [:]
-            var health: [String: SourceHealth] = [:]
+            var stored = StoredState()
             for source in sources {
-                history[source] = try store.latestRecords(source: source)
+                stored.history[source] = try store.latestRecords(source: source)
+                stored.settled[source] = try store.settledThrough(source: source)
                 let known = try store.sourceHealth(source)
-                if known.lastCheck != nil { health[source] = known }
+                if known.lastCheck != nil { stored.health[source] = known }
             }
-            return (history, health)
+            return stored
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")
         }

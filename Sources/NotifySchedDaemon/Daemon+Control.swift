@@ -103,12 +103,18 @@ extension Daemon {
     /// The schedule as of `now`, with each entry's last ledger record.
     private func listing(upcoming: Int, at now: Instant) throws -> ScheduleListing {
         var history: [String: [String: LedgerRecord]] = [:]
-        for source in sources where source.schedule != nil {
-            history[source.location] = try store.latestRecords(source: source.location)
+        var settled: [String: [String: Instant]] = [:]
+        var schedules: [Schedule] = []
+        for index in sources.indices {
+            guard let schedule = schedule(of: index) else { continue }
+            schedules.append(schedule)
+            history[sources[index].location] = try store.latestRecords(source: sources[index].location)
+            settled[sources[index].location] = try store.settledThrough(source: sources[index].location)
         }
         return ScheduleListing(
-            schedules: sources.compactMap(\.schedule), now: now, upcoming: upcoming, userZone: userZone,
-            history: history, health: Dictionary(sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
+            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone,
+            history: history, settled: settled,
+            health: Dictionary(sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
     }
 
     private func status(at now: Instant) -> DaemonStatus {
@@ -119,12 +125,12 @@ extension Daemon {
         }
         return DaemonStatus(
             pid: getpid(), version: ProductVersion.current, startedAt: startedAt.rfc3339, server: server,
-            sources: sources.map {
+            sources: sources.indices.map { index in
                 DaemonStatus.Source(
-                    location: $0.location, dialect: $0.dialect?.rawValue, entries: $0.schedule?.entries.count ?? 0,
-                    health: SourceHealthReport($0.health))
+                    location: sources[index].location, dialect: schedule(of: index)?.dialect.rawValue,
+                    entries: schedule(of: index)?.entries.count ?? 0, health: SourceHealthReport(sources[index].health))
             },
-            pending: wheel.count, nextDeadline: wheel.nextDeadline.map(\.rfc3339))
+            pending: planner.pendingCount, nextDeadline: planner.nextDeadline.map(\.rfc3339))
     }
 
     /// Runs `handleLocalNotification` and answers `call` when the outcome is known.

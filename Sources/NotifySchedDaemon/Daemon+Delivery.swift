@@ -6,18 +6,8 @@ import NotifySchedStore
 
 // Showing popups, recording them in the ledger and storing what the user answered.
 extension Daemon {
-    /// What became of a delivery.
-    enum Delivery {
-        /// The server took the popup, and the ledger recorded it.
-        case shown
-        /// Nothing opens its action: it is passed over, not retried (seed semantics §5.20).
-        case passedOver
-        /// No notification server took it: try again later.
-        case failed
-    }
-
     /// Shows one occurrence and records it once the server accepted it.
-    func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> Delivery {
+    func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> ShowResult {
         do {
             try show(entry, of: source, occurrence: occurrence, at: now)
             return .shown
@@ -67,9 +57,9 @@ extension Daemon {
             for (occurrence, popupID) in try store.unanswered(since: now - Self.takeOverWindow, server: server) {
                 // Popups this daemon showed itself are its own already.
                 guard notifier.popupIDs[occurrence.id] == nil,
-                    sources.contains(where: {
-                        $0.location == occurrence.source
-                            && $0.schedule?.entries.contains { $0.id == occurrence.entryID } == true
+                    sources.indices.contains(where: {
+                        sources[$0].location == occurrence.source
+                            && schedule(of: $0)?.entries.contains { $0.id == occurrence.entryID } == true
                     })
                 else { continue }
                 do {
@@ -100,11 +90,11 @@ extension Daemon {
     }
 
     func record(
-        _ entry: ScheduleEntry, of source: String, occurrence: Instant, _ outcome: LedgerOutcome, at now: Instant
+        _ entryID: String, of source: String, occurrence: Instant, _ outcome: LedgerOutcome, at now: Instant
     ) {
         let record = LedgerRecord(
-            occurrenceID: LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence),
-            source: source, entryID: entry.id, occurrence: occurrence, outcome: outcome, recordedAt: now)
+            occurrenceID: LedgerRecord.occurrenceID(source: source, entryID: entryID, occurrence: occurrence),
+            source: source, entryID: entryID, occurrence: occurrence, outcome: outcome, recordedAt: now)
         do {
             try store.record(record)
         } catch {

@@ -16,7 +16,7 @@ extension Daemon {
     /// session start when its feed arrives: iNotify checks after downloading, too.
     func sessionEvent(_ name: String, countsAsRun: Bool, at now: Instant) {
         for index in sources.indices {
-            if sources[index].schedule == nil, name == "session:start" {
+            if schedule(of: index) == nil, name == "session:start" {
                 sourcesAwaitingSessionStart.insert(index)
             }
             sessionEvent(name, countsAsRun: countsAsRun, source: index, at: now)
@@ -27,14 +27,14 @@ extension Daemon {
 
     /// The session start for a source whose first feed just arrived, if it waited for one.
     func sessionStartIfAwaited(source index: Int, at now: Instant) {
-        guard sources[index].schedule != nil, sourcesAwaitingSessionStart.remove(index) != nil else { return }
+        guard schedule(of: index) != nil, sourcesAwaitingSessionStart.remove(index) != nil else { return }
         sessionEvent("session:start", countsAsRun: true, source: index, at: now)
         deliverWaiting(at: now)
     }
 
     private func sessionEvent(_ name: String, countsAsRun: Bool, source index: Int, at now: Instant) {
         let source = sources[index]
-        guard let schedule = source.schedule else { return }
+        guard let schedule = schedule(of: index) else { return }
         switch schedule.dialect {
         case .iNotify: checkINotify(source, schedule, at: now)
         case .iSmartNews: runNewsCycle(event: name, countsAsRun: countsAsRun, source, schedule, at: now)
@@ -48,8 +48,8 @@ extension Daemon {
     /// - Returns: What it showed, in words, for the caller to print.
     func postEvent(_ name: String, at now: Instant) -> String {
         var chosen: [String] = []
-        for source in sources {
-            guard let schedule = source.schedule else { continue }
+        for (index, source) in sources.enumerated() {
+            guard let schedule = schedule(of: index) else { continue }
             switch schedule.dialect {
             case .iSmartNews:
                 chosen += runNewsCycle(event: name, countsAsRun: false, source, schedule, at: now)

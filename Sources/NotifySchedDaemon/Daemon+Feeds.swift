@@ -14,7 +14,8 @@ extension Daemon {
     /// at random.
     func loadSources() {
         let now = WallClock.now()
-        sources = configuration.sources.map { configured in
+        var schedules: [Int: Schedule] = [:]
+        sources = configuration.sources.enumerated().map { index, configured in
             var source = FollowedSource(
                 location: configured.feed, settings: configured.settings, health: storedHealth(of: configured.feed))
             if let text = configured.publicKey {
@@ -32,7 +33,8 @@ extension Daemon {
                 guard loaded.parsed?.schedule != nil else {
                     report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
                     source.health.nextCheck = source.health.firstCheck(
-                        now: now, hasCopy: false, policy: source.policy, using: &polling.generator)
+                        now: now, hasCopy: false, policy: configured.settings.pollingPolicy(for: nil),
+                        using: &polling.generator)
                     return source
                 }
             } else {
@@ -43,34 +45,30 @@ extension Daemon {
             for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
                 report("notify-sched: \(source.location): \(problem.error)")
             }
-            source.schedule = loaded.parsed?.schedule
+            schedules[index] = loaded.parsed?.schedule
+            let policy = configured.settings.pollingPolicy(for: loaded.parsed?.schedule?.dialect)
             if source.isURL {
                 source.health.nextCheck = source.health.firstCheck(
-                    now: now, hasCopy: true, policy: source.policy, using: &polling.generator)
+                    now: now, hasCopy: true, policy: policy, using: &polling.generator)
             } else {
-                recordCheck(loaded, of: &source, at: now)
+                recordCheck(loaded, of: &source, policy: policy, feedVersion: loaded.parsed?.schedule?.version, at: now)
             }
             return source
         }
         for source in sources { saveHealth(source.health) }
-        references = sources.indices.flatMap { sourceIndex in
-            (sources[sourceIndex].schedule?.entries.indices ?? 0..<0).map {
-                EntryReference(source: sourceIndex, entry: $0)
-            }
+        for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) {
+            reconcile(source: index, with: schedule, at: now)
         }
-        handles = Array(repeating: nil, count: references.count)
-        vacantElements = []
         // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
         FreedMemory.release()
-        let count = references.count
+        let count = schedules.values.reduce(0) { $0 + $1.entries.count }
         report(
             "notify-sched: following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"
         )
     }
 
-    func entry(_ reference: EntryReference) -> ScheduleEntry? {
-        guard let entries = sources[reference.source].schedule?.entries, entries.indices.contains(reference.entry)
-        else { return nil }
-        return entries[reference.entry]
+    /// How often source `index` is checked, for its settings and the dialect of its feed.
+    func policy(of index: Int) -> PollingPolicy {
+        sources[index].settings.pollingPolicy(for: schedule(of: index)?.dialect)
     }
 }

@@ -48,7 +48,7 @@ extension Daemon {
     /// ahead than its policy allows (the wall clock stepped back) is brought forward first.
     func startDueChecks(at now: Instant) {
         for index in sources.indices {
-            let latest = sources[index].health.latestCheck(now: now, policy: sources[index].policy)
+            let latest = sources[index].health.latestCheck(now: now, policy: policy(of: index))
             if let next = sources[index].health.nextCheck, next > latest { sources[index].health.nextCheck = latest }
         }
         guard polling.pending == nil else { return }
@@ -122,9 +122,9 @@ extension Daemon {
     /// check does: at once, whatever the periods and the first start (seed semantics §5.16).
     private func checkINotifySourcesNow() {
         let now = WallClock.now()
-        for source in sources {
-            guard let schedule = source.schedule, schedule.dialect == .iNotify else { continue }
-            checkINotify(source, schedule, at: now, force: true)
+        for index in sources.indices {
+            guard let schedule = schedule(of: index), schedule.dialect == .iNotify else { continue }
+            checkINotify(sources[index], schedule, at: now, force: true)
         }
         deliverWaiting(at: now)
     }
@@ -139,37 +139,46 @@ extension Daemon {
         } else if loaded.origin == .notModified {
             checked = .notModified(location)
         } else if let schedule = loaded.parsed?.schedule {
-            let old = sources[index].schedule?.entries ?? []
+            let old = self.schedule(of: index)?.entries ?? []
             let started = WallClock.now()
-            let changes = reconcile(source: index, with: schedule, at: now)
-            sessionStartIfAwaited(source: index, at: now)
-            checked = .changed(location, changes, from: old, to: schedule.entries)
-            if !changes.isEmpty {
-                let milliseconds = (WallClock.now() - started).microseconds / 1000
-                report("notify-sched: " + checked.lines[0] + " (reconciled in \(milliseconds) ms)")
+            if let changes = reconcile(source: index, with: schedule, at: now) {
+                sessionStartIfAwaited(source: index, at: now)
+                checked = .changed(location, changes, from: old, to: schedule.entries)
+                if !changes.isEmpty {
+                    let milliseconds = (WallClock.now() - started).microseconds / 1000
+                    report("notify-sched: " + checked.lines[0] + " (reconciled in \(milliseconds) ms)")
+                }
+            } else {
+                checked = .failed(
+                    location, "\(location): the state database could not be read; the feed in force stays")
             }
         } else {
             checked = .failed(location, "\(location): no feed")
         }
-        recordCheck(loaded, of: &sources[index], at: now)
+        recordCheck(
+            loaded, of: &sources[index], policy: policy(of: index), feedVersion: schedule(of: index)?.version, at: now)
         saveHealth(sources[index].health)
         return checked
     }
 
-    /// Records in `source.health` how checking it at `now` went, and plans its next check.
-    func recordCheck(_ loaded: LoadedPortalFeed, of source: inout FollowedSource, at now: Instant) {
+    /// Records in `source.health` how checking it at `now` went, and plans its next check by
+    /// `policy`; `feedVersion` is the version of the feed in force.
+    func recordCheck(
+        _ loaded: LoadedPortalFeed, of source: inout FollowedSource, policy: PollingPolicy, feedVersion: Int64?,
+        at now: Instant
+    ) {
         if let failure = loaded.unusableReason {
             source.health.recordFailure(
-                failure, retryAfter: loaded.fetchError?.retryAfter, at: now, policy: source.policy,
+                failure, retryAfter: loaded.fetchError?.retryAfter, at: now, policy: policy,
                 using: &polling.generator)
             let next = source.health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
             report("notify-sched: \(source.location): check failed, the feed in force stays: \(failure)\(next)")
             return
         }
-        source.health.recordSuccess(at: now, policy: source.policy)
+        source.health.recordSuccess(at: now, policy: policy)
         source.health.etag = loaded.validators?.etag
         source.health.lastModified = loaded.validators?.lastModified
-        source.health.feedVersion = source.schedule?.version
+        source.health.feedVersion = feedVersion
         source.health.copyTakenAt = loaded.origin == .notModified ? loaded.previous?.storedAt ?? now : now
     }
 

@@ -20,7 +20,8 @@ extension Daemon {
     /// checks, iSmartNews cycles that count a run, as an app returning to the foreground does).
     func resumed(at now: Instant) {
         report("notify-sched: resumed from suspend; planning again")
-        replan(at: now)
+        carryOut(planner.clockChanged(at: now), at: now)
+        armTimer()
         sessionEvent("session:resume", countsAsRun: true, at: now)
     }
 
@@ -31,8 +32,8 @@ extension Daemon {
         let zone =
             name.flatMap { zones.zone(named: $0) } ?? SystemTimeZone.current(environment: [:], database: zones)
         guard zone != userZone else { return }
-        userZone = zone
         report("notify-sched: the time zone is now \(zone.identifier); planning again")
-        replan(at: now)
+        carryOut(planner.zoneChanged(to: zone, at: now), at: now)
+        armTimer()
     }
 }

@@ -112,7 +112,7 @@ extension Daemon {
     /// source's entries by id for the popups that follow.
     private func entry(of popup: WaitingPopup, lookup: inout [String: [String: ScheduleEntry]]) -> ScheduleEntry? {
         if lookup[popup.source] == nil {
-            let entries = sources.first { $0.location == popup.source }?.schedule?.entries ?? []
+            let entries = sources.firstIndex { $0.location == popup.source }.flatMap { schedule(of: $0) }?.entries ?? []
             lookup[popup.source] = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         }
         return lookup[popup.source]?[popup.entryID]

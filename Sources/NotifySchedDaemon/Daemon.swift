@@ -6,11 +6,10 @@ import NotifySchedStore
 
 /// `notify-sched daemon`: follows the configured feeds and delivers every occurrence on time.
 ///
-/// One thread, one GLib main loop (DESIGN §8). Timed entries wait in a `TimerWheel`; one
-/// `WallClockTimer` is armed at the wheel's next deadline, and a clock step or a resume from
-/// suspend wakes it with `clockChanged`, which re-plans everything. Each occurrence goes through
-/// `OccurrencePlan` against the ledger, so missed ones are folded or recorded as missed and
-/// nothing recorded is shown again. At start the popups a previous daemon left unanswered are
+/// One thread, one GLib main loop (DESIGN §8). What to show of timed entries, and when, is
+/// decided by an `OccurrencePlanner`, the pure core: the daemon hands it each event (a feed
+/// loaded, the timer expired, a clock step or resume, a zone change, a server appearing) and
+/// carries out the effects it returns, then arms one `WallClockTimer` at its next deadline. At start the popups a previous daemon left unanswered are
 /// taken over, then the session-start event runs the iNotify checks and the iSmartNews display
 /// cycles; a resume, an unlock and a zone change come from `SessionWatcher`. Delivery and
 /// clicks go through `NotificationHandler`, and what they change goes to the `StateStore`.
@@ -22,10 +21,7 @@ public final class Daemon {
     /// The interface of its control object.
     public static let interface = "org.notify_sched.Daemon1"
     /// How long a popup that could not be shown (no notification server) waits before a retry.
-    static let retryDelay = TimeSpan.seconds(30)
-    /// How many entries that fell due one wake of the timer plans (and delivers) before the
-    /// loop turns: a popup costs a round trip to the server and a synchronous ledger write.
-    static let plansPerTurn = 32
+    static let retryDelay = OccurrencePlanner.retryDelay
     /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
     static let takeOverWindow = TimeSpan.hours(24)
     /// How many days the ledger keeps every record; older ones go, but each entry's latest stays.
@@ -42,21 +38,17 @@ public final class Daemon {
     let report: (String) -> Void
     var handler: NotificationHandler!
     var sources: [FollowedSource] = []
-    var references: [EntryReference] = []
+    /// The decisions about timed entries, and the schedule of each source in force.
+    var planner: OccurrencePlanner
     /// Popups chosen by events and checks, waiting to be shown, in the order they go out.
     var waiting: [QueuedPopup] = []
     /// Sources (by index) whose feed had not arrived when the session started: they take the
     /// session start when it does.
     var sourcesAwaitingSessionStart: Set<Int> = []
-    /// Each element's pending entry on the wheel (stale once it fell due), by element.
-    var handles: [TimerWheel<UInt32>.Handle?] = []
-    /// Elements whose entries were withdrawn, to reuse.
-    var vacantElements: [UInt32] = []
-    var wheel: TimerWheel<UInt32>
     /// Feed checks the fetch worker finished, waiting for the loop.
     let checkResults: LoopMailbox<CheckResult>
     var polling = Polling()
-    var userZone: ZoneRules
+    var userZone: ZoneRules { planner.userZone }
     let startedAt = WallClock.now()
     /// When the ledger was last pruned, by this daemon.
     var ledgerPrunedAt: Instant?
@@ -108,11 +100,14 @@ public final class Daemon {
             throw DaemonError(.unavailable, "\(error)")
         }
         followsSystemZone = environment["TZ"] == nil
-        userZone = SystemTimeZone.current(environment: environment, database: zones)
+        let userZone = SystemTimeZone.current(environment: environment, database: zones)
         let language = LanguagePreference.fromEnvironment(environment)
         parser = FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
-        let now = WallClock.now()
-        wheel = TimerWheel(now: now)
+        planner = OccurrencePlanner(
+            sources: configuration.sources.map {
+                OccurrencePlanner.Source(location: $0.feed, applicationVersion: $0.settings.iNotify.applicationVersion)
+            },
+            now: WallClock.now(), userZone: userZone, quietHours: configuration.quietHours)
         // The handling state lives in the store, which both the daemon and a `handle` in another
         // process change; the handler's own copy is not read.
         handler = NotificationHandler(
@@ -141,7 +136,8 @@ public final class Daemon {
                 self.releaseHeldPopups()
                 let now = WallClock.now()
                 self.deliverWaiting(at: now)
-                self.replan(at: now)
+                self.carryOut(self.planner.serverAppeared(at: now), at: now)
+                self.armTimer()
             }
         }
         watchSession()
@@ -151,9 +147,10 @@ public final class Daemon {
         // The popups left on screen first: an iNotify check then knows its message is there.
         takeOverPopups(at: now)
         sessionEvent("session:start", countsAsRun: true, at: now)
-        replan(at: now)
+        armTimer()
         pruneLedgerIfDue(at: now)
-        report("notify-sched: ready: \(wheel.count) pending, next at \(wheel.nextDeadline?.rfc3339 ?? "none")")
+        report(
+            "notify-sched: ready: \(planner.pendingCount) pending, next at \(planner.nextDeadline?.rfc3339 ?? "none")")
         notifier.run()
     }
 }

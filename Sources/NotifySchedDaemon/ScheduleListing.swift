@@ -52,10 +52,13 @@ public struct ScheduleListing: Sendable {
     ///
     /// - Parameters:
     ///   - history: The latest ledger record of each entry, by source and then entry id.
+    ///   - settled: The instant each entry is settled through (`StateStore.settledThrough`), by
+    ///     source and then entry id; the history's latest record stands in where it is missing.
     ///   - health: How each source's checks fare, by source.
     public init(
         schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules,
-        history: [String: [String: LedgerRecord]] = [:], health: [String: SourceHealth] = [:]
+        history: [String: [String: LedgerRecord]] = [:], settled: [String: [String: Instant]] = [:],
+        health: [String: SourceHealth] = [:]
     ) {
         var rows: [(row: Row, next: Instant?)] = []
         for schedule in schedules {
@@ -63,27 +66,28 @@ public struct ScheduleListing: Sendable {
             let sourceHealth = health[schedule.source].map(SourceHealthReport.init)
             for entry in schedule.entries {
                 let record = records[entry.id]
-                // What the ledger recorded is done, as for the planner: an immediate entry once
-                // shown has no occurrence left, and nothing up to the recorded one comes again.
-                let recorded = record?.occurrence
+                // What is settled is done, as for the planner: an immediate entry once shown has
+                // no occurrence left, and nothing up to the settled instant comes again.
+                let settledThrough = settled[schedule.source]?[entry.id] ?? record?.occurrence
                 var instants: [Instant]
-                switch (entry.trigger, recorded) {
+                switch (entry.trigger, settledThrough) {
                 case (.immediate, .some):
                     instants = []
                 default:
-                    let from = recorded.map { max(now, Instant(microseconds: $0.microseconds + 1)) } ?? now
+                    let from = settledThrough.map { max(now, Instant(microseconds: $0.microseconds + 1)) } ?? now
                     instants = entry.trigger.occurrences(onOrAfter: from, limit: upcoming, userZone: userZone)
                 }
                 if let expires = entry.expires { instants.removeAll { $0 >= expires } }
-                let missed = entry.trigger.lastOccurrence(before: now, userZone: userZone).flatMap { latest in
-                    now - latest <= entry.maxLateness && recorded.map { latest > $0 } ?? true ? latest : nil
-                }
+                // What a daemon starting now would deliver at once.
+                let plan = OccurrencePlan(
+                    for: entry, settledThrough: settledThrough, now: now, context: PlanningContext(userZone: userZone))
+                let catchUp: Instant? = if case .immediate = entry.trigger { nil } else { plan.deliver }
                 let row = Row(
                     id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
                     dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,
                     action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
                     trigger: entry.trigger.summary(news: schedule.news),
-                    occurrences: instants.map(\.rfc3339), catchUp: missed?.rfc3339,
+                    occurrences: instants.map(\.rfc3339), catchUp: catchUp?.rfc3339,
                     lastDelivery: record.flatMap { $0.outcome == .missed ? nil : $0.occurrence.rfc3339 },
                     state: record?.outcome.rawValue ?? "pending", sourceHealth: sourceHealth)
                 rows.append((row, instants.first))

@@ -17,35 +17,6 @@ extension StateStore {
         }
     }
 
-    /// The latest occurrence recorded for an entry (delivered or missed), which the planner
-    /// never shows again.
-    public func lastRecorded(source: String, entryID: String) throws(StoreError) -> Instant? {
-        try read("read the ledger of \(entryID)") { database in
-            try Int64.fetchOne(
-                database, sql: "SELECT max(occurrence_us) FROM ledger WHERE source = ? AND entry_id = ?",
-                arguments: [source, entryID]
-            ).map(Instant.init(microseconds:))
-        }
-    }
-
-    /// The latest recorded occurrence of every entry of `source` that has one, by entry id: one
-    /// query where planning a whole feed would otherwise make one per entry.
-    public func lastRecorded(source: String) throws(StoreError) -> [String: Instant] {
-        // Its own query rather than `latestRecords`: a record of an outcome this version does not
-        // know still counts as fired.
-        try read("read the ledger of \(source)") { database in
-            var latest: [String: Instant] = [:]
-            let rows = try Row.fetchCursor(
-                database,
-                sql: "SELECT entry_id, max(occurrence_us) AS last FROM ledger WHERE source = ? GROUP BY entry_id",
-                arguments: [source])
-            while let row = try rows.next() {
-                latest[row["entry_id"]] = Instant(microseconds: row["last"])
-            }
-            return latest
-        }
-    }
-
     /// The record of the latest occurrence of every entry of `source` that has one, by entry id:
     /// when each entry last fired (or was missed) and what became of it.
     public func latestRecords(source: String) throws(StoreError) -> [String: LedgerRecord] {
@@ -90,7 +61,9 @@ extension StateStore {
                         SELECT max(latest.occurrence_us) FROM ledger AS latest
                         WHERE latest.source = ledger.source AND latest.entry_id = ledger.entry_id)
                     """, arguments: [cutoff.microseconds])
-            return database.changesCount
+            let pruned = database.changesCount
+            try Self.forgetFollowingSettledByTheLedger(in: database)
+            return pruned
         }
     }
 }

@@ -118,6 +118,19 @@ extension StateStore {
                     );
                     """)
         }
+        // The instant the daemon began following each recurring entry that has no ledger record
+        // yet: its occurrences after it are owed, even across a restart (`OccurrencePlan`).
+        migrator.registerMigration("5-followed-entries") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE followed_entry (
+                        source TEXT NOT NULL,
+                        entry_id TEXT NOT NULL,
+                        since_us INTEGER NOT NULL,
+                        PRIMARY KEY (source, entry_id)
+                    );
+                    """)
+        }
         return migrator
     }
 }

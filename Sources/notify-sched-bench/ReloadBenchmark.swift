@@ -28,6 +28,7 @@ struct ReloadBenchmark: ParsableCommand {
         let userZone = SystemTimeZone.current(environment: ProcessInfo.processInfo.environment, database: zones)
         let parser = FeedParser(zones: zones, userZone: userZone, limits: FeedReadLimits(maxBytes: 1 << 30))
         let now = WallClock.now()
+        let context = PlanningContext(userZone: userZone)
         let old = try schedule(GeneratedFeed(entries: entries), parser)
         let new = try schedule(GeneratedFeed(entries: entries, retitledEvery: changeEvery), parser)
         var best = (diff: Double.infinity, total: Double.infinity)
@@ -35,7 +36,7 @@ struct ReloadBenchmark: ParsableCommand {
         for _ in 0..<runs {
             var wheel = TimerWheel<UInt32>(now: now)
             var handles: [TimerWheel<UInt32>.Handle?] = old.entries.indices.map { index in
-                OccurrencePlan(for: old.entries[index], lastRecorded: nil, now: now, userZone: userZone).next.map {
+                OccurrencePlan(for: old.entries[index], settledThrough: nil, now: now, context: context).next.map {
                     wheel.schedule(UInt32(index), at: $0)
                 }
             }
@@ -45,7 +46,7 @@ struct ReloadBenchmark: ParsableCommand {
             let diffed = clock.now
             for match in changes.changed {
                 if let handle = handles[match.old] { wheel.cancel(handle) }
-                let plan = OccurrencePlan(for: new.entries[match.new], lastRecorded: nil, now: now, userZone: userZone)
+                let plan = OccurrencePlan(for: new.entries[match.new], settledThrough: nil, now: now, context: context)
                 handles[match.old] = plan.next.map { wheel.schedule(UInt32(match.old), at: $0) }
             }
             let end = clock.now

@@ -58,14 +58,17 @@ struct DaemonCatchUpTests {
     }
 
     /// Records in the ledger that the occurrence of `entryID` due at `occurrence` was
-    /// delivered at that instant, as the daemon records it when no popup id is known.
+    /// delivered at that instant, as the daemon records it when no popup id is known; the
+    /// instant the first daemon began following the entry goes, as a daemon that delivered
+    /// that occurrence would have left no later one.
     func recordDelivered(_ entryID: String, of feed: String, at occurrence: Instant, _ bus: PrivateSessionBus) throws {
         let id = LedgerRecord.occurrenceID(source: feed, entryID: entryID, occurrence: occurrence)
         let time = occurrence.microseconds
         try bus.updateState(
             """
             INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
-            VALUES ('\(id)', '\(feed)', '\(entryID)', \(time), NULL, 'delivered', \(time))
+            VALUES ('\(id)', '\(feed)', '\(entryID)', \(time), NULL, 'delivered', \(time));
+            DELETE FROM followed_entry WHERE source = '\(feed)' AND entry_id = '\(entryID)';
             """)
     }
 

@@ -56,6 +56,46 @@ struct DaemonTests {
             "the restarted daemon takes over the unanswered popups in place")
     }
 
+    /// The trial that found repeating, calendar and zero-lateness entries never shown: one entry
+    /// of each timed kind due within seconds, beside an expired one and one for a newer
+    /// application version. Exactly the due ones arrive, none early, the recurring ones again.
+    @Test func everyTimedKindDueWithinSecondsArrivesOnTimeAndNothingElse() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let due = Date(timeIntervalSinceNow: 3).rounded()
+        let stamp = ISO8601DateFormatter().string(from: due)
+        let feed = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "calendar", "title": "Calendar", "calendar": "*:*:0/2"},
+              {"id": "minutely", "title": "Minutely", "fireDate": "\(stamp)", "repeatInterval": "minute"},
+              {"id": "prompt", "title": "No lateness", "fireDate": "\(stamp)", "maxLateness": "0s"},
+              {"id": "once", "title": "Once", "fireDate": "\(stamp)"},
+              {"id": "expired", "title": "Expired", "expires": "2020-01-01T00:00:00Z"},
+              {"id": "newer", "title": "Newer version", "fireDate": "\(stamp)", "minVersion": "3.0"}
+            ]}
+            """)
+        let config = try CLI.temporaryFile(
+            "application-version = 2.0\n[source trial]\nfeed = \(feed)\n", name: "config")
+        let started = Date()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        Thread.sleep(until: due + 4.5)
+        let log = stop(daemon).standardError
+        let calls = try bus.notifyCalls().filter { $0.replaces == 0 }
+        let titles = calls.map(\.summary)
+        for title in ["Minutely", "No lateness", "Once"] {
+            #expect(titles.filter { $0 == title }.count == 1, "\(title) arrives once: \(titles)\n\(log)")
+        }
+        let calendar = titles.filter { $0 == "Calendar" }.count
+        #expect(
+            calendar >= Int((due + 4.5).timeIntervalSince(started) / 2) - 1,
+            "the calendar entry due every 2 s arrives each time: \(calendar) in \(titles)\n\(log)")
+        #expect(!titles.contains("Expired") && !titles.contains("Newer version"), "\(titles)")
+        #expect(
+            try bus.queryState("SELECT count(*) FROM ledger WHERE outcome = 'missed'") == ["0"],
+            "nothing due while the daemon watched is recorded missed")
+    }
+
     @Test func aSecondDaemonSaysOneIsRunningAndExits1() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

@@ -18,7 +18,10 @@ import Testing
         return folder.appendingPathComponent("state.sqlite").path
     }
 
-    @Test(arguments: ["1-ledger-and-source-state", "2-delivered-occurrences-and-handling-state", "3-source-health"])
+    @Test(arguments: [
+        "1-ledger-and-source-state", "2-delivered-occurrences-and-handling-state", "3-source-health",
+        "4-waiting-popups",
+    ])
     func aDatabaseOfAnEarlierSchemaIsUpgradedWithItsRecordsKept(upTo migration: String) throws {
         let path = try freshPath()
         let occurrence = now - .hours(1)
@@ -39,7 +42,7 @@ import Testing
             }
         }
         let store = try StateStore(path: path)
-        #expect(try store.lastRecorded(source: "feed") == ["daily": occurrence])
+        #expect(try store.settledThrough(source: "feed") == ["daily": occurrence])
         #expect(try store.sourceState("feed") == SourceState(hasRun: true, lastChecked: now))
         #expect(try store.waitingPopups() == [], "the newest tables exist, empty")
         #expect(try store.isIntact())

@@ -33,10 +33,10 @@ import Testing
             try store.record(record("b", at: 150, .acted))
         }
         let store = try StateStore(path: path)
-        #expect(try store.lastRecorded(source: "feed", entryID: "a") == Instant(secondsSinceEpoch: 200))
-        #expect(try store.lastRecorded(source: "feed", entryID: "c") == nil)
+        #expect(try store.settledThrough(source: "feed", entryID: "a") == Instant(secondsSinceEpoch: 200))
+        #expect(try store.settledThrough(source: "feed", entryID: "c") == nil)
         #expect(
-            try store.lastRecorded(source: "feed")
+            try store.settledThrough(source: "feed")
                 == ["a": Instant(secondsSinceEpoch: 200), "b": Instant(secondsSinceEpoch: 150)])
         let first = record("a", at: 100, .delivered, popup: 7)
         #expect(try store.ledgerRecord(occurrenceID: first.occurrenceID) == first)
@@ -56,12 +56,35 @@ import Testing
         try store.record(record("b", at: 500, .acted, recordedAt: old))
         #expect(try store.pruneLedger(recordedBefore: now - .days(90)) == 5)
         #expect(
-            try store.lastRecorded(source: "feed") == [
+            try store.settledThrough(source: "feed") == [
                 "a": Instant(secondsSinceEpoch: 9_086_400), "b": Instant(secondsSinceEpoch: 500),
             ])
         #expect(try store.ledgerRecord(occurrenceID: record("a", at: 9_000_000, .delivered).occurrenceID) != nil)
         #expect(try store.ledgerRecord(occurrenceID: record("a", at: 1_000, .delivered).occurrenceID) == nil)
         #expect(try store.pruneLedger(recordedBefore: now - .days(90)) == 0)
+        #expect(try store.isIntact())
+    }
+
+    @Test func aFollowedEntryIsSettledFromWhenItWasFollowedUntilTheLedgerRecordsIt() throws {
+        let path = freshPath()
+        do {
+            let store = try StateStore(path: path)
+            try store.follow(["daily", "hourly"], of: "feed", since: Instant(secondsSinceEpoch: 100))
+            try store.follow(["daily"], of: "feed", since: Instant(secondsSinceEpoch: 900))
+        }
+        let store = try StateStore(path: path)
+        #expect(
+            try store.settledThrough(source: "feed")
+                == ["daily": Instant(secondsSinceEpoch: 100), "hourly": Instant(secondsSinceEpoch: 100)],
+            "following again keeps the first instant, and a reopened database still has it")
+        try store.record(record("daily", at: 300, .delivered))
+        #expect(try store.settledThrough(source: "feed", entryID: "daily") == Instant(secondsSinceEpoch: 300))
+        #expect(try store.settledThrough(source: "feed", entryID: "hourly") == Instant(secondsSinceEpoch: 100))
+        try store.pruneLedger(recordedBefore: now - .days(90))
+        #expect(
+            try store.settledThrough(source: "feed")
+                == ["daily": Instant(secondsSinceEpoch: 300), "hourly": Instant(secondsSinceEpoch: 100)],
+            "pruning forgets only the following instant the ledger superseded")
         #expect(try store.isIntact())
     }
 

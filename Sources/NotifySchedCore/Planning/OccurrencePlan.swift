@@ -1,14 +1,20 @@
 /// What the daemon does with one timed entry at one moment: deliver its latest due occurrence
 /// (a catch-up that folds any earlier ones), record missed ones, and arm the next.
 ///
-/// The rules of DESIGN §3: occurrences missed by no more than the entry's `maxLateness` are
-/// caught up once per entry; older ones are recorded as missed, not shown; and nothing at or
-/// before the last occurrence the ledger recorded is ever shown again, so a clock that steps
-/// back cannot make an occurrence fire twice. A repeating entry the ledger has never seen
-/// starts at its next occurrence: what came before it was not missed, it was not known. A
-/// one-shot entry seen for the first time after its time is delivered at once if its lateness
-/// allows, as UILocalNotification delivers a past `fireDate`. An occurrence that fell due
-/// inside quiet hours waited for them by the user's choice: its lateness counts from their end.
+/// The rules of DESIGN §3, around one instant per entry, the instant its occurrences are
+/// *settled through* (`settledThrough`): nothing at or before it is ever shown again, so a
+/// clock that steps back cannot make an occurrence fire twice. It is the latest occurrence the
+/// ledger recorded (delivered or missed) or, for a recurring entry nothing was recorded of yet,
+/// the instant the daemon began following it (`followsFrom`): what came before that was not
+/// missed, it was not known, and what comes after it is owed even across a restart. A one-shot
+/// entry seen for the first time after its time is delivered at once if its lateness allows,
+/// as UILocalNotification delivers a past `fireDate`.
+///
+/// An occurrence is on time when it fell due while the daemon watched the clock
+/// (`watchedSince`), however long delivering it took: a zero `maxLateness` (ZBiM's) means
+/// "not after a downtime", not "within the same microsecond". Otherwise it is late by the time
+/// since it fell due, or since the end of the quiet hours that held it (the user chose that
+/// wait), and too late beyond the entry's `maxLateness`.
 public struct OccurrencePlan: Sendable, Equatable {
     /// The occurrence to deliver now, if one is due within its lateness window.
     public var deliver: Instant?
@@ -16,62 +22,86 @@ public struct OccurrencePlan: Sendable, Equatable {
     public var foldsEarlier: Bool
     /// The latest due occurrence that is too late to show: the ledger records it as missed.
     public var missed: Instant?
-    /// The next occurrence after `now` (and after anything already recorded), to arm a timer for.
+    /// The next occurrence after `now` (and after anything already settled), to arm a timer for.
     public var next: Instant?
+    /// Set for a recurring entry with nothing settled yet: the instant (`now`) from which the
+    /// daemon follows it, which it stores so that the entry's first occurrence is owed.
+    public var followsFrom: Instant?
 
-    public init(deliver: Instant? = nil, foldsEarlier: Bool = false, missed: Instant? = nil, next: Instant? = nil) {
+    public init(
+        deliver: Instant? = nil, foldsEarlier: Bool = false, missed: Instant? = nil, next: Instant? = nil,
+        followsFrom: Instant? = nil
+    ) {
         self.deliver = deliver
         self.foldsEarlier = foldsEarlier
         self.missed = missed
         self.next = next
+        self.followsFrom = followsFrom
     }
 
     /// Plans `entry` at `now`.
     ///
     /// - Parameters:
     ///   - entry: A schedule entry; event- and check-driven entries get an empty plan.
-    ///   - lastRecorded: The latest occurrence the ledger recorded for the entry (delivered or
-    ///     missed); nil when the entry is new.
+    ///   - settledThrough: The instant the entry's occurrences are settled through (see the type's
+    ///     notes); nil when the entry is new.
     ///   - now: The current time.
-    ///   - userZone: The user's current zone, for floating times and quiet hours.
-    ///   - quietHours: The user's quiet hours, which hold popups that are not critical.
-    /// - Complexity: that of `Trigger.occurrences` and `Trigger.lastOccurrence`.
-    public init(
-        for entry: ScheduleEntry, lastRecorded: Instant?, now: Instant, userZone: ZoneRules,
-        quietHours: QuietHours? = nil
-    ) {
+    ///   - context: The user's zone, quiet hours, application version and the watched span.
+    /// - Complexity: that of `Trigger.owedOccurrences(atOrBefore:after:userZone:)`.
+    public init(for entry: ScheduleEntry, settledThrough: Instant?, now: Instant, context: PlanningContext) {
         self.init()
-        let trigger = entry.trigger
-        if case .immediate = trigger {
-            if lastRecorded == nil { deliver = now }
-            return
-        }
         let isLive = { (instant: Instant) in entry.expires.map { instant < $0 } ?? true }
-        let afterNow = Instant(microseconds: now.microseconds + 1)
-        let isRecurring =
-            switch trigger {
-            case .repeating, .calendar: true
-            default: false
-            }
-        if lastRecorded != nil || !isRecurring,
-            let latest = trigger.lastOccurrence(before: afterNow, userZone: userZone), isLive(latest),
-            lastRecorded.map({ latest > $0 }) ?? true
-        {
-            let heldUntil = quietHours?.end(holding: entry, at: latest, in: userZone)
-            if now - max(latest, heldUntil ?? latest) <= entry.maxLateness {
+        // An expired entry is not shown at all, not even an occurrence from before it expired.
+        guard isLive(now) else { return }
+        if let version = context.applicationVersion, !entry.versions.admits(version) { return }
+        let trigger = entry.trigger
+        let userZone = context.userZone
+        switch trigger {
+        case .immediate:
+            if settledThrough == nil { deliver = now }
+            return
+        case .repeating, .calendar:
+            if settledThrough == nil { followsFrom = now }
+        case .once, .events, .check:
+            break
+        }
+        let owed = trigger.owedOccurrences(atOrBefore: now, after: settledThrough ?? followsFrom, userZone: userZone)
+        if let latest = owed.latest {
+            let heldUntil = context.quietHours?.end(holding: entry, at: latest, in: userZone)
+            let onTime = context.watchedSince.map { latest >= $0 } ?? false
+            if onTime || now - max(latest, heldUntil ?? latest) <= entry.maxLateness {
                 deliver = latest
-                if let lastRecorded, let earlier = trigger.lastOccurrence(before: latest, userZone: userZone) {
-                    foldsEarlier = earlier > lastRecorded
-                }
+                foldsEarlier = owed.foldsEarlier
             } else {
                 missed = latest
             }
         }
-        // After a backward clock step, occurrences up to the last recorded one stay done.
-        let horizon = max(afterNow, lastRecorded.map { Instant(microseconds: $0.microseconds + 1) } ?? afterNow)
-        if let upcoming = trigger.occurrences(onOrAfter: horizon, limit: 1, userZone: userZone).first, isLive(upcoming)
-        {
-            next = upcoming
-        }
+        // After a backward clock step, occurrences up to the settled one stay done: `next` is
+        // after both `now` and what is settled.
+        next = owed.next.flatMap { isLive($0) ? $0 : nil }
+    }
+}
+
+/// What planning an entry needs beyond the entry and the time: where and how the user is.
+public struct PlanningContext: Sendable {
+    /// The user's current zone, for floating times and quiet hours.
+    public var userZone: ZoneRules
+    /// The user's quiet hours, which hold popups that are not critical.
+    public var quietHours: QuietHours?
+    /// The application version the entry's source is read for: an entry whose
+    /// `minVersion`/`maxVersion` leave it out is neither delivered nor armed. Nil admits all.
+    public var applicationVersion: String?
+    /// Since when the daemon has watched the clock without a gap (its start, the last resume or
+    /// clock step): occurrences due since then are on time. Nil when it is not running (`list`).
+    public var watchedSince: Instant?
+
+    public init(
+        userZone: ZoneRules, quietHours: QuietHours? = nil, applicationVersion: String? = nil,
+        watchedSince: Instant? = nil
+    ) {
+        self.userZone = userZone
+        self.quietHours = quietHours
+        self.applicationVersion = applicationVersion
+        self.watchedSince = watchedSince
     }
 }

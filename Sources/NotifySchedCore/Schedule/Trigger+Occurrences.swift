@@ -65,6 +65,53 @@ extension Trigger {
     }
 }
 
+extension Trigger {
+    /// What a plan at `now` needs of the occurrences after `settled`: the latest one due (to
+    /// deliver or record as missed), whether earlier ones fold into it, and the next one to come.
+    ///
+    /// Cheap where it matters most: when at most one occurrence is owed (a timer that fired on
+    /// time), two steps forward from `settled` answer all three, whatever the expression; only
+    /// a catch-up of several looks back from `now` (`lastOccurrence(before:userZone:)`).
+    ///
+    /// - Parameters:
+    ///   - now: The instant planned at; an occurrence at `now` is due.
+    ///   - settled: What is settled through; nil when nothing is (every occurrence is owed).
+    ///   - userZone: The user's current zone, for floating times without a zone of their own.
+    public func owedOccurrences(atOrBefore now: Instant, after settled: Instant?, userZone: ZoneRules)
+        -> OwedOccurrences
+    {
+        let afterNow = Instant(microseconds: now.microseconds + 1)
+        guard let settled else {
+            return OwedOccurrences(
+                latest: lastOccurrence(before: afterNow, userZone: userZone), foldsEarlier: false,
+                next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
+        }
+        let owed = occurrences(onOrAfter: Instant(microseconds: settled.microseconds + 1), limit: 2, userZone: userZone)
+        guard let first = owed.first, first <= now else { return OwedOccurrences(next: owed.first) }
+        guard owed.count == 2, owed[1] <= now else { return OwedOccurrences(latest: first, next: owed.last) }
+        return OwedOccurrences(
+            latest: lastOccurrence(before: afterNow, userZone: userZone) ?? owed[1], foldsEarlier: true,
+            next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
+    }
+}
+
+/// The occurrences of a trigger after what is settled, as of one instant
+/// (`Trigger.owedOccurrences(atOrBefore:after:userZone:)`).
+public struct OwedOccurrences: Sendable, Equatable {
+    /// The latest occurrence due and not settled.
+    public var latest: Instant?
+    /// Whether earlier occurrences, due and not settled, fold into `latest`.
+    public var foldsEarlier: Bool
+    /// The first occurrence after the instant and after what is settled.
+    public var next: Instant?
+
+    public init(latest: Instant? = nil, foldsEarlier: Bool = false, next: Instant? = nil) {
+        self.latest = latest
+        self.foldsEarlier = foldsEarlier
+        self.next = next
+    }
+}
+
 extension RecurrenceBounds {
     func admits(index: Int) -> Bool {
         count.map { index < $0 } ?? true
@@ -185,15 +232,24 @@ struct CalendarWalk {
         return result
     }
 
-    /// The last admitted elapse before `now`. Without a start it looks back one maximum
+    /// The last admitted elapse before `now`. Without a count it looks back one maximum
     /// lateness-sized window at most, which is all a catch-up needs.
+    ///
+    /// An uncounted walk looks back in windows that grow fourfold from a minute, so finding the
+    /// last elapse walks a few windows' worth of elapses, not a month of them: a calendar
+    /// entry due every second costs about a minute of elapses, a daily one a day's. A counted
+    /// walk must count from the start, and does once.
     mutating func lastElapse(before now: Instant, lookBack: TimeSpan = .days(31)) -> Instant? {
-        var last: Instant?
-        forEachElapse(from: now - lookBack) { _, instant in
-            guard instant < now else { return false }
-            last = instant
-            return true
+        var window = bounds.count == nil ? min(TimeSpan.minutes(1), lookBack) : lookBack
+        while true {
+            var last: Instant?
+            forEachElapse(from: now - window) { _, instant in
+                guard instant < now else { return false }
+                last = instant
+                return true
+            }
+            if last != nil || window >= lookBack { return last }
+            window = min(window * 4, lookBack)
         }
-        return last
     }
 }

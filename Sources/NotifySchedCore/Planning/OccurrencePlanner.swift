@@ -1,0 +1,334 @@
+/// The daemon's decisions about timed entries, as a value: which occurrence to show when, which
+/// to record as missed, which recurring entries to start following, and when to wake next.
+///
+/// Pure and deterministic: no I/O, no clock, no GLib. Each event (a feed loaded, the timer
+/// expired, the clock stepped, the zone changed, a popup shown or not) comes in as a call with
+/// `now`, and what the daemon must do comes back as `PlannerEffect` values for it to carry out;
+/// `nextDeadline` is when to call `timerExpired(at:)` again. So a month of schedule, with
+/// restarts, clock steps and a missing notification server, runs in milliseconds under test.
+///
+/// Each entry's occurrences are settled through one instant (`OccurrencePlan`), held here and
+/// nowhere else while the daemon runs; the state database keeps it across restarts (the ledger's
+/// latest record, or the instant a recurring entry was first followed), and a new planner is
+/// loaded from it. Pending occurrences wait in a `TimerWheel`, one per entry.
+///
+///     var planner = OccurrencePlanner(sources: [.init(location: path)], now: now, userZone: zone)
+///     for effect in planner.load(schedule, source: 0, settled: stored, at: now).effects { … }
+///     timer.arm(at: planner.nextDeadline)
+public struct OccurrencePlanner: ~Copyable {
+    /// A feed the planner follows: where it is read from, and which application version its
+    /// entries are read for.
+    public struct Source: Sendable {
+        /// The path or URL: the source's identity in the ledger.
+        public var location: String
+        /// The application version `minVersion`/`maxVersion` are compared with; nil admits all.
+        public var applicationVersion: String?
+
+        public init(location: String, applicationVersion: String? = nil) {
+            self.location = location
+            self.applicationVersion = applicationVersion
+        }
+    }
+
+    /// How long a popup that no server took waits before it is tried again.
+    public static let retryDelay = TimeSpan.seconds(30)
+    /// How many entries due at one wake-up are planned before the rest wait for the next turn
+    /// of the loop: a popup costs a round trip to the server and a ledger write, and SIGTERM, a
+    /// button press or a control call must not wait behind a burst of thousands.
+    public static let plansPerTurn = 32
+
+    private var sources: [Source]
+    private var schedules: [Schedule?]
+    /// Which entry each wheel element stands for, by element.
+    private var references: [EntryReference] = []
+    /// Each element's settled instant (`OccurrencePlan`), by element.
+    private var settled: [Instant?] = []
+    /// Each element's pending occurrence on the wheel (stale once it fell due), by element.
+    private var handles: [TimerWheel<UInt32>.Handle?] = []
+    /// Elements whose entries were withdrawn, to reuse.
+    private var vacant: [UInt32] = []
+    /// Elements whose occurrence is being shown, with the occurrence to arm once it is.
+    private var showing: [UInt32: Instant?] = [:]
+    private var wheel: TimerWheel<UInt32>
+    /// The user's current zone, for floating times and quiet hours.
+    public private(set) var userZone: ZoneRules
+    /// The user's quiet hours, which hold popups that are not critical.
+    public let quietHours: QuietHours?
+    /// Since when the clock has been watched without a gap (`PlanningContext.watchedSince`).
+    public private(set) var watchingSince: Instant
+
+    /// A planner that follows `sources`, none loaded yet, watching the clock from `now`.
+    public init(sources: [Source], now: Instant, userZone: ZoneRules, quietHours: QuietHours? = nil) {
+        self.sources = sources
+        schedules = Array(repeating: nil, count: sources.count)
+        wheel = TimerWheel(now: now)
+        self.userZone = userZone
+        self.quietHours = quietHours
+        watchingSince = now
+    }
+
+    /// When `timerExpired(at:)` must be called next; nil when nothing is pending.
+    ///
+    /// - Complexity: O(levels) (`TimerWheel.nextDeadline`).
+    public var nextDeadline: Instant? { wheel.nextDeadline }
+
+    /// How many occurrences are pending.
+    public var pendingCount: Int { wheel.count }
+
+    /// The schedule in force for source `index`, if its feed was loaded.
+    public func schedule(source index: Int) -> Schedule? { schedules[index] }
+
+    /// Puts `schedule` in force for source `index`: an added entry is planned, a changed one
+    /// planned again, a withdrawn one's pending occurrence cancelled; unchanged entries keep
+    /// theirs as they are.
+    ///
+    /// - Parameters:
+    ///   - settled: What the state database says each entry is settled through, by entry id;
+    ///     read for the entries the planner does not know yet.
+    /// - Returns: What changed (for the popups on screen), and the effects.
+    /// - Complexity: O(*n*) for *n* entries of all sources, plus one plan per added or changed entry.
+    public mutating func load(
+        _ schedule: Schedule, source index: Int, settled stored: [String: Instant], at now: Instant
+    ) -> (changes: ScheduleChanges, effects: [PlannerEffect]) {
+        let old = schedules[index]?.entries ?? []
+        let changes = ScheduleChanges(from: old, to: schedule.entries)
+        var elements = [UInt32?](repeating: nil, count: old.count)
+        for (element, reference) in references.enumerated() where reference.source == index && !reference.isVacant {
+            elements[reference.entry] = UInt32(element)
+        }
+        schedules[index] = schedule
+        for match in changes.unchanged {
+            if let element = elements[match.old] { references[Int(element)].entry = match.new }
+        }
+        var planned: [UInt32] = []
+        for match in changes.changed {
+            guard let element = elements[match.old] else { continue }
+            references[Int(element)].entry = match.new
+            cancelPending(element)
+            planned.append(element)
+        }
+        for position in changes.withdrawn {
+            guard let element = elements[position] else { continue }
+            cancelPending(element)
+            references[Int(element)] = .vacant
+            settled[Int(element)] = nil
+            vacant.append(element)
+        }
+        for position in changes.added {
+            let element = allocate(EntryReference(source: index, entry: position))
+            settled[Int(element)] = stored[schedule.entries[position].id]
+            planned.append(element)
+        }
+        var followed: [String] = []
+        for element in planned {
+            if let id = place(element, at: now) { followed.append(id) }
+        }
+        let effects: [PlannerEffect] =
+            followed.isEmpty ? [] : [.follow(source: sources[index].location, entryIDs: followed, since: now)]
+        return (changes, effects)
+    }
+
+    /// The timer expired: plans the first `plansPerTurn` entries that fell due by `now` and
+    /// puts the rest back on the wheel, overdue, in their order, for the loop's next turn.
+    ///
+    /// - Returns: The popups to show (answer each with `shown(_:_:at:)`), the occurrences to
+    ///   record as missed and the entries to follow.
+    public mutating func timerExpired(at now: Instant) -> [PlannerEffect] {
+        let due = wheel.advance(to: now)
+        var effects: [PlannerEffect] = []
+        for (_, element) in due.prefix(Self.plansPerTurn) {
+            plan(element, at: now, into: &effects)
+        }
+        for (dueAt, element) in due.dropFirst(Self.plansPerTurn) {
+            schedule(element, at: dueAt)
+        }
+        return effects
+    }
+
+    /// The wall clock stepped, or the machine resumed from suspend: what fell due meanwhile
+    /// was not watched, so it is late; everything is planned again.
+    public mutating func clockChanged(at now: Instant) -> [PlannerEffect] {
+        watchingSince = now
+        return replan(at: now)
+    }
+
+    /// The user's zone changed: floating times are read in `zone` from now on.
+    public mutating func zoneChanged(to zone: ZoneRules, at now: Instant) -> [PlannerEffect] {
+        userZone = zone
+        return replan(at: now)
+    }
+
+    /// A notification server appeared: what waited for one is tried now rather than at its
+    /// next retry.
+    public mutating func serverAppeared(at now: Instant) -> [PlannerEffect] {
+        replan(at: now)
+    }
+
+    /// What became of a `show` effect: the planner settles the occurrence and arms the entry's
+    /// next one, or tries it again after `retryDelay`.
+    public mutating func shown(_ due: DueOccurrence, _ result: ShowResult, at now: Instant) {
+        let element = due.element
+        guard let next = showing.removeValue(forKey: element), entry(element)?.id == due.entry.id else { return }
+        switch result {
+        case .shown, .passedOver:
+            settled[Int(element)] = max(settled[Int(element)] ?? due.occurrence, due.occurrence)
+            if let next { schedule(element, at: next) }
+        case .failed:
+            schedule(element, at: now + Self.retryDelay)
+        }
+    }
+
+    /// Plans every entry anew from what is settled.
+    private mutating func replan(at now: Instant) -> [PlannerEffect] {
+        wheel = TimerWheel(now: now)
+        handles = Array(repeating: nil, count: references.count)
+        showing = [:]
+        var followed: [Int: [String]] = [:]
+        for element in references.indices where !references[element].isVacant {
+            if let id = place(UInt32(element), at: now) { followed[references[element].source, default: []].append(id) }
+        }
+        return followed.keys.sorted().map { index in
+            .follow(source: sources[index].location, entryIDs: followed[index] ?? [], since: now)
+        }
+    }
+
+    /// Puts an element on the wheel at its entry's next occurrence, or at `now` when something
+    /// of it is due or missed (`timerExpired(at:)` then plans it).
+    ///
+    /// - Returns: The entry's id when the planner begins following it now.
+    private mutating func place(_ element: UInt32, at now: Instant) -> String? {
+        guard let entry = entry(element) else { return nil }
+        let plan = OccurrencePlan(
+            for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
+        if let followsFrom = plan.followsFrom { settled[Int(element)] = followsFrom }
+        if plan.deliver != nil || plan.missed != nil {
+            schedule(element, at: now)
+        } else if let next = plan.next {
+            schedule(element, at: next)
+        }
+        return plan.followsFrom != nil ? entry.id : nil
+    }
+
+    /// Delivers or records what is due of one element's entry and schedules its next occurrence.
+    private mutating func plan(_ element: UInt32, at now: Instant, into effects: inout [PlannerEffect]) {
+        guard let entry = entry(element) else { return }
+        let source = references[Int(element)].source
+        let location = sources[source].location
+        let plan = OccurrencePlan(
+            for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
+        if let followsFrom = plan.followsFrom {
+            settled[Int(element)] = followsFrom
+            effects.append(.follow(source: location, entryIDs: [entry.id], since: now))
+        }
+        if let missed = plan.missed {
+            settled[Int(element)] = missed
+            effects.append(.recordMissed(source: location, entryID: entry.id, occurrence: missed))
+        }
+        if let occurrence = plan.deliver {
+            if let quietEnd = quietHours?.end(holding: entry, at: now, in: userZone) {
+                schedule(element, at: quietEnd)
+                return
+            }
+            showing[element] = plan.next
+            effects.append(
+                .show(
+                    DueOccurrence(
+                        element: element, source: source, location: location, entry: entry,
+                        occurrence: occurrence, foldsEarlier: plan.foldsEarlier)))
+            return
+        }
+        if let next = plan.next { schedule(element, at: next) }
+    }
+
+    private func context(of element: UInt32) -> PlanningContext {
+        PlanningContext(
+            userZone: userZone, quietHours: quietHours,
+            applicationVersion: sources[references[Int(element)].source].applicationVersion,
+            watchedSince: watchingSince)
+    }
+
+    private func entry(_ element: UInt32) -> ScheduleEntry? {
+        let reference = references[Int(element)]
+        guard !reference.isVacant, let entries = schedules[reference.source]?.entries,
+            entries.indices.contains(reference.entry)
+        else { return nil }
+        return entries[reference.entry]
+    }
+
+    private mutating func schedule(_ element: UInt32, at due: Instant) {
+        handles[Int(element)] = wheel.schedule(element, at: due)
+    }
+
+    private mutating func cancelPending(_ element: UInt32) {
+        showing[element] = nil
+        guard let handle = handles[Int(element)] else { return }
+        // A handle whose entry already fell due is stale; the wheel checks its generation.
+        _ = wheel.cancel(handle)
+        handles[Int(element)] = nil
+    }
+
+    private mutating func allocate(_ reference: EntryReference) -> UInt32 {
+        if let element = vacant.popLast() {
+            references[Int(element)] = reference
+            return element
+        }
+        references.append(reference)
+        settled.append(nil)
+        handles.append(nil)
+        return UInt32(references.count - 1)
+    }
+}
+
+/// Which entry a planner's wheel element stands for: its source and its position in the
+/// source's schedule.
+struct EntryReference: Equatable {
+    var source: Int
+    var entry: Int
+
+    /// An element whose entry was withdrawn, waiting to be reused.
+    static let vacant = EntryReference(source: -1, entry: -1)
+
+    var isVacant: Bool { source < 0 }
+}
+
+/// What the planner asks the daemon to do.
+public enum PlannerEffect: Sendable, Equatable {
+    /// Show this occurrence's popup and record its delivery, then tell the planner how that
+    /// went (`OccurrencePlanner.shown(_:_:at:)`).
+    case show(DueOccurrence)
+    /// Record in the ledger that this occurrence was too late to show.
+    case recordMissed(source: String, entryID: String, occurrence: Instant)
+    /// Store that these recurring entries of `source` are followed from `since` on.
+    case follow(source: String, entryIDs: [String], since: Instant)
+}
+
+/// An occurrence due to be shown.
+public struct DueOccurrence: Sendable, Equatable {
+    /// The planner's element for the entry.
+    let element: UInt32
+    /// The source's index among the planner's sources.
+    public let source: Int
+    /// The source's location.
+    public let location: String
+    public let entry: ScheduleEntry
+    /// The instant it was due.
+    public let occurrence: Instant
+    /// Whether it stands for earlier occurrences too (a catch-up).
+    public let foldsEarlier: Bool
+
+    public static func == (lhs: DueOccurrence, rhs: DueOccurrence) -> Bool {
+        lhs.element == rhs.element && lhs.source == rhs.source && lhs.location == rhs.location
+            && lhs.entry.hasSameMeaning(as: rhs.entry) && lhs.occurrence == rhs.occurrence
+            && lhs.foldsEarlier == rhs.foldsEarlier
+    }
+}
+
+/// What became of showing an occurrence.
+public enum ShowResult: Sendable, Equatable {
+    /// The server took the popup, and the ledger recorded it.
+    case shown
+    /// Nothing opens its action: it is passed over, not retried (seed semantics §5.20).
+    case passedOver
+    /// No notification server took it: it is tried again later.
+    case failed
+}

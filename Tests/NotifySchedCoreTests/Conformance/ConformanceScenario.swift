@@ -1,0 +1,173 @@
+import NotifySchedCore
+
+/// One generated life of the daemon: a feed with timed entries of every kind, a user zone, and
+/// the disruptions of a month (restarts and crashes, downtimes, clock steps, zone changes, a
+/// missing notification server, quiet hours), all drawn from one seed.
+struct ConformanceScenario {
+    /// Something that happens to the daemon, at an instant of true (not wall-clock) time.
+    enum Disruption {
+        /// The daemon stops and starts again after `downtime`. A crash stops it in the middle of
+        /// its next popup: shown, not yet recorded in the ledger.
+        case restart(downtime: TimeSpan, crash: Bool)
+        /// The wall clock steps by `span` (negative: back).
+        case clockStep(TimeSpan)
+        /// The user's zone changes.
+        case zoneChange(ZoneRules)
+        /// The notification server goes away for `span`.
+        case serverAbsent(TimeSpan)
+    }
+
+    let seed: UInt64
+    /// The wall-clock instant the month starts at.
+    let start: Instant
+    /// How long the scenario runs, in true time.
+    let length: TimeSpan
+    let zone: ZoneRules
+    let quietHours: QuietHours?
+    let applicationVersion = "2.0"
+    let feed: String
+    /// The disruptions, by when they happen in true time since `start`, ascending.
+    let disruptions: [(after: TimeSpan, disruption: Disruption)]
+
+    /// Zones with DST in both hemispheres, a 30-minute DST (Lord Howe), negative DST (Dublin),
+    /// 45-minute offsets and none at all.
+    static let zoneNames = [
+        "UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe", "Europe/Dublin",
+        "Asia/Kolkata", "America/Sao_Paulo", "Asia/Kathmandu", "Pacific/Chatham",
+    ]
+
+    /// Calendar expressions of every shape the feeds use, a day apart or more.
+    static let calendars = [
+        "daily", "weekly", "*-*-* 09:00", "Mon..Fri 08:30", "Sat,Sun 10:00", "*-*-01 08:00:00", "*-*-* 02:30",
+        "Mon *-*-* 07:00 UTC", "*-*~1 18:00", "*-*-* 23:59:59", "monthly",
+    ]
+    /// Expressions that fire many times a day: an entry with one ends within six hours (`until`),
+    /// so that a month of 10 000 scenarios stays within the suite's time.
+    static let denseCalendars = ["hourly", "*:15", "*-*-* 00/6:00", "*:0/20", "*:*:0/10", "*-*-* 01,02,03:30"]
+
+    init(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        self.seed = seed
+        // Start anywhere in 2026–2027, often within days of a DST change.
+        let year = Int64.random(in: 2026...2027, using: &random)
+        let month = [Int64(3), 4, 10, 11, 9, 1, 6].randomElement(using: &random)!
+        let day = Int64.random(in: 1...28, using: &random)
+        let startSeconds =
+            CivilDateTime.daysSinceEpoch(year: year, month: month, day: day) * 86_400
+            + Int64.random(in: 0..<86_400, using: &random)
+        let start = Instant(microseconds: startSeconds * 1_000_000 + Int64.random(in: 0..<1_000_000, using: &random))
+        self.start = start
+        length = .days(30)
+        zone = Self.randomZone(using: &random)
+        quietHours =
+            Bool.random(using: &random)
+            ? nil
+            : [QuietHours(parsing: "22:00-07:00"), QuietHours(parsing: "12:00-13:30")].randomElement(using: &random)!
+        let entryCount = Int.random(in: 2...6, using: &random)
+        let entries = (0..<entryCount).map { Self.randomEntry(index: $0, start: start, using: &random) }
+        feed = #"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#
+        disruptions = Self.randomDisruptions(length: length, using: &random)
+    }
+
+    private static func randomZone(using random: inout SplitMix64) -> ZoneRules {
+        NotifySchedCoreTests.zone(zoneNames.randomElement(using: &random)!)
+    }
+
+    private static func randomDisruptions(
+        length: TimeSpan, using random: inout SplitMix64
+    ) -> [(after: TimeSpan, disruption: Disruption)] {
+        var drawn: [(after: TimeSpan, disruption: Disruption)] = []
+        func at() -> TimeSpan {
+            TimeSpan(microseconds: Int64.random(in: 1..<length.microseconds, using: &random))
+        }
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            let downtime: TimeSpan = [
+                .minutes(1), .hours(1), .days(1), .days(30),
+                TimeSpan(microseconds: Int64.random(in: 1...86_400_000_000, using: &random)),
+            ].randomElement(using: &random)!
+            drawn.append((at(), .restart(downtime: downtime, crash: Int.random(in: 0..<3, using: &random) == 0)))
+        }
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            let step: TimeSpan = [.hours(3), .hours(-3), .days(3), .days(-3)].randomElement(using: &random)!
+            drawn.append((at(), .clockStep(step)))
+        }
+        for _ in 0..<Int.random(in: 0...1, using: &random) {
+            drawn.append((at(), .zoneChange(randomZone(using: &random))))
+        }
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            // Up to six hours: while no server is there, the daemon tries every 30 s.
+            let span = TimeSpan(microseconds: Int64.random(in: 60_000_000...21_600_000_000, using: &random))
+            drawn.append((at(), .serverAbsent(span)))
+        }
+        return drawn.sorted { $0.after < $1.after }
+    }
+
+    /// One native or ZBiM entry, as JSON members, of a kind drawn at random.
+    private static func randomEntry(index: Int, start: Instant, using random: inout SplitMix64) -> String {
+        let id = "e\(index)"
+        var members = [#""id": "\#(id)""#, #""title": "Entry \#(index)""#]
+        // Around the start: some entries begin before it, most within the month.
+        func time(within days: ClosedRange<Int64>) -> Instant {
+            start + .seconds(Int64.random(in: days.lowerBound * 86_400...days.upperBound * 86_400, using: &random))
+        }
+        func fireDate(_ instant: Instant) -> String {
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: return #""fireDate": "\#(instant.rfc3339)""#
+            case 1: return #""fireDate": "\#(ZoneRules.utc.civil(at: instant))""#
+            default:
+                let zone = zoneNames.randomElement(using: &random)!
+                return #""fireDate": "\#(ZoneRules.utc.civil(at: instant))", "timeZone": "\#(zone)""#
+            }
+        }
+        switch Int.random(in: 0..<11, using: &random) {
+        case 0:
+            return zbimRow(id: id, at: time(within: -1...30), using: &random)
+        case 1:
+            members.append(#""body": "at once""#)
+        case 2, 3:
+            members.append(fireDate(time(within: -2...30)))
+        case 4, 5, 6:
+            let interval = ["minute", "hour", "day", "day", "week", "month"].randomElement(using: &random)!
+            let first = time(within: -40...20)
+            members.append(fireDate(first))
+            members.append(#""repeatInterval": "\#(interval)""#)
+            // Minutely and hourly repeats are bounded: a month of one is 720 to 43 200 popups.
+            if interval == "minute" || interval == "hour" {
+                members.append(#""count": \#(Int.random(in: 1...48, using: &random))"#)
+            } else if Bool.random(using: &random) {
+                members.append(#""count": \#(Int.random(in: 1...90, using: &random))"#)
+            }
+        case 7:
+            members.append(#""calendar": "\#(denseCalendars.randomElement(using: &random)!)""#)
+            let hours = TimeSpan.seconds(Int64.random(in: 0...21_600, using: &random))
+            members.append(#""until": "\#((start + hours).rfc3339)""#)
+        default:
+            members.append(#""calendar": "\#(calendars.randomElement(using: &random)!)""#)
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                members.append(#""until": "\#(time(within: 1...30).rfc3339)""#)
+            }
+        }
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            let lateness = ["0s", "10m", "1h", "3h", "2d"].randomElement(using: &random)!
+            members.append(#""maxLateness": "\#(lateness)""#)
+        }
+        if Int.random(in: 0..<6, using: &random) == 0 {
+            members.append(#""expires": "\#(time(within: -1...30).rfc3339)""#)
+        }
+        if Int.random(in: 0..<8, using: &random) == 0 {
+            members.append(#""minVersion": "\#(["1.0", "2.0", "2.0.1", "3"].randomElement(using: &random)!)""#)
+        }
+        if Int.random(in: 0..<5, using: &random) == 0 {
+            members.append(#""urgency": "critical""#)
+        }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    /// A row in the ZBiM SDK's flat form, due at `instant` (to the minute), in UTC or local time.
+    private static func zbimRow(id: String, at instant: Instant, using random: inout SplitMix64) -> String {
+        let civil = ZoneRules.utc.civil(at: instant)
+        let isUTC = Bool.random(using: &random) ? 1 : 0
+        return
+            #"{"uuid": "\#(id)", "uri": "zbimdb://content/\#(id)", "year": \#(civil.year), "month": \#(civil.month), "day": \#(civil.day), "hour": \#(civil.hour), "minute": \#(civil.minute), "is_utc": \#(isUTC)}"#
+    }
+}

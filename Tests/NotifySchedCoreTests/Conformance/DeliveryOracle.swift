@@ -1,0 +1,139 @@
+import NotifySchedCore
+
+/// What the schedule says the daemon must show of one entry, given the facts of the daemon's
+/// life (`SimulatedDaemon.Segment`): the rules of DESIGN §3 written out a second time, from
+/// the entry's occurrences as `list` computes them (`Trigger.occurrences`), walking forward.
+///
+/// It shares no planning code with the planner: no `OccurrencePlan`, no `lastOccurrence`, no
+/// wheel. Where the rules are stated as a decision at an instant, the oracle decides at the
+/// first instant the popup can go out (a server is there, quiet hours do not hold it):
+///
+/// - An entry outside the application version, or past its `expires`, shows nothing.
+/// - An immediate entry shows once, at the first instant it can.
+/// - A recurring entry is owed its occurrences after the instant it was first followed; a
+///   one-shot entry its one occurrence, whenever it was.
+/// - At each such instant, of the occurrences owed and due, the latest is shown (folding the
+///   others) when it fell due while the daemon watched the clock, or is no more than
+///   `maxLateness` late (counted from the end of the quiet hours that held it); otherwise it is
+///   missed. Either way the entry is settled through it, and nothing up to it comes again.
+/// - A popup shown by a daemon that crashed before recording it settles nothing: the next
+///   daemon may show it again (the documented crash window).
+struct DeliveryOracle {
+    let entry: ScheduleEntry
+    let quietHours: QuietHours?
+    let applicationVersion: String
+
+    /// The popups the daemon must have shown of the entry, in order, given what it showed at
+    /// the very instants it crashed (where the order of entries due together decides).
+    func expectedShows(
+        segments: [SimulatedDaemon.Segment], shown: [SimulatedDaemon.Shown]
+    ) -> [SimulatedDaemon.Shown] {
+        guard entry.versions.admits(applicationVersion) else { return [] }
+        var expected: [SimulatedDaemon.Shown] = []
+        var settled: Instant?
+        let isRecurring: Bool =
+            switch entry.trigger {
+            case .repeating, .calendar: true
+            default: false
+            }
+        for segment in segments {
+            // Followed from the first start at which it is live: an expired entry is not, until
+            // the clock steps back before its expiry.
+            if isRecurring, settled == nil, isLive(segment.start) { settled = segment.start }
+            var from = segment.start
+            while let at = firstChance(from: from, in: segment), isLive(at) {
+                guard at < segment.end || (segment.endsInCrash && at == segment.end) else { break }
+                let atCrash = segment.endsInCrash && at == segment.end
+                if case .immediate = entry.trigger {
+                    guard settled == nil else { break }
+                    let popup = SimulatedDaemon.Shown(entryID: entry.id, occurrence: at, at: at)
+                    if atCrash {
+                        // Shown at the crash (or not reached): what the daemon did there stands.
+                        expected += shown.filter { $0.entryID == entry.id && $0.at == at }
+                        if let recorded = shown.last(where: { $0.entryID == entry.id && $0.at == at && !$0.unrecorded })
+                        {
+                            settled = recorded.occurrence
+                        }
+                        break
+                    }
+                    expected.append(popup)
+                    settled = at
+                    break
+                }
+                let (owed, following) = latestOwed(atOrBefore: at, after: settled, zone: segment.zone)
+                guard let latest = owed else {
+                    guard let following else { break }
+                    from = following
+                    continue
+                }
+                let heldUntil = quietHours?.end(holding: entry, at: latest, in: segment.zone) ?? latest
+                let onTime = latest >= segment.watchedFrom || at - max(latest, heldUntil) <= entry.maxLateness
+                if atCrash {
+                    let there = shown.filter { $0.entryID == entry.id && $0.at == at }
+                    expected += there
+                    if let recorded = there.last(where: { !$0.unrecorded }) { settled = recorded.occurrence }
+                    break
+                }
+                if onTime {
+                    expected.append(SimulatedDaemon.Shown(entryID: entry.id, occurrence: latest, at: at))
+                }
+                settled = latest
+                guard let following else { break }
+                from = following
+            }
+        }
+        return expected
+    }
+
+    private func isLive(_ instant: Instant) -> Bool {
+        entry.expires.map { instant < $0 } ?? true
+    }
+
+    /// The first instant at or after `instant`, inside `segment`, at which a popup of the entry
+    /// can go out: a server is there and quiet hours do not hold it. Nil when none is left.
+    private func firstChance(from instant: Instant, in segment: SimulatedDaemon.Segment) -> Instant? {
+        var candidate = instant
+        for _ in 0..<10_000 {
+            guard candidate <= segment.end else { return nil }
+            if let back = serverReturn(after: candidate, in: segment) {
+                candidate = back
+                continue
+            }
+            if let end = quietHours?.end(holding: entry, at: candidate, in: segment.zone) {
+                candidate = end
+                continue
+            }
+            return candidate
+        }
+        return nil
+    }
+
+    /// When the server comes back if it is away at `instant`; nil when it is there.
+    private func serverReturn(after instant: Instant, in segment: SimulatedDaemon.Segment) -> Instant? {
+        var present = segment.serverPresentAtStart
+        for change in segment.serverChanges where change.at <= instant { present = change.present }
+        guard !present else { return nil }
+        return segment.serverChanges.first { $0.at > instant && $0.present }?.at ?? Instant(microseconds: .max / 2)
+    }
+
+    /// The latest occurrence in (`settled`, `instant`], and the first after `instant`, by
+    /// walking the occurrences forward in batches that grow, since most of the time one or two
+    /// are owed.
+    private func latestOwed(
+        atOrBefore instant: Instant, after settled: Instant?, zone: ZoneRules
+    ) -> (latest: Instant?, following: Instant?) {
+        var cursor = settled.map { Instant(microseconds: $0.microseconds + 1) } ?? Instant(microseconds: -(1 << 60))
+        var latest: Instant?
+        var limit = 2
+        while true {
+            let batch = entry.trigger.occurrences(onOrAfter: cursor, limit: limit, userZone: zone)
+            for occurrence in batch {
+                guard occurrence <= instant else { return (latest, occurrence) }
+                latest = occurrence
+            }
+            guard let last = batch.last, batch.count == limit else { return (latest, nil) }
+            cursor = Instant(microseconds: last.microseconds + 1)
+            limit = min(limit * 2, 256)
+        }
+    }
+}

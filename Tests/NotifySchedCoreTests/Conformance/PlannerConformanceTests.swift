@@ -1,0 +1,105 @@
+import Foundation
+import NotifySchedCore
+import Synchronization
+import Testing
+
+/// The daemon's decisions about timed entries, driven in virtual time through generated months
+/// and compared with what the schedule says (`DeliveryOracle`): never early, never twice but
+/// for a crash, never lost, nothing expired or outside the application version.
+///
+/// 10 000 seeded scenarios, each a month of true time. A failing scenario names its seed;
+/// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter PlannerConformanceTests` replays it
+/// alone, with what was shown and what was expected.
+@Suite struct PlannerConformanceTests {
+    static let batches = 100
+    static let scenariosPerBatch = 100
+    /// What every batch checked, for the closing line.
+    static let totals = Mutex(Totals())
+
+    struct Totals {
+        var scenarios = 0
+        var simulatedDays = 0
+        var showsChecked = 0
+        var plannerCalls = 0
+        var divergences = 0
+    }
+
+    @Test(arguments: 0..<batches)
+    func generatedMonthsShowExactlyWhatTheScheduleSays(batch: Int) throws {
+        if let replay = ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_SEED"] {
+            if batch == 0, let seed = UInt64(replay) { try check(seed: seed, verbose: true) }
+            return
+        }
+        for index in 0..<Self.scenariosPerBatch {
+            try check(seed: 0xC0DE_0000 + UInt64(batch * Self.scenariosPerBatch + index), verbose: false)
+        }
+        // The last batch to finish prints what all of them checked.
+        let totals = Self.totals.withLock { $0 }
+        if totals.scenarios == Self.batches * Self.scenariosPerBatch {
+            print(
+                "planner conformance: \(totals.scenarios) scenarios, \(totals.simulatedDays) simulated days, "
+                    + "\(totals.showsChecked) popups checked, \(totals.plannerCalls) planner calls, "
+                    + "\(totals.divergences) divergences")
+        }
+    }
+
+    private func check(seed: UInt64, verbose: Bool) throws {
+        let scenario = ConformanceScenario(seed: seed)
+        let parsed = FeedParser(
+            zones: systemZones, urlPolicy: URLPolicy(extraSchemes: ["zbimdb"]), userZone: scenario.zone
+        ).parse(Array(scenario.feed.utf8), source: "feed")
+        let schedule = try #require(parsed.schedule, "seed \(seed): the generated feed parses")
+        #expect(errors(parsed) == [], "seed \(seed): the generated feed has no errors")
+        var daemon = SimulatedDaemon(scenario, schedule: schedule)
+        do {
+            try daemon.run()
+        } catch {
+            Issue.record("seed \(seed): \(error)")
+            return
+        }
+        var checked = 0
+        var diverged = 0
+        for entry in schedule.entries {
+            let oracle = DeliveryOracle(
+                entry: entry, quietHours: scenario.quietHours, applicationVersion: scenario.applicationVersion)
+            let expected = oracle.expectedShows(segments: daemon.segments, shown: daemon.shown)
+            let actual = daemon.shown.filter { $0.entryID == entry.id }
+            checked += expected.count
+            if actual != expected { diverged += 1 }
+            if verbose || actual != expected {
+                let firstDifference =
+                    (0..<min(actual.count, expected.count)).first { actual[$0] != expected[$0] }
+                    ?? min(actual.count, expected.count)
+                Issue.record(
+                    """
+                    seed \(seed): \(entry.id) diverges from its schedule at popup \(firstDifference) \
+                    (\(actual.count) shown, \(expected.count) expected).
+                    shown:    \(actual.dropFirst(max(0, firstDifference - 2)).prefix(5))
+                    expected: \(expected.dropFirst(max(0, firstDifference - 2)).prefix(5))
+                    feed: \(scenario.feed)
+                    zone \(scenario.zone.identifier), quiet hours \(scenario.quietHours.map(\.description) ?? "none")
+                    disruptions: \(scenario.disruptions.map { "\($0.after.seconds) s: \($0.disruption)" })
+                    segments:
+                    \(daemon.segments.map(\.description).joined(separator: "\n"))
+                    """)
+            }
+            for popup in actual {
+                #expect(popup.at >= popup.occurrence, "seed \(seed): \(popup) came early")
+                if let expires = entry.expires {
+                    #expect(popup.at < expires, "seed \(seed): \(popup) after it expired")
+                }
+            }
+            let distinct = Set(actual.map { "\($0.occurrence.microseconds)" }).count
+            #expect(
+                actual.count - distinct <= daemon.crashes,
+                "seed \(seed): \(entry.id) shown twice more often than the daemon crashed: \(actual)")
+        }
+        Self.totals.withLock {
+            $0.scenarios += 1
+            $0.simulatedDays += Int(scenario.length.seconds / 86_400)
+            $0.showsChecked += checked
+            $0.plannerCalls += daemon.steps
+            $0.divergences += diverged
+        }
+    }
+}

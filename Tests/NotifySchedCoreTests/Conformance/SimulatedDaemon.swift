@@ -1,0 +1,188 @@
+import NotifySchedCore
+
+/// Runs a `ConformanceScenario` through the real `OccurrencePlanner` in virtual time, as the
+/// daemon's interpreter would: a state database that survives restarts, a notification server
+/// that comes and goes, a wall clock that steps. It records what was shown, and the facts of
+/// the daemon's life the oracle needs (when it watched the clock, in which zone).
+struct SimulatedDaemon {
+    /// A popup the server took.
+    struct Shown: Equatable, CustomStringConvertible {
+        var entryID: String
+        var occurrence: Instant
+        /// The wall-clock instant it was shown at.
+        var at: Instant
+        /// Shown by a daemon that crashed before recording it.
+        var unrecorded = false
+
+        var description: String {
+            "\(entryID) due \(occurrence.rfc3339) at \(at.rfc3339)\(unrecorded ? " (crash)" : "")"
+        }
+    }
+
+    /// A span of wall-clock time in which one daemon watched the clock without a gap, in one zone.
+    struct Segment: CustomStringConvertible {
+        var start: Instant
+        var end: Instant
+        var zone: ZoneRules
+        /// `PlanningContext.watchedSince`: the start, or an earlier start a zone change kept.
+        var watchedFrom: Instant
+        /// The wall-clock instants inside the segment at which the server went away or came back.
+        var serverChanges: [(at: Instant, present: Bool)]
+        var serverPresentAtStart: Bool
+        /// Whether the segment ended with a crash in the middle of a popup.
+        var endsInCrash = false
+
+        var description: String {
+            let changes = serverChanges.map { "\($0.present ? "back" : "gone") \($0.at.rfc3339)" }
+            return "\(start.rfc3339) to \(end.rfc3339) in \(zone.identifier), watched from \(watchedFrom.rfc3339)"
+                + "\(endsInCrash ? ", crash" : ""), server \(serverPresentAtStart ? "there" : "away") \(changes)"
+        }
+    }
+
+    /// What the state database keeps (`StateStore.settledThrough`, `follow`).
+    private struct Store {
+        var recorded: [String: Instant] = [:]
+        var followed: [String: Instant] = [:]
+
+        func settled() -> [String: Instant] {
+            recorded.merging(followed) { max($0, $1) }
+        }
+    }
+
+    private(set) var shown: [Shown] = []
+    private(set) var missed: [(entryID: String, occurrence: Instant)] = []
+    private(set) var segments: [Segment] = []
+    private(set) var crashes = 0
+    /// How many times the planner was called: a bound on the work, and a figure to report.
+    private(set) var steps = 0
+
+    let schedule: Schedule
+    private let scenario: ConformanceScenario
+
+    init(_ scenario: ConformanceScenario, schedule: Schedule) {
+        self.scenario = scenario
+        self.schedule = schedule
+    }
+
+    /// Runs the scenario to its end.
+    mutating func run() throws(SimulationError) {
+        var store = Store()
+        var zone = scenario.zone
+        var offset = TimeSpan.zero
+        var serverBack: TimeSpan?
+        var trueTime = TimeSpan.zero
+        var pending = scenario.disruptions[...]
+        let source = OccurrencePlanner.Source(location: "feed", applicationVersion: scenario.applicationVersion)
+        func wall() -> Instant { scenario.start + trueTime + offset }
+        func serverPresent() -> Bool { serverBack.map { trueTime >= $0 } ?? true }
+        func newSegment(watchedFrom: Instant? = nil) -> Segment {
+            Segment(
+                start: wall(), end: wall(), zone: zone, watchedFrom: watchedFrom ?? wall(), serverChanges: [],
+                serverPresentAtStart: serverPresent())
+        }
+
+        while trueTime < scenario.length {
+            // One daemon's life: from its start to a restart, a crash or the end.
+            var planner = OccurrencePlanner(
+                sources: [source], now: wall(), userZone: zone, quietHours: scenario.quietHours)
+            var segment = newSegment()
+            var effects = planner.load(schedule, source: 0, settled: store.settled(), at: wall()).effects
+            // A crash to come, with the downtime after it: it strikes in the middle of a popup.
+            var crash: TimeSpan?
+            var downtime: TimeSpan?
+            while downtime == nil {
+                steps += 1
+                guard steps < 2_000_000 else { throw SimulationError("no end in sight after \(steps) steps") }
+                for effect in effects {
+                    switch effect {
+                    case .follow(_, let entryIDs, let since):
+                        for id in entryIDs where store.followed[id] == nil { store.followed[id] = since }
+                    case .recordMissed(_, let entryID, let occurrence):
+                        store.recorded[entryID] = max(store.recorded[entryID] ?? occurrence, occurrence)
+                        missed.append((entryID, occurrence))
+                    case .show(let due):
+                        guard downtime == nil else { break }
+                        guard serverPresent() else {
+                            planner.shown(due, .failed, at: wall())
+                            break
+                        }
+                        let popup = Shown(
+                            entryID: due.entry.id, occurrence: due.occurrence, at: wall(), unrecorded: crash != nil)
+                        shown.append(popup)
+                        if let crashDowntime = crash {
+                            // Shown, and the daemon dies before the ledger has it: the rest is lost.
+                            crashes += 1
+                            segment.endsInCrash = true
+                            downtime = crashDowntime
+                            break
+                        }
+                        store.recorded[popup.entryID] = max(
+                            store.recorded[popup.entryID] ?? popup.occurrence, popup.occurrence)
+                        planner.shown(due, .shown, at: wall())
+                    }
+                    if downtime != nil { break }
+                }
+                effects = []
+                guard downtime == nil else { break }
+                // What comes next: the planner's deadline, a disruption, the server's return, the end.
+                let deadline = planner.nextDeadline.map { max($0 - scenario.start - offset, trueTime) }
+                let disruption = pending.first?.after
+                let back = serverBack.flatMap { $0 > trueTime ? $0 : nil }
+                let next = [deadline, disruption, back, scenario.length].compactMap { $0 }.min()!
+                trueTime = next
+                if next == scenario.length {
+                    downtime = .zero
+                } else if next == disruption {
+                    switch pending.removeFirst().disruption {
+                    case .restart(let span, crash: true):
+                        crash = span
+                    case .restart(let span, crash: false):
+                        downtime = span
+                    case .clockStep(let step):
+                        segment.end = wall()
+                        segments.append(segment)
+                        offset = offset + step
+                        segment = newSegment()
+                        effects = planner.clockChanged(at: wall())
+                    case .zoneChange(let newZone):
+                        segment.end = wall()
+                        segments.append(segment)
+                        zone = newZone
+                        segment = newSegment(watchedFrom: segment.watchedFrom)
+                        effects = planner.zoneChanged(to: zone, at: wall())
+                    case .serverAbsent(let span):
+                        if serverPresent() { segment.serverChanges.append((wall(), false)) }
+                        serverBack = max(serverBack ?? .zero, trueTime + span)
+                    }
+                } else if next == back {
+                    serverBack = nil
+                    segment.serverChanges.append((wall(), true))
+                    effects = planner.serverAppeared(at: wall())
+                } else {
+                    effects = planner.timerExpired(at: wall())
+                }
+            }
+            segment.end = wall()
+            segments.append(segment)
+            trueTime = min(trueTime + (downtime ?? .zero), scenario.length)
+            // The world goes on while the daemon is down: its clock steps, its zone changes, the
+            // server comes and goes; a restart of a daemon that is not running is no event.
+            while let (after, happening) = pending.first, after <= trueTime {
+                pending.removeFirst()
+                switch happening {
+                case .clockStep(let step): offset = offset + step
+                case .zoneChange(let newZone): zone = newZone
+                case .serverAbsent(let span): serverBack = max(serverBack ?? .zero, after + span)
+                case .restart: break
+                }
+            }
+            if let back = serverBack, back <= trueTime { serverBack = nil }
+        }
+    }
+}
+
+/// The simulation could not go on.
+struct SimulationError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
