@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import NotifySchedCore
 
@@ -51,14 +52,20 @@ extension StateStore {
     /// Stores that the daemon follows the recurring entries `entryIDs` of `source` from
     /// `since`, in one transaction: their occurrences after it are owed, across restarts.
     /// An entry already followed keeps its earlier instant.
+    ///
+    /// - Complexity: one statement, whatever the count: the ids go to SQLite as one JSON array
+    ///   (`json_each`), since a first start follows every recurring entry of a feed at once and
+    ///   binding 10^5 rows one by one took most of a second.
     public func follow(_ entryIDs: [String], of source: String, since: Instant) throws(StoreError) {
         guard !entryIDs.isEmpty else { return }
         try write("store the entries followed in \(source)") { database in
-            let statement = try database.makeStatement(
-                sql: "INSERT OR IGNORE INTO followed_entry (source, entry_id, since_us) VALUES (?, ?, ?)")
-            for entryID in entryIDs {
-                try statement.execute(arguments: [source, entryID, since.microseconds])
-            }
+            let ids = String(decoding: try JSONEncoder().encode(entryIDs), as: UTF8.self)
+            try database.execute(
+                sql: """
+                    INSERT OR IGNORE INTO followed_entry (source, entry_id, since_us)
+                    SELECT ?, value, ? FROM json_each(?)
+                    """,
+                arguments: [source, since.microseconds, ids])
         }
     }
 
