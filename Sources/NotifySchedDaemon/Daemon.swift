@@ -9,10 +9,11 @@ import NotifySchedStore
 /// One thread, one GLib main loop (DESIGN §8). What to show of timed entries, and when, is
 /// decided by an `OccurrencePlanner`, the pure core: the daemon hands it each event (a feed
 /// loaded, the timer expired, a clock step or resume, a zone change, a server appearing) and
-/// carries out the effects it returns, then arms one `WallClockTimer` at its next deadline. At start the popups a previous daemon left unanswered are
-/// taken over, then the session-start event runs the iNotify checks and the iSmartNews display
-/// cycles; a resume, an unlock and a zone change come from `SessionWatcher`. Delivery and
-/// clicks go through `NotificationHandler`, and what they change goes to the `StateStore`.
+/// carries out the effects it returns, then arms one `WallClockTimer` at its next deadline. At
+/// start the popups a previous daemon left unanswered are taken over, then the session-start
+/// event runs the iNotify checks and the iSmartNews display cycles; a resume, an unlock and a
+/// zone change come from `SessionWatcher`. Delivery and clicks go through `NotificationHandler`,
+/// and what they change goes to the `StateStore`.
 public final class Daemon {
     /// The daemon's well-known name on the session bus: owning it makes it the only one.
     public static let busName = "org.notify_sched.Daemon"
