@@ -6,25 +6,6 @@ import NotifySchedCore
 // occurrence the ledger recorded, or the instant the daemon began following a recurring entry
 // that has no record yet.
 extension StateStore {
-    /// The instant the occurrences of `entryID` in `source` are settled through, which the
-    /// planner never shows again at or before; nil when the entry is new.
-    ///
-    /// - Complexity: two indexed look-ups.
-    public func settledThrough(source: String, entryID: String) throws(StoreError) -> Instant? {
-        try read("read the ledger of \(entryID)") { database in
-            try Int64.fetchOne(
-                database,
-                sql: """
-                    SELECT max(settled) FROM (
-                        SELECT max(occurrence_us) AS settled FROM ledger WHERE source = ?1 AND entry_id = ?2
-                        UNION ALL
-                        SELECT since_us FROM followed_entry WHERE source = ?1 AND entry_id = ?2)
-                    """,
-                arguments: [source, entryID]
-            ).map(Instant.init(microseconds:))
-        }
-    }
-
     /// The instant every entry of `source` that has one is settled through, by entry id: one
     /// query where planning a whole feed would otherwise make one per entry.
     public func settledThrough(source: String) throws(StoreError) -> [String: Instant] {

@@ -212,8 +212,7 @@ public struct OccurrencePlanner: ~Copyable {
     /// Delivers or records what is due of one element's entry and schedules its next occurrence.
     private mutating func plan(_ element: UInt32, at now: Instant, into effects: inout [PlannerEffect]) {
         guard let entry = entry(element) else { return }
-        let source = references[Int(element)].source
-        let location = sources[source].location
+        let location = sources[references[Int(element)].source].location
         let plan = OccurrencePlan(
             for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
         if let followsFrom = plan.followsFrom {
@@ -233,7 +232,7 @@ public struct OccurrencePlanner: ~Copyable {
             effects.append(
                 .show(
                     DueOccurrence(
-                        element: element, source: source, location: location, entry: entry,
+                        element: element, location: location, entry: entry,
                         occurrence: occurrence, foldsEarlier: plan.foldsEarlier)))
             return
         }
@@ -306,8 +305,6 @@ public enum PlannerEffect: Sendable, Equatable {
 public struct DueOccurrence: Sendable, Equatable {
     /// The planner's element for the entry.
     let element: UInt32
-    /// The source's index among the planner's sources.
-    public let source: Int
     /// The source's location.
     public let location: String
     public let entry: ScheduleEntry
@@ -317,7 +314,7 @@ public struct DueOccurrence: Sendable, Equatable {
     public let foldsEarlier: Bool
 
     public static func == (lhs: DueOccurrence, rhs: DueOccurrence) -> Bool {
-        lhs.element == rhs.element && lhs.source == rhs.source && lhs.location == rhs.location
+        lhs.element == rhs.element && lhs.location == rhs.location
             && lhs.entry.hasSameMeaning(as: rhs.entry) && lhs.occurrence == rhs.occurrence
             && lhs.foldsEarlier == rhs.foldsEarlier
     }
