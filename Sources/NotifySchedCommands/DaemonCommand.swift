@@ -37,7 +37,9 @@ struct DaemonCommand: ParsableCommand {
         var configuration = try UserConfiguration.load(config, environment: environment)
         if !feeds.isEmpty {
             configuration.sources = feeds.map {
-                SourceConfiguration(name: $0, feed: $0, publicKey: publicKey, settings: configuration.sourceDefaults)
+                SourceConfiguration(
+                    name: $0, feed: SourceLocation.canonical($0), publicKey: publicKey,
+                    settings: configuration.sourceDefaults)
             }
         }
         do {

@@ -70,7 +70,7 @@ struct FeedOptions: ParsableArguments {
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
         var fetcher: FeedFetcher?
         // The fetcher starts a thread of its own: only when a feed is a URL.
-        if locations.contains(where: PortalFeedLoader.isURL) {
+        if locations.contains(where: SourceLocation.isURL) {
             do { fetcher = try FeedFetcher(configuration: fetchConfiguration) } catch {
                 throw CommandError(.failure, error.message)
             }

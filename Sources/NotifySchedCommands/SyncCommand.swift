@@ -42,7 +42,7 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var options: FeedOptions
 
     func validate() throws {
-        for feed in feeds where !PortalFeedLoader.isURL(feed) {
+        for feed in feeds where !SourceLocation.isURL(feed) {
             throw ValidationError("--feed \"\(feed)\" is not an http:// or https:// URL")
         }
     }

@@ -5,7 +5,8 @@ import NotifySchedPlatform
 enum UserConfiguration {
     /// Loads the configuration at `path` (default: `$XDG_CONFIG_HOME/notify-sched/config`, which
     /// may be missing), printing each problem to standard error. With no source configured, the
-    /// demo feeds shipped with notify-sched stand in (DESIGN §7).
+    /// demo feeds shipped with notify-sched stand in (DESIGN §7). Each source's feed is named by
+    /// its canonical location (`SourceLocation.canonical(_:)`), its identity in the state database.
     ///
     /// - Throws: `CommandError` when the file cannot be read (or a named one is missing) or has errors.
     static func load(_ path: String?, environment: [String: String]) throws(CommandError) -> Configuration {
@@ -25,6 +26,9 @@ enum UserConfiguration {
             configuration.sources = DemoFeeds.files(environment: environment).map {
                 SourceConfiguration(name: $0, feed: $0, settings: configuration.sourceDefaults)
             }
+        }
+        for index in configuration.sources.indices {
+            configuration.sources[index].feed = SourceLocation.canonical(configuration.sources[index].feed)
         }
         return configuration
     }

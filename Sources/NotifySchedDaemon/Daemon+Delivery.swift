@@ -27,18 +27,20 @@ extension Daemon {
     ) throws(CoreError) -> String {
         let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
         let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
-        try handler.deliver(shown)
+        let replaced = try handler.deliver(shown)
         // The ledger is written after the server accepted the popup: a crash in between shows it
         // once more on restart rather than never.
         let record = LedgerRecord(
             occurrenceID: id, source: source, entryID: entry.id, occurrence: occurrence,
             popupID: notifier.popupIDs[id], outcome: .delivered, recordedAt: now)
         do {
-            try store.recordDelivery(record, of: shown, server: notifier.serverInstance)
+            try store.recordDelivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
         } catch {
             report("notify-sched: \(error.message)")
         }
-        report("notify-sched: delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)")
+        report(
+            "notify-sched: delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)"
+                + (replaced.map { " in place of \($0)" } ?? ""))
         return id
     }
 
@@ -102,12 +104,20 @@ extension Daemon {
         }
     }
 
-    /// Stores what the user's answer changed, and its outcome in the ledger.
+    /// Stores what the user's answer changed, and its outcome in the ledger; the planner learns
+    /// the answers that hold for later occurrences (Ignore, "Remind Me Later").
     func handled(_ outcome: HandlingOutcome) {
         defer { answerWaitingCalls(with: outcome) }
         if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
+        let now = WallClock.now()
         do {
-            try store.recordHandling(outcome, at: WallClock.now())
+            try store.recordHandling(outcome, at: now)
+            let answered = outcome.occurrence
+            if let change = outcome.change, let record = try store.ledgerRecord(occurrenceID: answered.id) {
+                planner.answered(
+                    change, entryID: answered.entryID, source: answered.source, occurrence: record.occurrence, at: now)
+                armTimer()
+            }
         } catch {
             report("notify-sched: \(error.message)")
         }

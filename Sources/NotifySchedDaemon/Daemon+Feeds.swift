@@ -6,6 +6,18 @@ import NotifySchedStore
 
 // Following the feeds: loading each source at start and finding its entries.
 extension Daemon {
+    /// Moves the state kept under another spelling of a source's location (a path as typed, by
+    /// an earlier version) to its canonical location, the one sources are followed by.
+    func moveStateToCanonicalLocations() {
+        do {
+            for (from, to) in try store.moveSources(toCanonical: SourceLocation.canonical) {
+                report("notify-sched: the state of \(from) is kept under \(to) from now on")
+            }
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+    }
+
     /// Reads every source at start: a file now, a portal URL from its last good copy in the
     /// cache, so that start-up waits for no network. A URL without a usable copy (its first
     /// start, or a copy that expired) is checked at once, on the worker like every check, and

@@ -16,15 +16,19 @@ extension Daemon {
     func reconcile(source index: Int, with newSchedule: Schedule, at now: Instant) -> ScheduleChanges? {
         let location = sources[index].location
         let settled: [String: Instant]
+        let answers: [String: EntryAnswer]
         do {
             settled = try store.settledThrough(source: location)
+            answers = try store.entryAnswers(source: location)
         } catch {
-            // Without it the planner would take delivered one-shot entries for new ones.
+            // Without them the planner would take delivered one-shot entries for new ones, and
+            // show ignored ones.
             report("notify-sched: \(error.message); \(location) keeps the schedule in force")
             return nil
         }
         let old = schedule(of: index)?.entries ?? []
-        let (changes, effects) = planner.load(newSchedule, source: index, settled: settled, at: now)
+        let (changes, effects) = planner.load(
+            newSchedule, source: index, settled: settled, answers: answers, at: now)
         carryOut(effects, at: now)
         reconcileScreen(source: index, changes, old: old)
         forgetWaitingEntries(of: location)

@@ -94,7 +94,7 @@ public final class Daemon {
             checkResults = try LoopMailbox()
             // The fetcher's thread starts only when a feed is a URL.
             let fetcher =
-                configuration.sources.contains { PortalFeedLoader.isURL($0.feed) } ? try FeedFetcher() : nil
+                configuration.sources.contains { SourceLocation.isURL($0.feed) } ? try FeedFetcher() : nil
             loader = PortalFeedLoader(fetcher: fetcher, directories: paths)
         } catch {
             // Each of these errors describes itself by its message, naming the file or the cause.
@@ -106,7 +106,9 @@ public final class Daemon {
         parser = FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
         planner = OccurrencePlanner(
             sources: configuration.sources.map {
-                OccurrencePlanner.Source(location: $0.feed, applicationVersion: $0.settings.iNotify.applicationVersion)
+                OccurrencePlanner.Source(
+                    location: $0.feed, applicationVersion: $0.settings.iNotify.applicationVersion,
+                    remindPeriod: $0.settings.iNotify.remindPeriod)
             },
             now: WallClock.now(), userZone: userZone, quietHours: configuration.quietHours)
         // The handling state lives in the store, which both the daemon and a `handle` in another
@@ -142,6 +144,7 @@ public final class Daemon {
             }
         }
         watchSession()
+        moveStateToCanonicalLocations()
         loadSources()
         loadWaitingPopups()
         let now = WallClock.now()

@@ -15,5 +15,5 @@ struct FollowedSource {
     var health: SourceHealth
 
     /// Whether the source is a portal URL rather than a file.
-    var isURL: Bool { PortalFeedLoader.isURL(location) }
+    var isURL: Bool { SourceLocation.isURL(location) }
 }

@@ -329,6 +329,12 @@ public final class DesktopNotifier: Notifier {
         notify_notification_clear_hints(notification)
         _ = notify_notification_update(notification, popup.summary, popup.body, popup.icon)
         configure(notification, as: popup, for: shown)
+        // A popup that now shows another occurrence (a newer one of its entry) keeps its server id.
+        if let previous = shown.occurrenceID, previous != popup.occurrenceID,
+            let popupID = popupIDs.removeValue(forKey: previous)
+        {
+            popupIDs[popup.occurrenceID] = popupID
+        }
         shown.occurrenceID = popup.occurrenceID
         // A late answer needs nothing more: the object is the one `shown` keeps either way.
         if let failure = try callServer({ Self.show(notification) }, late: { _ in }) {

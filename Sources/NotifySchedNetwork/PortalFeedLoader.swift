@@ -37,12 +37,6 @@ public struct PortalFeedLoader: Sendable {
         self.verifier = verifier
     }
 
-    /// Whether `location` names a feed over HTTP(S).
-    public static func isURL(_ location: String) -> Bool {
-        let lower = location.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
-    }
-
     /// Loads one feed.
     ///
     /// - Parameters:
@@ -55,7 +49,7 @@ public struct PortalFeedLoader: Sendable {
     public func load(
         _ location: String, publicKey: FeedPublicKey?, parser: FeedParser, now: Instant, allowCacheFallback: Bool = true
     ) -> LoadedPortalFeed {
-        if Self.isURL(location) {
+        if SourceLocation.isURL(location) {
             return loadURL(
                 location, publicKey: publicKey, parser: parser, now: now, allowCacheFallback: allowCacheFallback)
         }

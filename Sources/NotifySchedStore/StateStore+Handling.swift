@@ -3,20 +3,38 @@ import NotifySchedCore
 
 extension StateStore {
     /// Records that the server accepted the popup of `occurrence`: its ledger line and what
-    /// handling it later needs, in one transaction.
+    /// handling it later needs, in one transaction. A pending reminder of the entry
+    /// (`EntryAnswer.remind`) ends: a popup of it is on screen again.
     ///
     /// - Parameters:
     ///   - record: The ledger line, with the server's popup id when there is one.
     ///   - occurrence: The occurrence as shown, for `handle ID` and a restarted daemon.
     ///   - server: Which notification server instance took it (`DesktopNotifier.serverInstance`);
     ///     nil when its popup is never to be shown again by a restarted daemon.
-    /// - Complexity: one transaction of two rows; O(log n) in the ledger's size.
+    ///   - replaced: The earlier occurrence whose unanswered popup this one replaced on screen:
+    ///     it is recorded `closed`.
+    /// - Complexity: one transaction of a few rows; O(log n) in the ledger's size.
     public func recordDelivery(
-        _ record: LedgerRecord, of occurrence: DeliveredOccurrence, server: String?
+        _ record: LedgerRecord, of occurrence: DeliveredOccurrence, server: String?, replacing replaced: String? = nil
     ) throws(StoreError) {
         try write("record delivery \(record.occurrenceID)") { database in
             try Self.upsert(record, in: database)
             try Self.removeWaiting(record.occurrenceID, in: database)
+            // Shown again, or a later occurrence shown: the entry's reminder is answered.
+            try database.execute(
+                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?",
+                arguments: [record.source, record.entryID])
+            if let replaced {
+                try database.execute(
+                    sql: """
+                        UPDATE ledger SET outcome = ?, popup_id = NULL, recorded_us = ?
+                        WHERE occurrence_id = ? AND outcome = ?
+                        """,
+                    arguments: [
+                        LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
+                        LedgerOutcome.delivered.rawValue,
+                    ])
+            }
             let action = occurrence.content.action
             let news = occurrence.news
             try database.execute(

@@ -50,6 +50,37 @@ extension StateStore {
         }
     }
 
+    /// The answers that hold for later occurrences of the entries of `source` (`EntryAnswer`), by
+    /// entry id: Ignore from the ignored marks, "Remind Me Later" from the pending reminders
+    /// with the occurrence the ledger recorded as reminded. Ignore wins over a reminder.
+    public func entryAnswers(source: String) throws(StoreError) -> [String: EntryAnswer] {
+        try read("read the answers in \(source)") { database in
+            var answers: [String: EntryAnswer] = [:]
+            let reminders = try Row.fetchCursor(
+                database,
+                sql: """
+                    SELECT entry_id, reminded_us, (
+                        SELECT max(occurrence_us) FROM ledger
+                        WHERE ledger.source = reminder.source AND ledger.entry_id = reminder.entry_id
+                            AND ledger.outcome = ?2) AS occurrence_us
+                    FROM reminder WHERE source = ?1
+                    """,
+                arguments: [source, LedgerOutcome.reminded.rawValue])
+            while let row = try reminders.next() {
+                // A reminder whose occurrence the ledger no longer has brings nothing back.
+                guard let occurrence: Int64 = row["occurrence_us"] else { continue }
+                answers[row["entry_id"]] = .remind(
+                    occurrence: Instant(microseconds: occurrence),
+                    requestedAt: Instant(microseconds: row["reminded_us"]))
+            }
+            let ignored = try String.fetchCursor(
+                database, sql: "SELECT DISTINCT entry_id FROM handling_mark WHERE source = ? AND list = 'ignored'",
+                arguments: [source])
+            while let entryID = try ignored.next() { answers[entryID] = .ignored }
+            return answers
+        }
+    }
+
     /// Drops the following instants that a ledger record of the same entry supersedes.
     static func forgetFollowingSettledByTheLedger(in database: Database) throws {
         try database.execute(

@@ -34,13 +34,16 @@ struct CommandLineHarness {
     }
 
     /// Starts `notify-sched arguments…` like `run`, without waiting for it to end; the
-    /// variables named in `unsetting` (such as `TZ`) are left out of its environment.
+    /// variables named in `unsetting` (such as `TZ`) are left out of its environment. It runs in
+    /// `directory` when one is given.
     static func start(
-        _ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = []
+        _ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = [],
+        in directory: URL? = nil
     ) throws -> RunningCommand {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var merged = ["TZ": "UTC", "LANG": "C", "PATH": "/usr/bin:/bin"]
         merged.merge(environment) { $1 }
         process.environment = merged.filter { !unsetting.contains($0.key) }

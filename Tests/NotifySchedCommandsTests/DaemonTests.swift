@@ -1,4 +1,6 @@
 import Foundation
+import NotifySchedCore
+import NotifySchedPlatform
 import NotifySchedTesting
 import Testing
 
@@ -86,7 +88,8 @@ struct DaemonTests {
         for title in ["Minutely", "No lateness", "Once"] {
             #expect(titles.filter { $0 == title }.count == 1, "\(title) arrives once: \(titles)\n\(log)")
         }
-        let calendar = titles.filter { $0 == "Calendar" }.count
+        // Nobody answers: each occurrence shows in place of the one before.
+        let calendar = try bus.notifyCalls().filter { $0.summary == "Calendar" }.count
         #expect(
             calendar >= Int((due + 4.5).timeIntervalSince(started) / 2) - 1,
             "the calendar entry due every 2 s arrives each time: \(calendar) in \(titles)\n\(log)")
@@ -94,6 +97,86 @@ struct DaemonTests {
         #expect(
             try bus.queryState("SELECT count(*) FROM ledger WHERE outcome = 'missed'") == ["0"],
             "nothing due while the daemon watched is recorded missed")
+    }
+
+    /// "Remind Me Later" and "Ignore" on the prompt of `handle`, through the running daemon: the
+    /// reminded occurrence comes back once the source's remind period has passed, under its id;
+    /// the ignored repeating entry shows no more.
+    @Test func aRemindedEntryComesBackAfterTheRemindPeriodAndAnIgnoredOneStops() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let feed = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "once", "title": "Once", "action": {"url": "https://example.org/once"}},
+              {"id": "tick", "title": "Tick", "calendar": "*:*:0/2", "action": {"url": "https://example.org/tick"}}
+            ]}
+            """)
+        let config = try CLI.temporaryFile("remind-period = 3s\n[source answers]\nfeed = \(feed)\n", name: "config")
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        /// Answers the prompt `handle` shows for the first popup titled `title` with `key`.
+        func answer(_ title: String, with key: String) throws -> String {
+            var id = ""
+            try bus.waitUntil("a popup titled \(title)") {
+                id = try bus.notifyCalls().first { $0.summary == title }?.hints["x-notify-sched-id"] ?? ""
+                return !id.isEmpty
+            }
+            let handling = try CLI.start(["handle", id], environment: bus.environment)
+            var prompt = 0
+            try bus.waitUntil("the prompt for \(title)") {
+                let calls = try bus.notifyCalls()
+                guard let index = calls.firstIndex(where: { $0.hints["resident"] == "true" && $0.summary == title })
+                else { return false }
+                // dbusmock numbers new popups 1, 2, …; a replacement keeps its number.
+                prompt = calls[...index].filter { $0.replaces == 0 }.count
+                return true
+            }
+            try bus.invokeAction(key, onPopup: prompt)
+            #expect(handling.finish().status == 0)
+            return id
+        }
+        let reminded = try answer("Once", with: "remind")
+        let ignoredAt = Date()
+        _ = try answer("Tick", with: "ignore")
+        try bus.waitUntil("the reminder") {
+            try bus.notifyCalls().filter { $0.hints["x-notify-sched-id"] == reminded && $0.hints["resident"] == nil }
+                .count == 2
+        }
+        #expect(Date().timeIntervalSince(ignoredAt) > 2, "the reminder waits for the remind period")
+        let ticks = try bus.notifyCalls().filter { $0.summary == "Tick" && $0.hints["resident"] == nil }.count
+        Thread.sleep(forTimeInterval: 4.5)
+        let log = stop(daemon).standardError
+        #expect(
+            try bus.notifyCalls().filter { $0.summary == "Tick" && $0.hints["resident"] == nil }.count == ticks,
+            "an ignored entry shows no more\n\(log)")
+        #expect(try bus.queryState("SELECT count(*) FROM reminder") == ["0"], "the reminder was answered")
+        #expect(
+            try bus.queryState("SELECT outcome FROM ledger WHERE occurrence_id = '\(reminded)'") == ["delivered"])
+    }
+
+    /// A source is its canonical location: the daemon run once with a relative `--feed` path
+    /// and once through a configuration that names the feed by a symlink follows one source,
+    /// and delivers a one-shot entry once.
+    @Test func oneFeedNamedByARelativePathOrASymlinkIsOneSource() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let feed = try CLI.temporaryFile(#"{"notifications": [{"id": "welcome", "title": "Welcome"}]}"#)
+        let folder = URL(fileURLWithPath: feed).deletingLastPathComponent()
+        let first = try CLI.start(
+            ["daemon", "--feed", URL(fileURLWithPath: feed).lastPathComponent], environment: bus.environment,
+            in: folder)
+        _ = try bus.waitForNotifyCalls(1)
+        #expect(stop(first).status == 0)
+        let link = folder.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.path)
+        let config = try CLI.temporaryFile(
+            "[source team]\nfeed = \(link)/\(URL(fileURLWithPath: feed).lastPathComponent)\n", name: "config")
+        let again = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        Thread.sleep(forTimeInterval: 1)
+        let log = stop(again).standardError
+        #expect(
+            try bus.notifyCalls().filter { $0.replaces == 0 }.count == 1, "welcome is delivered once\n\(log)")
+        #expect(try bus.queryState("SELECT DISTINCT source FROM ledger") == [SourceLocation.canonical(feed)])
     }
 
     @Test func aSecondDaemonSaysOneIsRunningAndExits1() throws {
@@ -185,8 +268,9 @@ extension DaemonTests {
             try CLI.run(["event", "Build:Done"], environment: bus.environment).standardOutput == "Build:Done: 1 shown\n"
         )
         // Once at session start (no event object matches it, so classic messages show, as in
-        // iSmartNews) and once for the second build:done.
+        // iSmartNews) and once for the second build:done, in place of the first: one popup per message.
         #expect(try bus.notifyCalls().map(\.summary) == ["Build news", "Build news"])
+        #expect(try bus.notifyCalls().map(\.replaces) == [0, 1])
         #expect(stop(daemon).status == 0)
         let none = try CLI.run(["event", "build:done"], environment: bus.environment)
         #expect(none.status == 1)
@@ -237,14 +321,16 @@ extension DaemonTests {
                 "build:done: 0 shown\n", "build:done: 1 shown\n", "build:done: 0 shown\n", "build:done: 1 shown\n",
             ])
         #expect(stop(first).status == 0)
-        // The second session start is an off step: the progress outlived the daemon. The new
-        // daemon takes over the two popups still on screen in place, after its session start;
-        // those are not new popups.
+        // The second on step shows the entry in place of its first popup, still unanswered. The
+        // second session start is an off step: the progress outlived the daemon. The new daemon
+        // takes over the two popups still on screen in place, after its session start; those are
+        // not new popups.
         let second = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(5)
         #expect(stop(second).status == 0)
-        let summaries = try bus.notifyCalls().filter { $0.replaces == 0 }.map(\.summary)
-        #expect(summaries == ["Welcome back", "Build finished", "Build finished"], "\(summaries)")
+        let calls = try bus.notifyCalls()
+        #expect(calls.filter { $0.replaces == 0 }.map(\.summary) == ["Welcome back", "Build finished"], "\(calls)")
+        #expect(calls[2].summary == "Build finished" && calls[2].replaces == 2, "\(calls)")
     }
 
     @Test func popupsWaitForANotificationServerAndGoOutWhenOneAppears() throws {

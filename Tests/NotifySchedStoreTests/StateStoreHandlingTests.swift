@@ -63,6 +63,50 @@ import Testing
         #expect(try store.handlingState("other") == SourceHandlingState())
     }
 
+    @Test func theLedgerOutcomeSaysWhatTheAnswerMeantNotWhichMarkItMade() throws {
+        let store = try StateStore(path: freshPath())
+        let policy = HandlingPolicy()
+        // Cancel on a plain message marks it shown, yet the user declined it.
+        let plain = try deliver("plain", at: now, dialect: .iSmartNews, news: NewsHandling(contentHash: "p"), to: store)
+        let declined = policy.decision(for: .action(UserChoice.cancel.rawValue), of: plain)
+        #expect(declined.change == .newsShown)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: plain, choice: declined.choice, change: declined.change), at: now)
+        #expect(try store.ledgerRecord(occurrenceID: plain.id)?.outcome == .ignored)
+        // OK on an `always` message opens its URL and marks nothing, yet the user acted.
+        let always = try deliver(
+            "always", at: now, dialect: .iSmartNews, news: NewsHandling(always: true, contentHash: "a"), to: store)
+        let acted = policy.decision(for: .action(UserChoice.open.rawValue), of: always)
+        #expect(acted.change == nil)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: always, choice: acted.choice, opened: acted.opens), at: now)
+        #expect(try store.ledgerRecord(occurrenceID: always.id)?.outcome == .acted)
+        // A failed answer leaves the occurrence as it was.
+        let failed = try deliver("failed", at: now, dialect: .native, to: store)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: failed, choice: .open, failure: CoreError(.cannotOpen, "no handler")), at: now)
+        #expect(try store.ledgerRecord(occurrenceID: failed.id)?.outcome == .delivered)
+    }
+
+    @Test func remindAndIgnoreOfNativeEntriesHoldForTheirLaterOccurrencesUntilShownAgain() throws {
+        let store = try StateStore(path: freshPath())
+        let stretch = try deliver("stretch", at: now, dialect: .native, to: store)
+        let standup = try deliver("standup", at: now, dialect: .native, to: store)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: stretch, choice: .remindLater, change: .reminded), at: now + .minutes(1))
+        try store.recordHandling(
+            HandlingOutcome(occurrence: standup, choice: .remindLater, change: .reminded), at: now + .minutes(1))
+        try store.recordHandling(
+            HandlingOutcome(occurrence: standup, choice: .ignore, change: .ignored), at: now + .minutes(2))
+        #expect(
+            try store.entryAnswers(source: "feed") == [
+                "stretch": .remind(occurrence: now, requestedAt: now + .minutes(1)), "standup": .ignored,
+            ])
+        // Shown again: the reminder is answered; the ignore stays.
+        _ = try deliver("stretch", at: now, dialect: .native, to: store)
+        #expect(try store.entryAnswers(source: "feed") == ["standup": .ignored])
+    }
+
     @Test func twoConnectionsWritingAtOnceLoseNothing() throws {
         let path = freshPath()
         let stores = [try StateStore(path: path), try StateStore(path: path)]

@@ -48,6 +48,35 @@ import Testing
         #expect(try store.isIntact())
     }
 
+    @Test func stateKeptUnderAnotherSpellingOfALocationMovesToItsCanonicalOne() throws {
+        let store = try StateStore(path: try freshPath())
+        let canonical = "/home/user/feeds/team.json"
+        let spellings = ["feeds/team.json": canonical, "./feeds/team.json": canonical, canonical: canonical]
+        // The same feed, followed once by a relative path and once by its absolute one.
+        for (index, typed) in ["feeds/team.json", canonical].enumerated() {
+            try store.record(
+                LedgerRecord(
+                    occurrenceID: "\(index)", source: typed, entryID: "welcome",
+                    occurrence: now + .seconds(Int64(index)),
+                    outcome: .delivered, recordedAt: now))
+        }
+        try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "./feeds/team.json")
+        try store.setSourceState(SourceState(hasRun: true, lastChecked: now + .hours(1)), for: canonical)
+        try store.follow(["daily"], of: "feeds/team.json", since: now)
+        let moved = try store.moveSources { spellings[$0] ?? $0 }
+        #expect(moved.map(\.from).sorted() == ["./feeds/team.json", "feeds/team.json"])
+        #expect(moved.allSatisfy { $0.to == canonical })
+        #expect(
+            try store.settledThrough(source: canonical) == ["welcome": now + .seconds(1), "daily": now],
+            "both ledgers and the followed entry are the canonical source's")
+        #expect(
+            try store.sourceState(canonical) == SourceState(hasRun: true, lastChecked: now + .hours(1)),
+            "where both have a row, the canonical location's stays")
+        #expect(try store.settledThrough(source: "feeds/team.json") == [:])
+        #expect(try store.moveSources { spellings[$0] ?? $0 }.isEmpty, "a second pass moves nothing")
+        #expect(try store.isIntact())
+    }
+
     @Test func aDatabaseANewerNotifySchedWroteIsRefusedAndLeftAlone() throws {
         let path = try freshPath()
         try StateStore(path: path).setSourceState(SourceState(hasRun: true), for: "feed")

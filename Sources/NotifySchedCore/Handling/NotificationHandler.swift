@@ -65,6 +65,10 @@ public final class NotificationHandler {
     /// Shows `occurrence` as its scheduled popup. A click on the popup or one of its buttons is
     /// handled as `showAlert: false`: the user chose already.
     ///
+    /// A popup of the same entry that is still on screen, unanswered, is replaced in place
+    /// (`replaces_id`) rather than joined by a second: an iSmartNews message shown at every
+    /// event, a repeating entry nobody answered, a reminder of a popup left open stay one popup.
+    ///
     /// An iNotify message whose action URL has a scheme that is not allowed, or that nothing on
     /// the desktop opens, is not shown (iNotify checks `canOpenURL` first); unlike iNotify,
     /// which offers the same message again at every check, the caller moves on to the next.
@@ -72,19 +76,35 @@ public final class NotificationHandler {
     /// With `popupID` it replaces that popup of the server in place: a restarted daemon takes
     /// over the popups its predecessor left on screen this way.
     ///
+    /// - Returns: The id of the other occurrence whose popup it replaced, if any: that one went
+    ///   away unanswered.
     /// - Throws: `CoreError` with code `.cannotShow` when no server shows it, `.cannotOpen` when
     ///   an iNotify message is skipped for its URL.
-    public func deliver(_ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil) throws(CoreError) {
+    @discardableResult
+    public func deliver(
+        _ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil
+    ) throws(CoreError) -> String? {
         let policy = self.policy
         if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
             !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
         {
             throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
         }
+        let layout = { (server: NotificationServer) in policy.scheduledPopup(for: occurrence, on: server) }
+        let onResponse: (PopupResponse) -> Void = { [weak self] in self?.answeredOnScreen($0, for: occurrence) }
+        let earlier =
+            popupID == nil
+            ? onScreen.values.first { $0.source == occurrence.source && $0.entryID == occurrence.entryID } : nil
+        var replaced: String?
         do {
-            try notifier.show(
-                { server in policy.scheduledPopup(for: occurrence, on: server) }, replacing: popupID,
-                onResponse: { [weak self] response in self?.answeredOnScreen(response, for: occurrence) })
+            if let earlier {
+                // Whatever the server says, the earlier popup's answer would now go to this one.
+                onScreen[earlier.id] = nil
+                if try notifier.replace(occurrenceID: earlier.id, with: layout, onResponse: onResponse) {
+                    replaced = earlier.id
+                }
+            }
+            if replaced == nil { try notifier.show(layout, replacing: popupID, onResponse: onResponse) }
         } catch {
             throw CoreError(
                 .cannotShow,
@@ -92,6 +112,7 @@ public final class NotificationHandler {
                     "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
         }
         onScreen[occurrence.id] = occurrence
+        return replaced == occurrence.id ? nil : replaced
     }
 
     /// Shows `occurrence` in place of its popup when that is still on screen: its entry changed

@@ -27,7 +27,7 @@ public protocol Notifier: AnyObject {
 
     /// Shows a popup laid out by `layout` in place of the one showing `occurrenceID`: the server
     /// replaces it under the same popup id (`replaces_id`), and its answer now goes to
-    /// `onResponse` instead.
+    /// `onResponse` instead. The new popup may show another occurrence, which then has that id.
     ///
     /// - Returns: false, having shown nothing, when no popup of `occurrenceID` waits for an answer.
     /// - Throws: when no server answers or the server refuses the new popup.

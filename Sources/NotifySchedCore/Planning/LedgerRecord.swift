@@ -59,17 +59,19 @@ public enum LedgerOutcome: String, Sendable, CaseIterable {
 }
 
 extension LedgerOutcome {
-    /// The outcome that handling `outcome` gives its occurrence: acted, ignored or reminded by
-    /// the state change it made, closed when the popup went away with no change; nil when
-    /// handling failed (the occurrence stays as it was).
+    /// The outcome that handling `outcome` gives its occurrence, by what the answer meant, not
+    /// by the state it changed (Cancel on an iSmartNews message marks it shown, yet the user
+    /// declined; OK on an `always` message marks nothing, yet the user acted): acted for the
+    /// action or OK, ignored for Ignore or Cancel, reminded for "Remind Me Later", closed when
+    /// the popup went away with no choice; nil when handling failed (the occurrence stays as
+    /// it was).
     public init?(_ outcome: HandlingOutcome) {
-        switch outcome.change {
-        case .viewed?, .newsShown?: self = .acted
-        case .ignored?: self = .ignored
-        case .reminded?: self = .reminded
-        case nil:
-            guard outcome.failure == nil else { return nil }
-            self = .closed
+        guard outcome.failure == nil else { return nil }
+        switch outcome.choice {
+        case .open?, .ok?: self = .acted
+        case .ignore?, .cancel?: self = .ignored
+        case .remindLater?: self = .reminded
+        case nil: self = .closed
         }
     }
 }

@@ -50,10 +50,7 @@ public struct OccurrencePlan: Sendable, Equatable {
     /// - Complexity: that of `Trigger.owedOccurrences(atOrBefore:after:userZone:)`.
     public init(for entry: ScheduleEntry, settledThrough: Instant?, now: Instant, context: PlanningContext) {
         self.init()
-        let isLive = { (instant: Instant) in entry.expires.map { instant < $0 } ?? true }
-        // An expired entry is not shown at all, not even an occurrence from before it expired.
-        guard isLive(now) else { return }
-        if let version = context.applicationVersion, !entry.versions.admits(version) { return }
+        guard Self.admits(entry, at: now, context: context) else { return }
         let trigger = entry.trigger
         let userZone = context.userZone
         switch trigger {
@@ -78,7 +75,16 @@ public struct OccurrencePlan: Sendable, Equatable {
         }
         // After a backward clock step, occurrences up to the settled one stay done: `next` is
         // after both `now` and what is settled.
-        next = owed.next.flatMap { isLive($0) ? $0 : nil }
+        next = owed.next.flatMap { entry.isLive(at: $0) ? $0 : nil }
+    }
+
+    /// Whether anything of `entry` may be shown at `now`: it has not expired (an expired entry
+    /// is not shown at all, not even an occurrence from before it expired) and the source's
+    /// application version is within its `minVersion`/`maxVersion`.
+    public static func admits(_ entry: ScheduleEntry, at now: Instant, context: PlanningContext) -> Bool {
+        guard entry.isLive(at: now) else { return false }
+        if let version = context.applicationVersion, !entry.versions.admits(version) { return false }
+        return true
     }
 }
 
@@ -103,5 +109,12 @@ public struct PlanningContext: Sendable {
         self.quietHours = quietHours
         self.applicationVersion = applicationVersion
         self.watchedSince = watchedSince
+    }
+}
+
+extension ScheduleEntry {
+    /// Whether the entry has not expired at `instant`.
+    fileprivate func isLive(at instant: Instant) -> Bool {
+        expires.map { instant < $0 } ?? true
     }
 }

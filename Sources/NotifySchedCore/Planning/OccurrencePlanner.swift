@@ -10,23 +10,29 @@
 /// Each entry's occurrences are settled through one instant (`OccurrencePlan`), held here and
 /// nowhere else while the daemon runs; the state database keeps it across restarts (the ledger's
 /// latest record, or the instant a recurring entry was first followed), and a new planner is
-/// loaded from it. Pending occurrences wait in a `TimerWheel`, one per entry.
+/// loaded from it. So are the user's answers that hold for later occurrences (`EntryAnswer`:
+/// Ignore stops an entry, "Remind Me Later" brings an occurrence back after the source's remind
+/// period). Pending occurrences wait in a `TimerWheel`, one per entry.
 ///
 ///     var planner = OccurrencePlanner(sources: [.init(location: path)], now: now, userZone: zone)
 ///     for effect in planner.load(schedule, source: 0, settled: stored, at: now).effects { … }
 ///     timer.arm(at: planner.nextDeadline)
 public struct OccurrencePlanner: ~Copyable {
-    /// A feed the planner follows: where it is read from, and which application version its
-    /// entries are read for.
+    /// A feed the planner follows: where it is read from, which application version its
+    /// entries are read for, and how long "Remind Me Later" waits.
     public struct Source: Sendable {
         /// The path or URL: the source's identity in the ledger.
         public var location: String
         /// The application version `minVersion`/`maxVersion` are compared with; nil admits all.
         public var applicationVersion: String?
+        /// How long after "Remind Me Later" the occurrence comes back: the source's
+        /// `remind-period`, iNotify's `remindPeriod` (one day by default).
+        public var remindPeriod: TimeSpan
 
-        public init(location: String, applicationVersion: String? = nil) {
+        public init(location: String, applicationVersion: String? = nil, remindPeriod: TimeSpan = .days(1)) {
             self.location = location
             self.applicationVersion = applicationVersion
+            self.remindPeriod = remindPeriod
         }
     }
 
@@ -49,6 +55,8 @@ public struct OccurrencePlanner: ~Copyable {
     private var vacant: [UInt32] = []
     /// Elements whose occurrence is being shown, with the occurrence to arm once it is.
     private var showing: [UInt32: Instant?] = [:]
+    /// The answers that hold for later occurrences, by element; most entries have none.
+    private var answers: [UInt32: EntryAnswer] = [:]
     private var wheel: TimerWheel<UInt32>
     /// The user's current zone, for floating times and quiet hours.
     public private(set) var userZone: ZoneRules
@@ -85,10 +93,13 @@ public struct OccurrencePlanner: ~Copyable {
     /// - Parameters:
     ///   - settled: What the state database says each entry is settled through, by entry id;
     ///     read for the entries the planner does not know yet.
+    ///   - answers: The answers the state database holds for entries, by entry id; read for the
+    ///     entries the planner does not know yet. A changed entry keeps its answer.
     /// - Returns: What changed (for the popups on screen), and the effects.
     /// - Complexity: O(*n*) for *n* entries of all sources, plus one plan per added or changed entry.
     public mutating func load(
-        _ schedule: Schedule, source index: Int, settled stored: [String: Instant], at now: Instant
+        _ schedule: Schedule, source index: Int, settled stored: [String: Instant],
+        answers storedAnswers: [String: EntryAnswer] = [:], at now: Instant
     ) -> (changes: ScheduleChanges, effects: [PlannerEffect]) {
         let old = schedules[index]?.entries ?? []
         let changes = ScheduleChanges(from: old, to: schedule.entries)
@@ -112,11 +123,14 @@ public struct OccurrencePlanner: ~Copyable {
             cancelPending(element)
             references[Int(element)] = .vacant
             settled[Int(element)] = nil
+            answers[element] = nil
             vacant.append(element)
         }
         for position in changes.added {
+            let entry = schedule.entries[position]
             let element = allocate(EntryReference(source: index, entry: position))
-            settled[Int(element)] = stored[schedule.entries[position].id]
+            settled[Int(element)] = stored[entry.id]
+            if EntryAnswer.applies(to: entry) { answers[element] = storedAnswers[entry.id] }
             planned.append(element)
         }
         var followed: [String] = []
@@ -172,10 +186,37 @@ public struct OccurrencePlanner: ~Copyable {
         switch result {
         case .shown, .passedOver:
             settled[Int(element)] = max(settled[Int(element)] ?? due.occurrence, due.occurrence)
+            // Shown again, or superseded by a later occurrence: a reminder is answered either way.
+            if case .remind? = answers[element] { answers[element] = nil }
             if let next { schedule(element, at: next) }
         case .failed:
             schedule(element, at: now + Self.retryDelay)
         }
+    }
+
+    /// The user answered a popup of the occurrence of `entryID` in the source at `location` due
+    /// at `occurrence`, and the answer changed its state: Ignore stops the entry, "Remind Me
+    /// Later" brings the occurrence back after the source's remind period, acting on it ends a
+    /// reminder. Other dialects' answers, and entries the planner does not follow, change nothing.
+    ///
+    /// - Complexity: O(*n*) in the entries of all sources, to find the entry: answers are rare.
+    public mutating func answered(
+        _ change: StateChange, entryID: String, source location: String, occurrence: Instant, at now: Instant
+    ) {
+        guard let index = sources.firstIndex(where: { $0.location == location }),
+            let position = schedules[index]?.entries.firstIndex(where: { $0.id == entryID }),
+            let element = references.firstIndex(of: EntryReference(source: index, entry: position)).map(UInt32.init),
+            let entry = entry(element), EntryAnswer.applies(to: entry)
+        else { return }
+        switch change {
+        case .ignored: answers[element] = .ignored
+        case .reminded: answers[element] = .remind(occurrence: occurrence, requestedAt: now)
+        case .viewed: answers[element] = nil
+        case .newsShown: return
+        }
+        guard showing[element] == nil else { return }
+        cancelPending(element)
+        _ = place(element, at: now)
     }
 
     /// Plans every entry anew from what is settled.
@@ -197,21 +238,21 @@ public struct OccurrencePlanner: ~Copyable {
     ///
     /// - Returns: The entry's id when the planner begins following it now.
     private mutating func place(_ element: UInt32, at now: Instant) -> String? {
-        guard let entry = entry(element) else { return nil }
+        guard let entry = entry(element), answers[element] != .ignored else { return nil }
         let plan = OccurrencePlan(
             for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
         if let followsFrom = plan.followsFrom { settled[Int(element)] = followsFrom }
         if plan.deliver != nil || plan.missed != nil {
             schedule(element, at: now)
-        } else if let next = plan.next {
-            schedule(element, at: next)
+        } else if let next = [plan.next, reminder(of: element, entry, at: now)?.due].compactMap({ $0 }).min() {
+            schedule(element, at: max(next, now))
         }
         return plan.followsFrom != nil ? entry.id : nil
     }
 
     /// Delivers or records what is due of one element's entry and schedules its next occurrence.
     private mutating func plan(_ element: UInt32, at now: Instant, into effects: inout [PlannerEffect]) {
-        guard let entry = entry(element) else { return }
+        guard let entry = entry(element), answers[element] != .ignored else { return }
         let location = sources[references[Int(element)].source].location
         let plan = OccurrencePlan(
             for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
@@ -223,7 +264,13 @@ public struct OccurrencePlanner: ~Copyable {
             settled[Int(element)] = missed
             effects.append(.recordMissed(source: location, entryID: entry.id, occurrence: missed))
         }
-        if let occurrence = plan.deliver {
+        let reminder = reminder(of: element, entry, at: now)
+        // What is owed comes first; a reminder only when nothing is, since an owed occurrence
+        // takes the reminded one's place.
+        let due =
+            plan.deliver.map { (occurrence: $0, foldsEarlier: plan.foldsEarlier) }
+            ?? reminder.flatMap { $0.due <= now ? (occurrence: $0.occurrence, foldsEarlier: false) : nil }
+        if let due {
             if let quietEnd = quietHours?.end(holding: entry, at: now, in: userZone) {
                 schedule(element, at: quietEnd)
                 return
@@ -232,11 +279,24 @@ public struct OccurrencePlanner: ~Copyable {
             effects.append(
                 .show(
                     DueOccurrence(
-                        element: element, location: location, entry: entry,
-                        occurrence: occurrence, foldsEarlier: plan.foldsEarlier)))
+                        element: element, location: location, entry: entry, occurrence: due.occurrence,
+                        foldsEarlier: due.foldsEarlier)))
             return
         }
-        if let next = plan.next { schedule(element, at: next) }
+        if let next = [plan.next, reminder?.due].compactMap({ $0 }).min() { schedule(element, at: next) }
+    }
+
+    /// The occurrence a "Remind Me Later" brings back, and when: nil when there is none, when a
+    /// later occurrence of the entry took its place (it is settled beyond it), or when the entry
+    /// may no longer be shown by then (expired, or outside the application version).
+    private func reminder(
+        of element: UInt32, _ entry: ScheduleEntry, at now: Instant
+    ) -> (occurrence: Instant, due: Instant)? {
+        guard case .remind(let occurrence, let requestedAt)? = answers[element],
+            settled[Int(element)].map({ $0 <= occurrence }) ?? true
+        else { return nil }
+        let due = requestedAt + sources[references[Int(element)].source].remindPeriod
+        return OccurrencePlan.admits(entry, at: max(due, now), context: context(of: element)) ? (occurrence, due) : nil
     }
 
     private func context(of element: UInt32) -> PlanningContext {

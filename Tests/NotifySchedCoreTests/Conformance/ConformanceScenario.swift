@@ -2,7 +2,8 @@ import NotifySchedCore
 
 /// One generated life of the daemon: a feed with timed entries of every kind, a user zone, and
 /// the disruptions of a month (restarts and crashes, downtimes, clock steps, zone changes, a
-/// missing notification server, quiet hours), all drawn from one seed.
+/// missing notification server, quiet hours), all drawn from one seed, as are the user's
+/// answers to the popups (`SimulatedDaemon.Answer`).
 struct ConformanceScenario {
     /// Something that happens to the daemon, at an instant of true (not wall-clock) time.
     enum Disruption {
@@ -25,6 +26,8 @@ struct ConformanceScenario {
     let zone: ZoneRules
     let quietHours: QuietHours?
     let applicationVersion = "2.0"
+    /// How long "Remind Me Later" waits: the source's `remind-period`.
+    let remindPeriod: TimeSpan
     let feed: String
     /// The disruptions, by when they happen in true time since `start`, ascending.
     let disruptions: [(after: TimeSpan, disruption: Disruption)]
@@ -67,6 +70,7 @@ struct ConformanceScenario {
         let entries = (0..<entryCount).map { Self.randomEntry(index: $0, start: start, using: &random) }
         feed = #"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#
         disruptions = Self.randomDisruptions(length: length, using: &random)
+        remindPeriod = [.minutes(10), .hours(1), .days(1)].randomElement(using: &random)!
     }
 
     private static func randomZone(using random: inout SplitMix64) -> ZoneRules {

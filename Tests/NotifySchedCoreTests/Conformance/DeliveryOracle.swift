@@ -18,69 +18,94 @@ import NotifySchedCore
 ///   missed. Either way the entry is settled through it, and nothing up to it comes again.
 /// - A popup shown by a daemon that crashed before recording it settles nothing: the next
 ///   daemon may show it again (the documented crash window).
+/// - The user's answers: after Ignore nothing more of the entry shows; "Remind Me Later" shows
+///   the same occurrence again at the first instant it can once `remindPeriod` has passed,
+///   unless a later occurrence, owed by then or already settled, takes its place.
 struct DeliveryOracle {
     let entry: ScheduleEntry
     let quietHours: QuietHours?
     let applicationVersion: String
+    let remindPeriod: TimeSpan
 
     /// The popups the daemon must have shown of the entry, in order, given what it showed at
-    /// the very instants it crashed (where the order of entries due together decides).
+    /// the very instants it crashed (where the order of entries due together decides) and what
+    /// the user answered.
     func expectedShows(
         segments: [SimulatedDaemon.Segment], shown: [SimulatedDaemon.Shown]
     ) -> [SimulatedDaemon.Shown] {
         guard entry.versions.admits(applicationVersion) else { return [] }
         var expected: [SimulatedDaemon.Shown] = []
         var settled: Instant?
+        var ignored = false
+        var reminder: (occurrence: Instant, due: Instant)?
         let isRecurring: Bool =
             switch entry.trigger {
             case .repeating, .calendar: true
             default: false
             }
+        var isImmediate: Bool { if case .immediate = entry.trigger { true } else { false } }
+        func apply(_ answer: SimulatedDaemon.Answer) {
+            switch answer.choice {
+            case .ignore: ignored = true
+            case .remind:
+                // Reminded of a popup after a later occurrence was shown or missed: that one took its place.
+                guard settled.map({ $0 <= answer.occurrence }) ?? true else { return }
+                reminder = (answer.occurrence, answer.at + remindPeriod)
+            case .act: reminder = nil
+            case .close: break
+            }
+        }
         for segment in segments {
             // Followed from the first start at which it is live: an expired entry is not, until
             // the clock steps back before its expiry.
             if isRecurring, settled == nil, isLive(segment.start) { settled = segment.start }
-            var from = segment.start
-            while let at = firstChance(from: from, in: segment), isLive(at) {
-                guard at < segment.end || (segment.endsInCrash && at == segment.end) else { break }
-                let atCrash = segment.endsInCrash && at == segment.end
-                if case .immediate = entry.trigger {
-                    guard settled == nil else { break }
-                    let popup = SimulatedDaemon.Shown(entryID: entry.id, occurrence: at, at: at)
-                    if atCrash {
-                        // Shown at the crash (or not reached): what the daemon did there stands.
-                        expected += shown.filter { $0.entryID == entry.id && $0.at == at }
-                        if let recorded = shown.last(where: { $0.entryID == entry.id && $0.at == at && !$0.unrecorded })
-                        {
-                            settled = recorded.occurrence
-                        }
-                        break
-                    }
-                    expected.append(popup)
-                    settled = at
-                    break
-                }
-                let (owed, following) = latestOwed(atOrBefore: at, after: settled, zone: segment.zone)
-                guard let latest = owed else {
-                    guard let following else { break }
-                    from = following
+            var answers = segment.answers.filter { $0.entryID == entry.id }[...]
+            // Where the next owed occurrence is looked for; nil when none is left.
+            var from: Instant? = segment.start
+            while !ignored {
+                let looking = [from, reminder.map { max($0.due, segment.start) }].compactMap { $0 }.min()
+                let candidate = looking.flatMap { firstChance(from: $0, in: segment) }
+                if let answer = answers.first, candidate.map({ answer.at <= $0 }) ?? true {
+                    apply(answer)
+                    answers.removeFirst()
                     continue
                 }
-                let heldUntil = quietHours?.end(holding: entry, at: latest, in: segment.zone) ?? latest
-                let onTime = latest >= segment.watchedFrom || at - max(latest, heldUntil) <= entry.maxLateness
-                if atCrash {
+                guard let at = candidate, isLive(at),
+                    at < segment.end || (segment.endsInCrash && at == segment.end)
+                else { break }
+                if segment.endsInCrash && at == segment.end {
+                    // Shown at the crash (or not reached): what the daemon did there stands, and
+                    // a popup shown but not recorded settles nothing.
                     let there = shown.filter { $0.entryID == entry.id && $0.at == at }
                     expected += there
                     if let recorded = there.last(where: { !$0.unrecorded }) { settled = recorded.occurrence }
                     break
                 }
-                if onTime {
-                    expected.append(SimulatedDaemon.Shown(entryID: entry.id, occurrence: latest, at: at))
+                let owed: Instant?
+                let following: Instant?
+                if isImmediate {
+                    (owed, following) = (settled == nil ? at : nil, nil)
+                } else {
+                    (owed, following) = latestOwed(atOrBefore: at, after: settled, zone: segment.zone)
                 }
-                settled = latest
-                guard let following else { break }
+                if let latest = owed {
+                    let heldUntil = quietHours?.end(holding: entry, at: latest, in: segment.zone) ?? latest
+                    let onTime =
+                        isImmediate || latest >= segment.watchedFrom || at - max(latest, heldUntil) <= entry.maxLateness
+                    if onTime {
+                        expected.append(SimulatedDaemon.Shown(entryID: entry.id, occurrence: latest, at: at))
+                    }
+                    settled = latest
+                    // A later occurrence takes the reminded one's place.
+                    reminder = nil
+                } else if let due = reminder, due.due <= at {
+                    expected.append(SimulatedDaemon.Shown(entryID: entry.id, occurrence: due.occurrence, at: at))
+                    reminder = nil
+                }
                 from = following
             }
+            // Answers after the entry can show no more still count for a later segment.
+            if !ignored { answers.forEach(apply) }
         }
         return expected
     }

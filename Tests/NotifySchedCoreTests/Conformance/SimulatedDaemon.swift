@@ -2,8 +2,9 @@ import NotifySchedCore
 
 /// Runs a `ConformanceScenario` through the real `OccurrencePlanner` in virtual time, as the
 /// daemon's interpreter would: a state database that survives restarts, a notification server
-/// that comes and goes, a wall clock that steps. It records what was shown, and the facts of
-/// the daemon's life the oracle needs (when it watched the clock, in which zone).
+/// that comes and goes, a wall clock that steps, a user who answers some popups. It records
+/// what was shown, and the facts of the daemon's life the oracle needs (when it watched the
+/// clock, in which zone, what the user answered when).
 struct SimulatedDaemon {
     /// A popup the server took.
     struct Shown: Equatable, CustomStringConvertible {
@@ -19,6 +20,35 @@ struct SimulatedDaemon {
         }
     }
 
+    /// The user's answer to a popup on screen.
+    struct Answer: CustomStringConvertible {
+        enum Choice: String {
+            case act, remind, ignore, close
+        }
+
+        var entryID: String
+        /// The occurrence the popup showed.
+        var occurrence: Instant
+        var choice: Choice
+        /// The wall-clock instant of the answer.
+        var at: Instant
+        /// How many popups (of any entry) were shown before it: its place in the daemon's life,
+        /// which the wall clock does not tell once it stepped back.
+        var shownBefore = 0
+
+        /// The state change the answer makes (`HandlingPolicy`'s for a native or ZBiM entry).
+        var change: StateChange? {
+            switch choice {
+            case .act: .viewed
+            case .remind: .reminded
+            case .ignore: .ignored
+            case .close: nil
+            }
+        }
+
+        var description: String { "\(choice) \(entryID) due \(occurrence.rfc3339) at \(at.rfc3339)" }
+    }
+
     /// A span of wall-clock time in which one daemon watched the clock without a gap, in one zone.
     struct Segment: CustomStringConvertible {
         var start: Instant
@@ -31,6 +61,8 @@ struct SimulatedDaemon {
         var serverPresentAtStart: Bool
         /// Whether the segment ended with a crash in the middle of a popup.
         var endsInCrash = false
+        /// What the user answered in the segment, in order.
+        var answers: [Answer] = []
 
         var description: String {
             let changes = serverChanges.map { "\($0.present ? "back" : "gone") \($0.at.rfc3339)" }
@@ -39,10 +71,11 @@ struct SimulatedDaemon {
         }
     }
 
-    /// What the state database keeps (`StateStore.settledThrough`, `follow`).
+    /// What the state database keeps (`StateStore.settledThrough`, `follow`, `entryAnswers`).
     private struct Store {
         var recorded: [String: Instant] = [:]
         var followed: [String: Instant] = [:]
+        var answers: [String: EntryAnswer] = [:]
 
         func settled() -> [String: Instant] {
             recorded.merging(followed) { max($0, $1) }
@@ -72,7 +105,11 @@ struct SimulatedDaemon {
         var serverBack: TimeSpan?
         var trueTime = TimeSpan.zero
         var pending = scenario.disruptions[...]
-        let source = OccurrencePlanner.Source(location: "feed", applicationVersion: scenario.applicationVersion)
+        let source = OccurrencePlanner.Source(
+            location: "feed", applicationVersion: scenario.applicationVersion, remindPeriod: scenario.remindPeriod)
+        // The user: answers half the popups, within four hours, as long as they are on screen.
+        var user = SplitMix64(seed: scenario.seed ^ 0xA115_0E75)
+        var answers: [String: (due: TimeSpan, answer: Answer)] = [:]
         func wall() -> Instant { scenario.start + trueTime + offset }
         func serverPresent() -> Bool { serverBack.map { trueTime >= $0 } ?? true }
         func newSegment(watchedFrom: Instant? = nil) -> Segment {
@@ -86,7 +123,11 @@ struct SimulatedDaemon {
             var planner = OccurrencePlanner(
                 sources: [source], now: wall(), userZone: zone, quietHours: scenario.quietHours)
             var segment = newSegment()
-            var effects = planner.load(schedule, source: 0, settled: store.settled(), at: wall()).effects
+            var effects = planner.load(
+                schedule, source: 0, settled: store.settled(), answers: store.answers, at: wall()
+            ).effects
+            // The popups of the previous daemon are gone, and with them the answers to come.
+            answers = [:]
             // A crash to come, with the downtime after it: it strikes in the middle of a popup.
             var crash: TimeSpan?
             var downtime: TimeSpan?
@@ -118,7 +159,20 @@ struct SimulatedDaemon {
                         }
                         store.recorded[popup.entryID] = max(
                             store.recorded[popup.entryID] ?? popup.occurrence, popup.occurrence)
+                        if case .remind? = store.answers[popup.entryID] { store.answers[popup.entryID] = nil }
                         planner.shown(due, .shown, at: wall())
+                        // It replaces the entry's popup on screen, whose answer will not come.
+                        answers[popup.entryID] = nil
+                        if Bool.random(using: &user) {
+                            let choice = [Answer.Choice.act, .act, .remind, .remind, .remind, .ignore, .close, .close]
+                                .randomElement(using: &user)!
+                            let delay = TimeSpan(
+                                microseconds: Int64.random(in: 1_000_000...14_400_000_000, using: &user))
+                            answers[popup.entryID] = (
+                                trueTime + delay,
+                                Answer(entryID: popup.entryID, occurrence: popup.occurrence, choice: choice, at: wall())
+                            )
+                        }
                     }
                     if downtime != nil { break }
                 }
@@ -128,7 +182,8 @@ struct SimulatedDaemon {
                 let deadline = planner.nextDeadline.map { max($0 - scenario.start - offset, trueTime) }
                 let disruption = pending.first?.after
                 let back = serverBack.flatMap { $0 > trueTime ? $0 : nil }
-                let next = [deadline, disruption, back, scenario.length].compactMap { $0 }.min()!
+                let answer = answers.values.min { $0.due < $1.due }
+                let next = [deadline, disruption, back, answer?.due, scenario.length].compactMap { $0 }.min()!
                 trueTime = next
                 if next == scenario.length {
                     downtime = .zero
@@ -153,11 +208,31 @@ struct SimulatedDaemon {
                     case .serverAbsent(let span):
                         if serverPresent() { segment.serverChanges.append((wall(), false)) }
                         serverBack = max(serverBack ?? .zero, trueTime + span)
+                        // The popups went with the server.
+                        answers = [:]
                     }
                 } else if next == back {
                     serverBack = nil
                     segment.serverChanges.append((wall(), true))
                     effects = planner.serverAppeared(at: wall())
+                } else if let pending = answer, next == pending.due {
+                    var answer = pending.answer
+                    answers[answer.entryID] = nil
+                    answer.at = wall()
+                    answer.shownBefore = shown.count
+                    segment.answers.append(answer)
+                    switch answer.choice {
+                    case .remind where store.answers[answer.entryID] != .ignored:
+                        store.answers[answer.entryID] = .remind(occurrence: answer.occurrence, requestedAt: answer.at)
+                    case .ignore: store.answers[answer.entryID] = .ignored
+                    case .act where store.answers[answer.entryID] != .ignored: store.answers[answer.entryID] = nil
+                    default: break
+                    }
+                    if let change = answer.change {
+                        planner.answered(
+                            change, entryID: answer.entryID, source: "feed", occurrence: answer.occurrence,
+                            at: answer.at)
+                    }
                 } else {
                     effects = planner.timerExpired(at: wall())
                 }

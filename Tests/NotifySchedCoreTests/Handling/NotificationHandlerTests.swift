@@ -126,6 +126,30 @@ import Testing
         #expect(notifier.calls.count == 3)
     }
 
+    @Test func aNewerOccurrenceOfAnEntryReplacesItsUnansweredPopupInsteadOfStacking() throws {
+        let sink = OutcomeSink()
+        let news = NewsHandling(contentHash: "tip")
+        let first = Occurrences.make(.iSmartNews, id: "occ-1", entry: "tip", url: "https://example.org/a", news: news)
+        let second = Occurrences.make(.iSmartNews, id: "occ-2", entry: "tip", url: "https://example.org/a", news: news)
+        let other = Occurrences.make(.iSmartNews, id: "occ-3", entry: "other", news: NewsHandling(contentHash: "o"))
+        let handler = handler([first, second, other], sink: sink)
+        #expect(try handler.deliver(first) == nil)
+        #expect(try handler.deliver(other) == nil, "another entry's popup is its own")
+        #expect(try handler.deliver(second) == first.id)
+        guard case .replace(let popup) = notifier.calls.last else {
+            Issue.record("the popup must be replaced, not shown again: \(notifier.calls)")
+            return
+        }
+        #expect(popup.occurrenceID == second.id)
+        #expect(notifier.shownPopups.count == 2)
+        #expect(Set(handler.onScreen.keys) == [second.id, other.id])
+        // The popup on screen answers for the newer occurrence.
+        #expect(try !handler.replace(first), "the earlier occurrence is no longer on screen")
+        notifier.answer(.action(UserChoice.cancel.rawValue))
+        notifier.answer(.action(UserChoice.open.rawValue))
+        #expect(sink.outcomes.map(\.occurrence.id).sorted() == [second.id, other.id])
+    }
+
     @Test func aWithdrawnEntryClosesItsPopupAndNothingIsHandled() throws {
         let sink = OutcomeSink()
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")

@@ -59,8 +59,9 @@ final class RecordingNotifier: Notifier {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
         guard let index = responders.lastIndex(where: { $0.occurrenceID == occurrenceID }) else { return false }
-        calls.append(.replace(layout(try currentServer())))
-        responders[index].respond = onResponse
+        let popup = layout(try currentServer())
+        calls.append(.replace(popup))
+        responders[index] = (popup.occurrenceID, onResponse)
         return true
     }
 
