@@ -2,8 +2,8 @@ import NotifySchedCore
 
 /// One generated life of the daemon: a feed with timed entries of every kind, a user zone, and
 /// the disruptions of a month (restarts and crashes, downtimes, clock steps, zone changes, a
-/// missing notification server, quiet hours), all drawn from one seed, as are the user's
-/// answers to the popups (`SimulatedDaemon.Answer`).
+/// missing notification server, quiet hours, the feed changing), all drawn from one seed, as
+/// are the user's answers to the popups (`SimulatedDaemon.Answer`).
 struct ConformanceScenario {
     /// Something that happens to the daemon, at an instant of true (not wall-clock) time.
     enum Disruption {
@@ -16,6 +16,8 @@ struct ConformanceScenario {
         case zoneChange(ZoneRules)
         /// The notification server goes away for `span`.
         case serverAbsent(TimeSpan)
+        /// The feed changes to `feeds[version]`: an entry changed, withdrawn, added or back.
+        case feedChange(version: Int)
     }
 
     let seed: UInt64
@@ -28,7 +30,8 @@ struct ConformanceScenario {
     let applicationVersion = "2.0"
     /// How long "Remind Me Later" waits: the source's `remind-period`.
     let remindPeriod: TimeSpan
-    let feed: String
+    /// The feed at the start, then each version a `feedChange` brings.
+    let feeds: [String]
     /// The disruptions, by when they happen in true time since `start`, ascending.
     let disruptions: [(after: TimeSpan, disruption: Disruption)]
 
@@ -67,10 +70,36 @@ struct ConformanceScenario {
             ? nil
             : [QuietHours(parsing: "22:00-07:00"), QuietHours(parsing: "12:00-13:30")].randomElement(using: &random)!
         let entryCount = Int.random(in: 2...6, using: &random)
-        let entries = (0..<entryCount).map { Self.randomEntry(index: $0, start: start, using: &random) }
-        feed = #"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#
-        disruptions = Self.randomDisruptions(length: length, using: &random)
+        var entries = (0..<entryCount).map { ($0, Self.randomEntry(index: $0, start: start, using: &random)) }
+        var disruptions = Self.randomDisruptions(length: length, using: &random)
         remindPeriod = [.minutes(10), .hours(1), .days(1)].randomElement(using: &random)!
+        var feeds = [Self.feed(entries.map(\.1))]
+        var withdrawn: [Int] = []
+        var changes: [TimeSpan] = []
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            changes.append(TimeSpan(microseconds: Int64.random(in: 1..<length.microseconds, using: &random)))
+        }
+        for after in changes.sorted() {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0 where entries.count > 1:
+                withdrawn.append(entries.remove(at: Int.random(in: 0..<entries.count, using: &random)).0)
+            case 1:
+                // A new entry, or one withdrawn before coming back under its id.
+                let index = withdrawn.popLast() ?? entryCount + feeds.count
+                entries.append((index, Self.randomEntry(index: index, start: start, using: &random)))
+            default:
+                let position = Int.random(in: 0..<entries.count, using: &random)
+                entries[position].1 = Self.randomEntry(index: entries[position].0, start: start, using: &random)
+            }
+            disruptions.append((after, .feedChange(version: feeds.count)))
+            feeds.append(Self.feed(entries.map(\.1)))
+        }
+        self.feeds = feeds
+        self.disruptions = disruptions.sorted { $0.after < $1.after }
+    }
+
+    private static func feed(_ entries: [String]) -> String {
+        #"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#
     }
 
     private static func randomZone(using random: inout SplitMix64) -> ZoneRules {

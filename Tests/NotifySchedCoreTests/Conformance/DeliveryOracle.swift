@@ -21,8 +21,13 @@ import NotifySchedCore
 /// - The user's answers: after Ignore nothing more of the entry shows; "Remind Me Later" shows
 ///   the same occurrence again at the first instant it can once `remindPeriod` has passed,
 ///   unless a later occurrence, owed by then or already settled, takes its place.
+/// - A feed change puts the entry's new definition in force; what is settled and what the user
+///   answered hold for its id, also while the feed does not have it.
 struct DeliveryOracle {
-    let entry: ScheduleEntry
+    /// The entry's id.
+    let id: String
+    /// Its definition in each version of the feed; nil where the feed does not have it.
+    let definitions: [ScheduleEntry?]
     let quietHours: QuietHours?
     let applicationVersion: String
     let remindPeriod: TimeSpan
@@ -33,17 +38,10 @@ struct DeliveryOracle {
     func expectedShows(
         segments: [SimulatedDaemon.Segment], shown: [SimulatedDaemon.Shown]
     ) -> [SimulatedDaemon.Shown] {
-        guard entry.versions.admits(applicationVersion) else { return [] }
         var expected: [SimulatedDaemon.Shown] = []
         var settled: Instant?
         var ignored = false
         var reminder: (occurrence: Instant, due: Instant)?
-        let isRecurring: Bool =
-            switch entry.trigger {
-            case .repeating, .calendar: true
-            default: false
-            }
-        var isImmediate: Bool { if case .immediate = entry.trigger { true } else { false } }
         func apply(_ answer: SimulatedDaemon.Answer) {
             switch answer.choice {
             case .ignore: ignored = true
@@ -56,15 +54,27 @@ struct DeliveryOracle {
             }
         }
         for segment in segments {
+            var answers = segment.answers.filter { $0.entryID == id }[...]
+            // What is settled, and the answers, hold by id, while the feed has no such entry too.
+            guard let entry = definitions[segment.feedVersion], entry.versions.admits(applicationVersion) else {
+                answers.forEach(apply)
+                continue
+            }
+            let isRecurring: Bool =
+                switch entry.trigger {
+                case .repeating, .calendar: true
+                default: false
+                }
+            let isImmediate = if case .immediate = entry.trigger { true } else { false }
+            func isLive(_ instant: Instant) -> Bool { entry.expires.map { instant < $0 } ?? true }
             // Followed from the first start at which it is live: an expired entry is not, until
             // the clock steps back before its expiry.
             if isRecurring, settled == nil, isLive(segment.start) { settled = segment.start }
-            var answers = segment.answers.filter { $0.entryID == entry.id }[...]
             // Where the next owed occurrence is looked for; nil when none is left.
             var from: Instant? = segment.start
             while !ignored {
                 let looking = [from, reminder.map { max($0.due, segment.start) }].compactMap { $0 }.min()
-                let candidate = looking.flatMap { firstChance(from: $0, in: segment) }
+                let candidate = looking.flatMap { firstChance(from: $0, in: segment, for: entry) }
                 if let answer = answers.first, candidate.map({ answer.at <= $0 }) ?? true {
                     apply(answer)
                     answers.removeFirst()
@@ -76,7 +86,7 @@ struct DeliveryOracle {
                 if segment.endsInCrash && at == segment.end {
                     // Shown at the crash (or not reached): what the daemon did there stands, and
                     // a popup shown but not recorded settles nothing.
-                    let there = shown.filter { $0.entryID == entry.id && $0.at == at }
+                    let there = shown.filter { $0.entryID == id && $0.at == at }
                     expected += there
                     if let recorded = there.last(where: { !$0.unrecorded }) { settled = recorded.occurrence }
                     break
@@ -86,20 +96,20 @@ struct DeliveryOracle {
                 if isImmediate {
                     (owed, following) = (settled == nil ? at : nil, nil)
                 } else {
-                    (owed, following) = latestOwed(atOrBefore: at, after: settled, zone: segment.zone)
+                    (owed, following) = latestOwed(of: entry, atOrBefore: at, after: settled, zone: segment.zone)
                 }
                 if let latest = owed {
                     let heldUntil = quietHours?.end(holding: entry, at: latest, in: segment.zone) ?? latest
                     let onTime =
                         isImmediate || latest >= segment.watchedFrom || at - max(latest, heldUntil) <= entry.maxLateness
                     if onTime {
-                        expected.append(SimulatedDaemon.Shown(entryID: entry.id, occurrence: latest, at: at))
+                        expected.append(SimulatedDaemon.Shown(entryID: id, occurrence: latest, at: at))
                     }
                     settled = latest
                     // A later occurrence takes the reminded one's place.
                     reminder = nil
                 } else if let due = reminder, due.due <= at {
-                    expected.append(SimulatedDaemon.Shown(entryID: entry.id, occurrence: due.occurrence, at: at))
+                    expected.append(SimulatedDaemon.Shown(entryID: id, occurrence: due.occurrence, at: at))
                     reminder = nil
                 }
                 from = following
@@ -110,13 +120,11 @@ struct DeliveryOracle {
         return expected
     }
 
-    private func isLive(_ instant: Instant) -> Bool {
-        entry.expires.map { instant < $0 } ?? true
-    }
-
     /// The first instant at or after `instant`, inside `segment`, at which a popup of the entry
     /// can go out: a server is there and quiet hours do not hold it. Nil when none is left.
-    private func firstChance(from instant: Instant, in segment: SimulatedDaemon.Segment) -> Instant? {
+    private func firstChance(
+        from instant: Instant, in segment: SimulatedDaemon.Segment, for entry: ScheduleEntry
+    ) -> Instant? {
         var candidate = instant
         for _ in 0..<10_000 {
             guard candidate <= segment.end else { return nil }
@@ -145,7 +153,7 @@ struct DeliveryOracle {
     /// walking the occurrences forward in batches that grow, since most of the time one or two
     /// are owed.
     private func latestOwed(
-        atOrBefore instant: Instant, after settled: Instant?, zone: ZoneRules
+        of entry: ScheduleEntry, atOrBefore instant: Instant, after settled: Instant?, zone: ZoneRules
     ) -> (latest: Instant?, following: Instant?) {
         var cursor = settled.map { Instant(microseconds: $0.microseconds + 1) } ?? Instant(microseconds: -(1 << 60))
         var latest: Instant?

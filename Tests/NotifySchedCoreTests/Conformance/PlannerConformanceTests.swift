@@ -6,7 +6,8 @@ import Testing
 /// The daemon's decisions about timed entries, driven in virtual time through generated months
 /// and compared with what the schedule says (`DeliveryOracle`): never early, never twice but
 /// for a crash or a reminder, never lost, nothing expired or outside the application version,
-/// nothing after Ignore, a reminded occurrence back after the remind period.
+/// nothing after Ignore, a reminded occurrence back after the remind period, through changes
+/// of the feed.
 ///
 /// 10 000 seeded scenarios, each a month of true time. A failing scenario names its seed;
 /// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter PlannerConformanceTests` replays it
@@ -24,6 +25,7 @@ import Testing
         var plannerCalls = 0
         var divergences = 0
         var answers = 0
+        var feedChanges = 0
     }
 
     @Test(arguments: 0..<batches)
@@ -40,7 +42,7 @@ import Testing
         if totals.scenarios == Self.batches * Self.scenariosPerBatch {
             print(
                 "planner conformance: \(totals.scenarios) scenarios, \(totals.simulatedDays) simulated days, "
-                    + "\(totals.showsChecked) popups checked, \(totals.answers) answers, "
+                    + "\(totals.showsChecked) popups checked, \(totals.answers) answers, \(totals.feedChanges) feed changes, "
                     + "\(totals.plannerCalls) planner calls, "
                     + "\(totals.divergences) divergences")
         }
@@ -48,12 +50,14 @@ import Testing
 
     private func check(seed: UInt64, verbose: Bool) throws {
         let scenario = ConformanceScenario(seed: seed)
-        let parsed = FeedParser(
-            zones: systemZones, urlPolicy: URLPolicy(extraSchemes: ["zbimdb"]), userZone: scenario.zone
-        ).parse(Array(scenario.feed.utf8), source: "feed")
-        let schedule = try #require(parsed.schedule, "seed \(seed): the generated feed parses")
-        #expect(errors(parsed) == [], "seed \(seed): the generated feed has no errors")
-        var daemon = SimulatedDaemon(scenario, schedule: schedule)
+        let parser = FeedParser(
+            zones: systemZones, urlPolicy: URLPolicy(extraSchemes: ["zbimdb"]), userZone: scenario.zone)
+        let schedules = try scenario.feeds.map { feed in
+            let parsed = parser.parse(Array(feed.utf8), source: "feed")
+            #expect(errors(parsed) == [], "seed \(seed): the generated feed has no errors")
+            return try #require(parsed.schedule, "seed \(seed): the generated feed parses")
+        }
+        var daemon = SimulatedDaemon(scenario, schedules: schedules)
         do {
             try daemon.run()
         } catch {
@@ -63,12 +67,17 @@ import Testing
         var checked = 0
         var diverged = 0
         let answers = daemon.segments.flatMap(\.answers)
-        for entry in schedule.entries {
+        var ids: [String] = []
+        for schedule in schedules {
+            for entry in schedule.entries where !ids.contains(entry.id) { ids.append(entry.id) }
+        }
+        for id in ids {
+            let definitions = schedules.map { $0.entries.first { $0.id == id } }
             let oracle = DeliveryOracle(
-                entry: entry, quietHours: scenario.quietHours, applicationVersion: scenario.applicationVersion,
-                remindPeriod: scenario.remindPeriod)
+                id: id, definitions: definitions, quietHours: scenario.quietHours,
+                applicationVersion: scenario.applicationVersion, remindPeriod: scenario.remindPeriod)
             let expected = oracle.expectedShows(segments: daemon.segments, shown: daemon.shown)
-            let actual = daemon.shown.filter { $0.entryID == entry.id }
+            let actual = daemon.shown.filter { $0.entryID == id }
             checked += expected.count
             if actual != expected { diverged += 1 }
             if verbose || actual != expected {
@@ -77,14 +86,14 @@ import Testing
                     ?? min(actual.count, expected.count)
                 Issue.record(
                     """
-                    seed \(seed): \(entry.id) diverges from its schedule at popup \(firstDifference) \
+                    seed \(seed): \(id) diverges from its schedule at popup \(firstDifference) \
                     (\(actual.count) shown, \(expected.count) expected).
                     shown:    \(actual.dropFirst(max(0, firstDifference - 2)).prefix(5))
                     expected: \(expected.dropFirst(max(0, firstDifference - 2)).prefix(5))
-                    feed: \(scenario.feed)
+                    feeds: \(scenario.feeds.joined(separator: "\n"))
                     zone \(scenario.zone.identifier), quiet hours \(scenario.quietHours.map(\.description) ?? "none")
                     disruptions: \(scenario.disruptions.map { "\($0.after.seconds) s: \($0.disruption)" })
-                    remind period \(scenario.remindPeriod.seconds) s, answers: \(answers.filter { $0.entryID == entry.id })
+                    remind period \(scenario.remindPeriod.seconds) s, answers: \(answers.filter { $0.entryID == id })
                     segments:
                     \(daemon.segments.map(\.description).joined(separator: "\n"))
                     """)
@@ -93,19 +102,21 @@ import Testing
                 // Shown again (after a crash, or as a reminder): the wall clock may have stepped back since.
                 let isFirstShow = !actual[..<index].contains { $0.occurrence == popup.occurrence }
                 #expect(!isFirstShow || popup.at >= popup.occurrence, "seed \(seed): \(popup) came early")
-                if let expires = entry.expires {
-                    #expect(popup.at < expires, "seed \(seed): \(popup) after it expired")
+                // After every definition's expiry, whichever was in force.
+                let expiries = definitions.compactMap { $0?.expires }
+                if expiries.count == definitions.compactMap({ $0 }).count, let last = expiries.max() {
+                    #expect(popup.at < last, "seed \(seed): \(popup) after it expired")
                 }
             }
             let distinct = Set(actual.map(\.occurrence)).count
-            let reminders = answers.filter { $0.entryID == entry.id && $0.choice == .remind }.count
+            let reminders = answers.filter { $0.entryID == id && $0.choice == .remind }.count
             #expect(
                 actual.count - distinct <= daemon.crashes + reminders,
-                "seed \(seed): \(entry.id) shown twice more often than the daemon crashed or was asked to remind")
-            if let ignored = answers.first(where: { $0.entryID == entry.id && $0.choice == .ignore }) {
+                "seed \(seed): \(id) shown twice more often than the daemon crashed or was asked to remind")
+            if let ignored = answers.first(where: { $0.entryID == id && $0.choice == .ignore }) {
                 #expect(
-                    !daemon.shown[ignored.shownBefore...].contains { $0.entryID == entry.id },
-                    "seed \(seed): \(entry.id) shown after it was ignored at \(ignored.at.rfc3339)")
+                    !daemon.shown[ignored.shownBefore...].contains { $0.entryID == id },
+                    "seed \(seed): \(id) shown after it was ignored at \(ignored.at.rfc3339)")
             }
         }
         Self.totals.withLock {
@@ -115,6 +126,7 @@ import Testing
             $0.plannerCalls += daemon.steps
             $0.divergences += diverged
             $0.answers += answers.count
+            $0.feedChanges += scenario.feeds.count - 1
         }
     }
 }

@@ -49,11 +49,14 @@ struct SimulatedDaemon {
         var description: String { "\(choice) \(entryID) due \(occurrence.rfc3339) at \(at.rfc3339)" }
     }
 
-    /// A span of wall-clock time in which one daemon watched the clock without a gap, in one zone.
+    /// A span of wall-clock time in which one daemon watched the clock without a gap, in one zone,
+    /// with one version of the feed.
     struct Segment: CustomStringConvertible {
         var start: Instant
         var end: Instant
         var zone: ZoneRules
+        /// Which of `ConformanceScenario.feeds` was in force.
+        var feedVersion: Int
         /// `PlanningContext.watchedSince`: the start, or an earlier start a zone change kept.
         var watchedFrom: Instant
         /// The wall-clock instants inside the segment at which the server went away or came back.
@@ -66,7 +69,8 @@ struct SimulatedDaemon {
 
         var description: String {
             let changes = serverChanges.map { "\($0.present ? "back" : "gone") \($0.at.rfc3339)" }
-            return "\(start.rfc3339) to \(end.rfc3339) in \(zone.identifier), watched from \(watchedFrom.rfc3339)"
+            return "\(start.rfc3339) to \(end.rfc3339) in \(zone.identifier), feed \(feedVersion), "
+                + "watched from \(watchedFrom.rfc3339)"
                 + "\(endsInCrash ? ", crash" : ""), server \(serverPresentAtStart ? "there" : "away") \(changes)"
         }
     }
@@ -89,18 +93,20 @@ struct SimulatedDaemon {
     /// How many times the planner was called: a bound on the work, and a figure to report.
     private(set) var steps = 0
 
-    let schedule: Schedule
+    /// The schedule of each version of the feed.
+    let schedules: [Schedule]
     private let scenario: ConformanceScenario
 
-    init(_ scenario: ConformanceScenario, schedule: Schedule) {
+    init(_ scenario: ConformanceScenario, schedules: [Schedule]) {
         self.scenario = scenario
-        self.schedule = schedule
+        self.schedules = schedules
     }
 
     /// Runs the scenario to its end.
     mutating func run() throws(SimulationError) {
         var store = Store()
         var zone = scenario.zone
+        var feedVersion = 0
         var offset = TimeSpan.zero
         var serverBack: TimeSpan?
         var trueTime = TimeSpan.zero
@@ -114,8 +120,8 @@ struct SimulatedDaemon {
         func serverPresent() -> Bool { serverBack.map { trueTime >= $0 } ?? true }
         func newSegment(watchedFrom: Instant? = nil) -> Segment {
             Segment(
-                start: wall(), end: wall(), zone: zone, watchedFrom: watchedFrom ?? wall(), serverChanges: [],
-                serverPresentAtStart: serverPresent())
+                start: wall(), end: wall(), zone: zone, feedVersion: feedVersion, watchedFrom: watchedFrom ?? wall(),
+                serverChanges: [], serverPresentAtStart: serverPresent())
         }
 
         while trueTime < scenario.length {
@@ -124,7 +130,7 @@ struct SimulatedDaemon {
                 sources: [source], now: wall(), userZone: zone, quietHours: scenario.quietHours)
             var segment = newSegment()
             var effects = planner.load(
-                schedule, source: 0, settled: store.settled(), answers: store.answers, at: wall()
+                schedules[feedVersion], source: 0, settled: store.settled(), answers: store.answers, at: wall()
             ).effects
             // The popups of the previous daemon are gone, and with them the answers to come.
             answers = [:]
@@ -210,6 +216,19 @@ struct SimulatedDaemon {
                         serverBack = max(serverBack ?? .zero, trueTime + span)
                         // The popups went with the server.
                         answers = [:]
+                    case .feedChange(let version):
+                        segment.end = wall()
+                        segments.append(segment)
+                        feedVersion = version
+                        segment = newSegment(watchedFrom: segment.watchedFrom)
+                        effects =
+                            planner.load(
+                                schedules[version], source: 0, settled: store.settled(), answers: store.answers,
+                                at: wall()
+                            ).effects
+                        // A withdrawn entry's popup is closed: its answer will not come.
+                        let kept = Set(schedules[version].entries.map(\.id))
+                        answers = answers.filter { kept.contains($0.key) }
                     }
                 } else if next == back {
                     serverBack = nil
@@ -248,6 +267,7 @@ struct SimulatedDaemon {
                 case .clockStep(let step): offset = offset + step
                 case .zoneChange(let newZone): zone = newZone
                 case .serverAbsent(let span): serverBack = max(serverBack ?? .zero, after + span)
+                case .feedChange(let version): feedVersion = version
                 case .restart: break
                 }
             }
