@@ -40,7 +40,7 @@ struct ListCommand: ParsableCommand {
             valueName: "time"))
     var now: String?
 
-    @Option(help: ArgumentHelp("How many occurrences to show per entry.", valueName: "n"))
+    @Option(help: ArgumentHelp("How many occurrences to show per entry (1 to 1000).", valueName: "n"))
     var upcoming = 1
 
     @Flag(help: "Print a JSON array instead of a table.")
@@ -49,7 +49,9 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var options: FeedOptions
 
     func validate() throws {
-        guard upcoming >= 1 else { throw ValidationError("--upcoming must be at least 1") }
+        guard (1...ScheduleListing.maximumUpcoming).contains(upcoming) else {
+            throw ValidationError("--upcoming must be between 1 and \(ScheduleListing.maximumUpcoming)")
+        }
         if let now, Self.instant(now, userZone: .utc) == nil {
             throw ValidationError("--now \"\(now)\" is not a time (RFC 3339 such as 2026-03-29T09:00:00Z, or @SECONDS)")
         }

@@ -18,7 +18,7 @@ extension Daemon {
               <arg name="result" type="s" direction="out"/>
             </method>
             <!-- The schedule as JSON, as the list command prints it with its json flag: an array, `upcoming`
-                 occurrences per entry, each with its last delivery and state from the ledger. -->
+                 occurrences per entry (1 to 1000), each with its last delivery and state from the ledger. -->
             <method name="List">
               <arg name="upcoming" type="u" direction="in"/>
               <arg name="listing" type="s" direction="out"/>
@@ -74,7 +74,12 @@ extension Daemon {
             guard let name = arguments.first?.string, !name.isEmpty else { throw Self.badArguments(call) }
             return [.string(postEvent(name, at: now))]
         case "List":
-            guard let upcoming = arguments.first?.unsigned, upcoming >= 1 else { throw Self.badArguments(call) }
+            guard let upcoming = arguments.first?.unsigned,
+                (1...ScheduleListing.maximumUpcoming).contains(Int(upcoming))
+            else {
+                throw DaemonError(
+                    .badCall, "List: upcoming must be between 1 and \(ScheduleListing.maximumUpcoming)")
+            }
             return [.string(try listing(upcoming: Int(upcoming), at: now).json())]
         case "Status":
             return [.string(try Self.json(status(at: now)))]

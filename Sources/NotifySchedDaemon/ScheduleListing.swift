@@ -47,6 +47,9 @@ public struct ScheduleListing: Sendable {
 
     /// The entries, timed ones first by next occurrence, then the others in feed order.
     public var rows: [Row]
+    /// The most occurrences per entry a listing shows: a caller cannot make the daemon compute
+    /// and hold an unbounded listing.
+    public static let maximumUpcoming = 1000
 
     /// Lists `schedules` as of `now`, `upcoming` occurrences per entry, sorted by next occurrence.
     ///

@@ -140,6 +140,38 @@ struct ControlInterfaceTests {
         #expect(later.status == 0, "the daemon recorded the test popup: \(later.standardError)")
     }
 
+    /// A local client cannot make the daemon build a listing without bound (one asked for 2^32 − 1
+    /// occurrences per entry grew the daemon to 15 GB): the call is refused, the daemon goes on.
+    @Test func anUnboundedListingIsRefusedOnTheBusAndOnTheCommandLine() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let call = Process()
+        call.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+        call.arguments = [
+            "call", "--session", "--dest", "org.notify_sched.Daemon", "--object-path", "/org/notify_sched/Daemon",
+            "--method", "org.notify_sched.Daemon1.List", "4294967295",
+        ]
+        call.environment = bus.environment
+        let error = Pipe()
+        call.standardError = error
+        call.standardOutput = Pipe()
+        try call.run()
+        call.waitUntilExit()
+        #expect(call.terminationStatus != 0)
+        #expect(
+            String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .contains("upcoming must be between 1 and 1000"))
+        let listed = try CLI.run(["list", "--upcoming", "1000"], environment: bus.environment)
+        #expect(listed.status == 0, "the daemon still answers: \(listed.standardError)")
+        let refused = try CLI.run(["list", "--upcoming", "1000000000"], environment: bus.environment)
+        #expect(refused.status == 2, "a usage error")
+        #expect(refused.standardError.contains("--upcoming must be between 1 and 1000"))
+        stop(daemon)
+    }
+
     @Test func theControlObjectIsIntrospectable() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

@@ -77,7 +77,7 @@ import Testing
         shell.executableURL = URL(fileURLWithPath: "/bin/bash")
         shell.arguments = [
             "-c",
-            "trap '' PIPE; \"$0\" list --feed \"$1\" --upcoming 3000 --json 2>\"$2\" | head -c 10 >/dev/null; "
+            "trap '' PIPE; \"$0\" list --feed \"$1\" --upcoming 1000 --json 2>\"$2\" | head -c 10 >/dev/null; "
                 + "exit ${PIPESTATUS[0]}",
             CLI.executable.path, CLI.demoFeed("demo.json"), try CLI.temporaryFile("", name: "stderr.txt"),
         ]

@@ -123,6 +123,17 @@ import Testing
             ])
     }
 
+    /// A year no time can be computed for was an arithmetic trap in `validate`, `list` and the
+    /// daemon (a cached copy of such a feed crashed every start): it is an error at its key.
+    @Test(arguments: ["2147483648", "9223372036854775807", "-9223372036854775808", "0", "10000"])
+    func aZBiMYearOutsideTheSupportedYearsIsAnErrorNotATrap(year: String) {
+        let result = parse(
+            #"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": \#(year), "month": 1, "day": 1, "hour": 0, "minute": 0, "is_utc": 1}]}"#
+        )
+        #expect(errors(result) == ["line 1: notifications[0].year: year \(year) is outside the years 1 to 9999"])
+        #expect(result.schedule?.entries.isEmpty ?? true)
+    }
+
     @Test func zbimLocalComponentsAreFloating() throws {
         let result = parse(
             #"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": 2030, "month": 3, "day": 10, "hour": 12, "minute": 0}]}"#

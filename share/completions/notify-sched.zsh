@@ -97,7 +97,7 @@ _notify-sched_list() {
         '--config[The configuration file whose sources to list when no daemon runs (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
         '*--feed[A feed file or http(s)\:// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.]:path|url:'
         '--now[The time to list from, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS.]:time:'
-        '--upcoming[How many occurrences to show per entry.]:n:'
+        '--upcoming[How many occurrences to show per entry (1 to 1000).]:n:'
         '--json[Print a JSON array instead of a table.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'

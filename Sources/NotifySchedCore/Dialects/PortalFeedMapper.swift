@@ -116,6 +116,9 @@ struct PortalFeedMapper {
                 year: fields[0], month: fields[1], day: fields[2], hour: fields[3], minute: fields[4])
             if civil.isValid {
                 trigger = .once(FireTime(isUTC ? .absolute(civil.instant(atOffset: 0)) : .floating(civil)))
+            } else if !CivilDateTime.supportedYears.contains(civil.year) {
+                mapping.error(
+                    .invalidDate, "year \(civil.year) is outside the years 1 to 9999", at: reader.location(of: "year"))
             } else {
                 mapping.error(
                     .invalidDate, "year/month/day/hour/minute name no real time: \(civil)", at: reader.location)

@@ -29,9 +29,15 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         self.microsecond = microsecond
     }
 
-    /// Whether every field is in range for a real date (leap years included; no leap seconds).
+    /// The years notify-sched reads and computes with: those an RFC 3339 time and a property
+    /// list date can write. Every instant of them, in every zone, fits an `Instant`.
+    public static let supportedYears = 1...9999
+
+    /// Whether every field is in range for a real date (leap years included; no leap seconds)
+    /// within `supportedYears`.
     public var isValid: Bool {
-        (1...12).contains(month) && day >= 1 && day <= CivilDateTime.daysInMonth(year: year, month: month)
+        Self.supportedYears.contains(year) && (1...12).contains(month) && day >= 1
+            && day <= CivilDateTime.daysInMonth(year: year, month: month)
             && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
             && (0...999_999).contains(microsecond)
     }
