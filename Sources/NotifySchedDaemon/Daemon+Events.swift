@@ -103,10 +103,10 @@ extension Daemon {
                 state.lastChecked = now
             }
             state.hasRun = true
-            let popups = waitingPopups(for: chosen, of: source.location, at: now)
+            let popups = waiting.popups(for: chosen, of: source.location, at: now)
             try store.setSourceState(
                 state, for: source.location, waiting: popups.map(\.popup), forgettingSeen: forgettingSeen)
-            wait(popups)
+            waiting.add(popups)
         } catch {
             report("notify-sched: \(source.location): \(error)")
         }
@@ -126,15 +126,15 @@ extension Daemon {
             let cycle = NewsCycle(
                 event: event, schedule: schedule, state: state,
                 shown: try store.handlingState(source.location).shownNews, now: now)
-            var popups: [QueuedPopup] = []
+            var popups: [PopupQueue.Item] = []
             var wait = TimeSpan.zero
             for item in cycle.items {
                 guard let entry = schedule.entries.first(where: { $0.id == item.entryID }) else { continue }
                 wait = wait + item.delay
-                popups += waitingPopups(for: [entry], of: source.location, at: now + wait)
+                popups += waiting.popups(for: [entry], of: source.location, at: now + wait)
             }
             try store.setNewsState(cycle.state, for: source.location, waiting: popups.map(\.popup))
-            self.wait(popups)
+            waiting.add(popups)
             return popups.map(\.popup.occurrenceID)
         } catch {
             report("notify-sched: \(source.location): \(error)")
@@ -153,9 +153,9 @@ extension Daemon {
             let firing = EventFiring(event: event, schedule: schedule, progress: state.eventProgress, now: now)
             guard firing.progress != state.eventProgress else { return [] }
             state.eventProgress = firing.progress
-            let popups = waitingPopups(for: firing.entries, of: source.location, at: now)
+            let popups = waiting.popups(for: firing.entries, of: source.location, at: now)
             try store.setNewsState(state, for: source.location, waiting: popups.map(\.popup))
-            wait(popups)
+            waiting.add(popups)
             return popups.map(\.popup.occurrenceID)
         } catch {
             report("notify-sched: \(source.location): \(error)")

@@ -31,7 +31,7 @@ extension Daemon {
             newSchedule, source: index, settled: settled, answers: answers, at: now)
         carryOut(effects, at: now)
         reconcileScreen(source: index, changes, old: old)
-        forgetWaitingEntries(of: location)
+        waiting.forgetEntries(of: location)
         armTimer()
         return changes
     }

@@ -59,11 +59,6 @@ extension Daemon {
     /// Arms the timer for the planner's next deadline, the next check of a source or the next
     /// waiting popup, whichever is first.
     func armTimer() {
-        timer.arm(at: [planner.nextDeadline, nextCheck, nextWaiting].compactMap { $0 }.min())
-    }
-
-    /// When the quiet hours holding `now` end, unless `entry` is critical.
-    func quietHoursEnd(for entry: ScheduleEntry, at now: Instant) -> Instant? {
-        configuration.quietHours?.end(holding: entry, at: now, in: userZone)
+        timer.arm(at: [planner.nextDeadline, nextCheck, waiting.nextDeadline].compactMap { $0 }.min())
     }
 }

@@ -4,31 +4,13 @@ import NotifySchedStore
 // The popups that session events, posted events and iNotify checks chose: they are stored
 // with the state change that chose them and leave the store in the transaction that records
 // their delivery, so a crash, SIGTERM, quiet hours or a missing notification server delays
-// them but never loses them.
+// them but never loses them. When each goes out is the `PopupQueue`'s decision.
 extension Daemon {
-    /// Queued popups for `entries` of `source`, each to be shown at `occurrence`; an entry
-    /// that waits already (chosen before the server or the quiet hours let it out, perhaps by
-    /// the daemon before a restart) is not added twice.
-    func waitingPopups(for entries: [ScheduleEntry], of source: String, at occurrence: Instant) -> [QueuedPopup] {
-        let alreadyWaiting = Set(waiting.lazy.filter { $0.popup.source == source }.map(\.popup.entryID))
-        return entries.filter { !alreadyWaiting.contains($0.id) }.map {
-            QueuedPopup(popup: WaitingPopup(source: source, entryID: $0.id, occurrence: occurrence), entry: $0)
-        }
-    }
-
-    /// Adds popups already stored to those waiting, keeping them in the order they go out.
-    func wait(_ popups: [QueuedPopup]) {
-        guard !popups.isEmpty else { return }
-        waiting = (waiting + popups).enumerated()
-            .sorted { ($0.element.popup.occurrence, $0.offset) < ($1.element.popup.occurrence, $1.offset) }
-            .map(\.element)
-    }
-
     /// Takes up the popups a previous daemon left waiting.
     func loadWaitingPopups() {
         do {
-            waiting = try store.waitingPopups().map { QueuedPopup(popup: $0) }
-            if !waiting.isEmpty { report("notify-sched: \(waiting.count) popups waiting from before") }
+            waiting = PopupQueue(try store.waitingPopups())
+            if !waiting.items.isEmpty { report("notify-sched: \(waiting.items.count) popups waiting from before") }
         } catch {
             report("notify-sched: \(error.message)")
         }
@@ -36,66 +18,40 @@ extension Daemon {
 
     /// Whether a popup of `source` is on screen or waiting to be.
     func hasPopupOnScreenOrWaiting(_ source: String) -> Bool {
-        handler.onScreen.values.contains { $0.source == source } || waiting.contains { $0.popup.source == source }
+        handler.onScreen.values.contains { $0.source == source } || waiting.hasPopup(of: source)
     }
 
-    /// Drops the entries the waiting popups of `source` carry, after its feed changed: each is
-    /// looked up again when it goes out.
-    func forgetWaitingEntries(of source: String) {
-        for index in waiting.indices where waiting[index].popup.source == source { waiting[index].entry = nil }
-    }
-
-    /// When the next waiting popup may go out.
-    var nextWaiting: Instant? { waiting.lazy.map(\.readyAt).min() }
-
-    /// Shows the waiting popups whose time has come, in order. Inside quiet hours a popup that
-    /// is not critical is held until they end; when the server does not take one, it and the
-    /// rest are held for `retryDelay` (or until a server appears).
+    /// Shows the waiting popups whose time has come, in order. When the server does not take
+    /// one, it and the rest are held for `retryDelay` (or until a server appears).
     ///
     /// - Returns: The occurrence ids of the popups shown.
     @discardableResult
     func deliverWaiting(at now: Instant) -> Set<String> {
-        var shown: Set<String> = []
-        var serverFailed = false
         var lookup: [String: [String: ScheduleEntry]] = [:]
-        var kept: [QueuedPopup] = []
-        for var item in waiting {
-            guard item.readyAt <= now else {
-                kept.append(item)
-                continue
-            }
-            guard !serverFailed else {
-                item.heldUntil = now + Self.retryDelay
-                kept.append(item)
-                continue
-            }
-            guard let entry = item.entry ?? entry(of: item.popup, lookup: &lookup) else {
-                forget(item.popup, because: "\(item.popup.entryID) is no longer in its feed")
-                continue
-            }
-            if let quietEnd = quietHoursEnd(for: entry, at: now) {
-                item.heldUntil = quietEnd
-                kept.append(item)
-                continue
-            }
-            switch deliver(entry, of: item.popup.source, occurrence: item.popup.occurrence, at: now) {
-            case .shown:
-                shown.insert(item.popup.occurrenceID)
-            case .passedOver:
-                forget(item.popup, because: nil)
-            case .failed:
-                serverFailed = true
-                item.heldUntil = now + Self.retryDelay
-                kept.append(item)
+        let ready = waiting.takeReady(at: now, quietHours: configuration.quietHours, userZone: userZone) {
+            entry(of: $0, lookup: &lookup)
+        }
+        var shown: Set<String> = []
+        for (position, decision) in ready.enumerated() {
+            switch decision {
+            case .drop(let popup):
+                forget(popup, because: "\(popup.entryID) is no longer in its feed")
+            case .show(let item, let entry):
+                switch deliver(entry, of: item.popup.source, occurrence: item.popup.occurrence, at: now) {
+                case .shown:
+                    shown.insert(item.popup.occurrenceID)
+                case .passedOver:
+                    forget(item.popup, because: nil)
+                case .failed:
+                    let unshown = ready[position...].compactMap {
+                        if case .show(let item, _) = $0 { item } else { nil }
+                    }
+                    waiting.putBack(unshown, heldUntil: now + Self.retryDelay)
+                    return shown
+                }
             }
         }
-        waiting = kept
         return shown
-    }
-
-    /// Lets the popups held for a retry go out at once: a notification server appeared.
-    func releaseHeldPopups() {
-        for index in waiting.indices { waiting[index].heldUntil = nil }
     }
 
     /// Removes a waiting popup that will not be shown.

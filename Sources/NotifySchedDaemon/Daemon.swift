@@ -41,8 +41,8 @@ public final class Daemon {
     var sources: [FollowedSource] = []
     /// The decisions about timed entries, and the schedule of each source in force.
     var planner: OccurrencePlanner
-    /// Popups chosen by events and checks, waiting to be shown, in the order they go out.
-    var waiting: [QueuedPopup] = []
+    /// Popups chosen by events and checks, waiting to be shown, and when each goes out.
+    var waiting = PopupQueue()
     /// Sources (by index) whose feed had not arrived when the session started: they take the
     /// session start when it does.
     var sourcesAwaitingSessionStart: Set<Int> = []
@@ -136,7 +136,7 @@ public final class Daemon {
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
                 self.recordPopupIDs()
-                self.releaseHeldPopups()
+                self.waiting.releaseHeld()
                 let now = WallClock.now()
                 self.deliverWaiting(at: now)
                 self.carryOut(self.planner.serverAppeared(at: now), at: now)
