@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifySchedCore
 
 /// Runs `notify-sched` with the exit statuses DESIGN §2 promises: 0 success, 1 bad input or a
 /// failed operation, 2 a usage error, 3 an id that is not ours.
@@ -34,12 +35,14 @@ struct Output: Sendable {
 
     let handle: FileHandle
 
-    /// Writes `text` and a newline. When the reader has gone (`notify-sched sync | head`), the
-    /// process ends as one killed by SIGPIPE, without a word, even where a library ignores that
-    /// signal (NIO does); any other failure to write ends it with status 1.
+    /// Writes `text` and a newline, with what a terminal would act on escaped
+    /// (`TerminalText.escaped(_:)`): feed text reaches the screen as text. When the reader has
+    /// gone (`notify-sched sync | head`), the process ends as one killed by SIGPIPE, without a
+    /// word, even where a library ignores that signal (NIO does); any other failure to write
+    /// ends it with status 1.
     func write(_ text: String) {
         do {
-            try handle.write(contentsOf: Data((text + "\n").utf8))
+            try handle.write(contentsOf: Data((TerminalText.escaped(text) + "\n").utf8))
         } catch  where Self.isBrokenPipe(error) {
             signal(SIGPIPE, SIG_DFL)
             raise(SIGPIPE)

@@ -128,10 +128,11 @@ public struct ScheduleListing: Sendable {
         func local(_ instant: Instant) -> String { instant.rfc3339(offset: userZone.offset(at: instant).seconds) }
         let lines = rows.map { row -> [String] in
             let last = row.lastDelivery.flatMap(Self.instant).map(local) ?? "-"
+            // Escaped before the widths are measured, so that the columns line up as printed.
             return [
                 row.id, row.next.map(local) ?? row.trigger, Self.truncated(row.title, to: 40), row.state, last,
                 row.source,
-            ]
+            ].map(TerminalText.escaped)
         }
         var widths = header.map(\.count)
         for line in lines {

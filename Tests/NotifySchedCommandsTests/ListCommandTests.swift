@@ -51,6 +51,28 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("standup") && $0.contains("2026-03-27T09:25:00+01:00") })
     }
 
+    /// Escape sequences, a window title (OSC 0), a screen clear and a right-to-left override in
+    /// a feed reach the terminal as text: in `list`, in `validate`'s messages, and in `--json`,
+    /// which stays valid and keeps the title as the feed wrote it.
+    @Test func feedTextCannotCommandTheTerminal() throws {
+        let title = "\u{1B}[31mRed\u{1B}]0;owned\u{07}\u{1B}[2J evil\u{202E}txt.exe"
+        let written = #"\u001b[31mRed\u001b]0;owned\u0007\u001b[2J evil\u202etxt.exe"#
+        let feed = try CLI.temporaryFile(#"{"notifications": [{"id": "y", "title": "\#(written)"}]}"#)
+        let broken = try CLI.temporaryFile(
+            #"{"notifications": [{"id": "x", "title": "\#(written)", "fireDate": "tomorrow\u001b[2J"}]}"#,
+            name: "broken.json")
+        let listed = try CLI.run(["list", "--feed", feed, "--now", "2026-03-27T08:00:00Z"])
+        let validated = try CLI.run(["validate", broken])
+        for output in [listed.standardOutput, listed.standardError, validated.standardOutput, validated.standardError] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        }
+        #expect(listed.standardOutput.contains(#"\u001B[31mRed"#), "\(listed.standardOutput)")
+        let said = validated.standardOutput + validated.standardError
+        #expect(said.contains(#"tomorrow\u001B[2J"#), "\(said)")
+        let rows = try listJSON(["--feed", feed, "--now", "2026-03-27T08:00:00Z"])
+        #expect(rows.first { $0["id"] as? String == "y" }?["title"] as? String == title)
+    }
+
     @Test func everyShippedFeedLists() throws {
         for name in ["demo.json", "demo-zbim.json", "demo-inotify.plist", "demo-ismartnews.plist"] {
             let rows = try listJSON(["--feed", CLI.demoFeed(name), "--now", "2026-01-01T00:00:00Z"])
