@@ -19,7 +19,9 @@ public enum FeedFile {
         if path == "-" {
             return try readAll(STDIN_FILENO, name: "standard input", maxBytes: maxBytes, expectedSize: 0)
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO would otherwise wait for a writer forever. It is refused
+        // below as not a regular file; reads of a regular file never block either way.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw PlatformError(
                 errno == ENOENT ? .notFound : .unreadable, "\(path): \(String(cString: strerror(errno)))")

@@ -51,6 +51,19 @@ import Testing
         )
     }
 
+    /// A FIFO named as a feed blocked `validate` in `open()` for as long as nothing wrote to it.
+    @Test func aFIFOOrADeviceIsRefusedWithoutWaiting() throws {
+        let fifo = try CLI.temporaryFile("", name: "feed.fifo")
+        try FileManager.default.removeItem(atPath: fifo)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = Date()
+        for path in [fifo, "/dev/zero"] {
+            let outcome = try CLI.run(["validate", path])
+            #expect(outcome == .init(status: 1, standardOutput: "", standardError: "\(path): not a regular file\n"))
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test func feedAboveTheSizeCapIsRefusedBeforeParsing() throws {
         let path = try CLI.temporaryFile(
             Data(repeating: UInt8(ascii: " "), count: 16 * 1024 * 1024 + 1), name: "big.json")
