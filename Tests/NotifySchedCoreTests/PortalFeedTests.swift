@@ -134,6 +134,18 @@ import Testing
         #expect(result.schedule?.entries.isEmpty ?? true)
     }
 
+    /// `maxLateness: 1e308` was reported as negative: a span too large for a time says so.
+    @Test(arguments: [
+        ("1e308", "`maxLateness` must be a number of seconds below 9000000000000"),
+        ("9000000000000", "`maxLateness` must be a number of seconds below 9000000000000"),
+        ("-5", "`maxLateness` must not be negative"),
+        ("-0.5", "`maxLateness` must not be negative"),
+    ])
+    func aSpanOutOfRangeSaysWhichWay(value: String, message: String) {
+        let result = parse(nativeFeed(#""fireDate": "2030-01-01T00:00:00Z", "maxLateness": \#(value)"#))
+        #expect(errors(result) == ["line 1: notifications[0].maxLateness: \(message)"])
+    }
+
     @Test func zbimLocalComponentsAreFloating() throws {
         let result = parse(
             #"{"notifications": [{"uuid": "u", "uri": "https://e.org/", "year": 2030, "month": 3, "day": 10, "hour": 12, "minute": 0}]}"#

@@ -170,7 +170,7 @@ struct FieldReader {
     mutating func span(_ key: String) -> TimeSpan? {
         guard let (name, node) = self.node(key) else { return nil }
         switch node.value {
-        case .integer(let seconds) where seconds >= 0 && seconds < Int64.max / 1_000_000:
+        case .integer(let seconds) where seconds >= 0 && seconds < 9_000_000_000_000:
             return .seconds(seconds)
         case .real(let seconds) where seconds >= 0 && seconds < 9.0e12:
             return TimeSpan(microseconds: Int64(seconds * 1_000_000))
@@ -180,8 +180,17 @@ struct FieldReader {
                 .invalidValue, "`\(name)` is not a duration (e.g. 90, \"15min\", \"1h 30min\", \"2d\"): \"\(text)\"",
                 at: location(of: name, node))
             return nil
-        case .integer, .real:
+        case .integer(let seconds) where seconds < 0:
             mapping.error(.invalidValue, "`\(name)` must not be negative", at: location(of: name, node))
+            return nil
+        case .real(let seconds) where seconds < 0:
+            mapping.error(.invalidValue, "`\(name)` must not be negative", at: location(of: name, node))
+            return nil
+        case .integer, .real:
+            // Beyond what a time can hold, or NaN: 9·10^12 s is some 285 000 years.
+            mapping.error(
+                .invalidValue, "`\(name)` must be a number of seconds below 9000000000000",
+                at: location(of: name, node))
             return nil
         default:
             wrongType(name, node, expected: "a duration")
