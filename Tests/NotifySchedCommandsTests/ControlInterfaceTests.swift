@@ -148,22 +148,10 @@ struct ControlInterfaceTests {
         let (_, config) = try followedFeed()
         let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(1)
-        let call = Process()
-        call.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
-        call.arguments = [
-            "call", "--session", "--dest", "org.notify_sched.Daemon", "--object-path", "/org/notify_sched/Daemon",
-            "--method", "org.notify_sched.Daemon1.List", "4294967295",
-        ]
-        call.environment = bus.environment
-        let error = Pipe()
-        call.standardError = error
-        call.standardOutput = Pipe()
-        try call.run()
-        call.waitUntilExit()
-        #expect(call.terminationStatus != 0)
-        #expect(
-            String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .contains("upcoming must be between 1 and 1000"))
+        let call = try Self.gdbus(
+            ["call", "--method", "org.notify_sched.Daemon1.List", "4294967295"], environment: bus.environment)
+        #expect(call.status != 0)
+        #expect(call.standardError.contains("upcoming must be between 1 and 1000"), "\(call.standardError)")
         let listed = try CLI.run(["list", "--upcoming", "1000"], environment: bus.environment)
         #expect(listed.status == 0, "the daemon still answers: \(listed.standardError)")
         let refused = try CLI.run(["list", "--upcoming", "1000000000"], environment: bus.environment)
@@ -172,23 +160,24 @@ struct ControlInterfaceTests {
         stop(daemon)
     }
 
+    /// `gdbus SUBCOMMAND` on the daemon's control object, with `arguments` after the object's address.
+    private static func gdbus(_ arguments: [String], environment: [String: String]) throws -> ExternalCommand.Output {
+        try ExternalCommand.run(
+            "/usr/bin/gdbus",
+            [
+                arguments[0], "--session", "--dest", "org.notify_sched.Daemon", "--object-path",
+                "/org/notify_sched/Daemon",
+            ]
+                + arguments.dropFirst(), environment: environment)
+    }
+
     @Test func theControlObjectIsIntrospectable() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let (_, config) = try followedFeed()
         let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(1)
-        let introspect = Process()
-        introspect.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
-        introspect.arguments = [
-            "introspect", "--session", "--dest", "org.notify_sched.Daemon", "--object-path", "/org/notify_sched/Daemon",
-        ]
-        introspect.environment = bus.environment
-        let output = Pipe()
-        introspect.standardOutput = output
-        try introspect.run()
-        introspect.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = try Self.gdbus(["introspect"], environment: bus.environment).standardOutput
         for method in ["PostEvent", "List", "Status", "Handle", "Test", "Sync"] {
             #expect(text.contains("\(method)("), "\(method) is missing from:\n\(text)")
         }
