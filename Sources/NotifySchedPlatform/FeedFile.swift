@@ -12,7 +12,7 @@ public enum FeedFile {
     ///   or when `path` is a URL.
     public static func read(_ path: String, maxBytes: Int = FeedReadLimits().maxBytes) throws(PlatformError) -> [UInt8]
     {
-        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+        if SourceLocation.isURL(path) {
             throw PlatformError(
                 .unsupported, "\(path): feeds over HTTP(S) cannot be fetched yet; download the feed and name the file")
         }

@@ -166,13 +166,17 @@ struct FieldReader {
         }
     }
 
+    /// The seconds a span given as a number must stay below, some 285 000 years: beyond it, its
+    /// microseconds added to an instant would not fit.
+    static let spanSecondsLimit: Int64 = 9_000_000_000_000
+
     /// A span: a number of seconds, or a systemd-style string (`90min`, `1h 30min`, `2d`).
     mutating func span(_ key: String) -> TimeSpan? {
         guard let (name, node) = self.node(key) else { return nil }
         switch node.value {
-        case .integer(let seconds) where seconds >= 0 && seconds < 9_000_000_000_000:
+        case .integer(let seconds) where seconds >= 0 && seconds < Self.spanSecondsLimit:
             return .seconds(seconds)
-        case .real(let seconds) where seconds >= 0 && seconds < 9.0e12:
+        case .real(let seconds) where seconds >= 0 && seconds < Double(Self.spanSecondsLimit):
             return TimeSpan(microseconds: Int64(seconds * 1_000_000))
         case .string(let text):
             if let span = TimeSpan.parse(text) { return span }
@@ -187,9 +191,9 @@ struct FieldReader {
             mapping.error(.invalidValue, "`\(name)` must not be negative", at: location(of: name, node))
             return nil
         case .integer, .real:
-            // Beyond what a time can hold, or NaN: 9·10^12 s is some 285 000 years.
+            // Beyond what a time can hold, or NaN.
             mapping.error(
-                .invalidValue, "`\(name)` must be a number of seconds below 9000000000000",
+                .invalidValue, "`\(name)` must be a number of seconds below \(Self.spanSecondsLimit)",
                 at: location(of: name, node))
             return nil
         default:

@@ -244,7 +244,7 @@ public struct OccurrencePlanner: ~Copyable {
         if let followsFrom = plan.followsFrom { settled[Int(element)] = followsFrom }
         if plan.deliver != nil || plan.missed != nil {
             schedule(element, at: now)
-        } else if let next = [plan.next, reminder(of: element, entry, at: now)?.due].compactMap({ $0 }).min() {
+        } else if let next = Self.earlier(plan.next, reminder(of: element, entry, at: now)?.due) {
             schedule(element, at: max(next, now))
         }
         return plan.followsFrom != nil ? entry.id : nil
@@ -283,7 +283,15 @@ public struct OccurrencePlanner: ~Copyable {
                         foldsEarlier: due.foldsEarlier)))
             return
         }
-        if let next = [plan.next, reminder?.due].compactMap({ $0 }).min() { schedule(element, at: next) }
+        if let next = Self.earlier(plan.next, reminder?.due) { schedule(element, at: next) }
+    }
+
+    /// When an entry's element wakes next: its next occurrence or its reminder, whichever comes
+    /// first. Planning every entry at start calls it once per entry, so it builds no array.
+    private static func earlier(_ next: Instant?, _ reminder: Instant?) -> Instant? {
+        guard let next else { return reminder }
+        guard let reminder else { return next }
+        return min(next, reminder)
     }
 
     /// The occurrence a "Remind Me Later" brings back, and when: nil when there is none, when a
