@@ -114,19 +114,10 @@ extension Daemon {
         let reports = polling.reports.sorted { $0.key < $1.key }.map(\.value)
         let answering = polling.answering
         polling.answering = []
-        if !answering.isEmpty { checkINotifySourcesNow() }
+        // After `notify-sched sync` fetched them, iNotify sources are checked as iNotify's manual
+        // check does: at once, whatever the periods and the first start.
+        if !answering.isEmpty { checkINotifySourcesNow(at: WallClock.now()) }
         for answer in answering { answer(reports) }
-    }
-
-    /// After `notify-sched sync` fetched them, iNotify sources are checked as iNotify's manual
-    /// check does: at once, whatever the periods and the first start (seed semantics §5.16).
-    private func checkINotifySourcesNow() {
-        let now = WallClock.now()
-        for index in sources.indices {
-            guard let schedule = schedule(of: index), schedule.dialect == .iNotify else { continue }
-            checkINotify(sources[index], schedule, at: now, force: true)
-        }
-        deliverWaiting(at: now)
     }
 
     /// Puts a checked feed in force when it is good, and records the check in the source's health.

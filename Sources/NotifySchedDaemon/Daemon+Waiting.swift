@@ -16,11 +16,6 @@ extension Daemon {
         }
     }
 
-    /// Whether a popup of `source` is on screen or waiting to be.
-    func hasPopupOnScreenOrWaiting(_ source: String) -> Bool {
-        handler.onScreen.values.contains { $0.source == source } || waiting.hasPopup(of: source)
-    }
-
     /// Shows the waiting popups whose time has come, in order. When the server does not take
     /// one, it and the rest are held for `retryDelay` (or until a server appears).
     ///

@@ -122,6 +122,28 @@ import Testing
         #expect(cycle.items.map(\.delay) == [.zero, .zero, .seconds(30)])
     }
 
+    @Test func whatTheGateCutsOffDoesNotTurnItsQueue() throws {
+        // Seed semantics §2.6: the gate drops the rest of the cycle, so queue B is not reached.
+        let feed = try schedule(
+            """
+            [{"gate": 1}, {"title": "a1", "queue": "A"}, {"title": "a2", "queue": "A"},
+             {"title": "b1", "queue": "B"}, {"title": "b2", "queue": "B"}]
+            """)
+        let run = cycles(feed, event: "session:start", count: 2)
+        #expect(run.shown == [["a1"], ["a2"]])
+        #expect(run.state.queueIndexes["b"] == nil)
+    }
+
+    @Test func twoGlobalEventsOfOneNameKeepTheirOwnProgress() throws {
+        // Each event object has its own progress: OFF=1|ON=1 and ON=1|OFF=1 together are on at every step.
+        let feed = try schedule(
+            """
+            [{"event": {"name": "e", "pattern": "OFF=1|ON=1"}}, {"event": {"name": "e", "pattern": "ON=1|OFF=1"}},
+             {"title": "A", "always": true}]
+            """)
+        #expect(cycles(feed, event: "e", count: 4).shown == [["A"], ["A"], ["A"], ["A"]])
+    }
+
     @Test func metaItemsRotatePerEventInPriorityOrder() throws {
         let feed = try schedule(
             """

@@ -3,7 +3,7 @@
 ///
 /// Every rule of an entry that names the posted event consumes one step of its pattern,
 /// whether or not the entry ends up shown; the entry is shown when one of them is on. An entry
-/// past its `expires` takes no part. Progress is kept per entry and event name and starts again
+/// past its `expires`, or one the user ignored, takes no part. Progress is kept per entry and event name and starts again
 /// when the pattern text changes, as iSmartNews's does (seed semantics §2.7); `session:start`
 /// and `app:activate` are one event.
 public struct EventFiring: Sendable {
@@ -18,14 +18,20 @@ public struct EventFiring: Sendable {
     ///   - event: The posted event name (any case).
     ///   - schedule: The source's schedule; only entries with their own `events` take part.
     ///   - progress: The source's stored pattern progress.
+    ///   - ignored: Ids of the entries the user ignored: "Ignore" stops an event-driven entry as
+    ///     it stops a timed one.
     ///   - now: The current time, for `expires`.
     /// - Complexity: O(*n*) in the number of entries and their rules.
-    public init(event: String, schedule: Schedule, progress: [String: EventProgress], now: Instant) {
+    public init(
+        event: String, schedule: Schedule, progress: [String: EventProgress], ignored: Set<String> = [], now: Instant
+    ) {
         self.entries = []
         self.progress = progress
         let posted = NewsCycle.names(matching: event)
         for entry in schedule.entries {
-            guard case .events(.local(let rules)) = entry.trigger, entry.expires.map({ now < $0 }) ?? true else {
+            guard case .events(.local(let rules)) = entry.trigger, entry.expires.map({ now < $0 }) ?? true,
+                !ignored.contains(entry.id)
+            else {
                 continue
             }
             var isOn = false

@@ -11,7 +11,8 @@
 ///   each queue shows only its next message in rotation, after its timeout;
 /// - at most one meta item is shown: eligible items sorted `what_is_new`, `review`, then by
 ///   priority and uuid, taken round-robin per event name;
-/// - at most `gate` items are shown per cycle.
+/// - at most `gate` items are shown per cycle, and what the gate cuts off (a queue, the meta
+///   item) does not turn.
 public struct NewsCycle: Sendable, Equatable {
     /// A message to show, with how long to wait before showing it.
     public struct Item: Sendable, Equatable {
@@ -63,16 +64,20 @@ public struct NewsCycle: Sendable, Equatable {
         let startsSession = !posted.isDisjoint(with: NewsCycle.sessionStartNames)
         guard activeGlobal || !activeLocal.isEmpty || (matching.isEmpty && startsSession) else { return }
 
+        // The gate drops the rest of the cycle once it is reached: a queue or meta item not
+        // reached does not turn (seed semantics §2.6, the 1.x code).
+        let gate = settings.gate ?? Int.max
         var items: [Item] = []
         if matching.isEmpty || activeGlobal {
-            items = classicMessages(in: schedule, shown: shown, now: now, queues: settings.queues)
+            items = classicMessages(in: schedule, shown: shown, now: now, queues: settings.queues, gate: gate)
         }
-        if let meta = metaItem(
-            in: schedule, activeGlobal: activeGlobal, activeLocal: activeLocal, names: activeNames, now: now)
+        if items.count < gate,
+            let meta = metaItem(
+                in: schedule, activeGlobal: activeGlobal, activeLocal: activeLocal, names: activeNames, now: now)
         {
             items.append(Item(entryID: meta))
         }
-        self.items = settings.gate.map { Array(items.prefix($0)) } ?? items
+        self.items = items
     }
 
     /// The names an event object may carry to match a posted `event`.
@@ -86,10 +91,11 @@ public struct NewsCycle: Sendable, Equatable {
         state.eventProgress.step(object.key, of: object.rule)
     }
 
-    /// Eligible classic messages in display order, each queue reduced to its next message.
-    private mutating func classicMessages(in schedule: Schedule, shown: Set<String>, now: Instant, queues: [NewsQueue])
-        -> [Item]
-    {
+    /// Eligible classic messages in display order, each queue reduced to its next message, at
+    /// most `gate` of them.
+    private mutating func classicMessages(
+        in schedule: Schedule, shown: Set<String>, now: Instant, queues: [NewsQueue], gate: Int
+    ) -> [Item] {
         let eligible = schedule.entries.compactMap { entry -> (id: String, queue: String?)? in
             guard let rules = entry.news, case .message = rules.kind, !shown.contains(rules.contentHash),
                 rules.isInWindow(at: now), passesCounter(rules.counter)
@@ -98,8 +104,8 @@ public struct NewsCycle: Sendable, Equatable {
         }
         let unqueued = eligible.filter { $0.queue == nil }.map { Item(entryID: $0.id) }
         let queueNames = Array(Set(eligible.compactMap(\.queue))).sorted()
-        var items = unqueued
-        for name in queueNames {
+        var items = Array(unqueued.prefix(gate))
+        for name in queueNames where items.count < gate {
             let members = eligible.filter { $0.queue == name }
             var index = state.queueIndexes[name] ?? 0
             if index >= members.count { index = 0 }
@@ -161,13 +167,21 @@ struct EventObject {
     var owner: String?
     var rule: EventRule
 
-    /// Where its progress is stored: global and attached events never share progress.
+    /// Which of the feed's global events of the same name it is, from 1.
+    var rank = 1
+
+    /// Where its progress is stored: no two event objects share progress, global or attached.
+    /// The first global event of a name keeps the key it always had.
     var key: String {
-        owner.map { "meta:\($0):\(rule.name)" } ?? "global:\(rule.name)"
+        owner.map { "meta:\($0):\(rule.name)" } ?? (rank == 1 ? "global:\(rule.name)" : "global:\(rule.name)#\(rank)")
     }
 
     static func all(in schedule: Schedule, settings: NewsSettings) -> [EventObject] {
-        var objects = settings.globalEvents.map { EventObject(owner: nil, rule: $0) }
+        var ranks: [String: Int] = [:]
+        var objects = settings.globalEvents.map { rule in
+            ranks[rule.name, default: 0] += 1
+            return EventObject(owner: nil, rule: rule, rank: ranks[rule.name]!)
+        }
         for entry in schedule.entries {
             if case .events(.local(let rules)) = entry.trigger {
                 objects += rules.map { EventObject(owner: entry.id, rule: $0) }

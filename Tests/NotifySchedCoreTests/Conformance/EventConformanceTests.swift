@@ -1,0 +1,80 @@
+import Foundation
+import NotifySchedCore
+import Synchronization
+import Testing
+
+/// The daemon's decisions about session events, posted events and iNotify's manual check,
+/// driven in virtual time through generated months and compared with the seeds' rules restated
+/// by `EventOracle`: which iNotify message a check shows and when it checks at all, what an
+/// iSmartNews display cycle shows (patterns, counter, window, queues, gate, the shown set), which
+/// event-driven entries an event shows; and that every popup chosen goes out once, never early,
+/// never in quiet hours unless critical, through restarts and a missing notification server.
+///
+/// 10 000 seeded scenarios. A failing scenario names its seed;
+/// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter EventConformanceTests` replays it
+/// alone, with what was shown.
+@Suite struct EventConformanceTests {
+    static let batches = 50
+    static let scenariosPerBatch = 200
+    static let totals = Mutex(Totals())
+
+    struct Totals {
+        var scenarios = 0
+        var simulatedDays = 0
+        var events = 0
+        var chosen = 0
+        var shown = 0
+        var answers = 0
+        var divergences = 0
+    }
+
+    @Test(arguments: 0..<batches)
+    func generatedMonthsChooseWhatTheSeedsSay(batch: Int) throws {
+        if let replay = ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_SEED"] {
+            if batch == 0, let seed = UInt64(replay) { try check(seed: seed, verbose: true) }
+            return
+        }
+        for index in 0..<Self.scenariosPerBatch {
+            try check(seed: 0xE7E7_0000 + UInt64(batch * Self.scenariosPerBatch + index), verbose: false)
+        }
+        let totals = Self.totals.withLock { $0 }
+        if totals.scenarios == Self.batches * Self.scenariosPerBatch {
+            print(
+                "event conformance: \(totals.scenarios) scenarios, \(totals.simulatedDays) simulated days, "
+                    + "\(totals.events) events, \(totals.chosen) popups chosen, \(totals.shown) shown, "
+                    + "\(totals.answers) answers, \(totals.divergences) divergences")
+        }
+    }
+
+    private func check(seed: UInt64, verbose: Bool) throws {
+        let scenario = EventScenario(seed: seed)
+        let parser = FeedParser(zones: systemZones, urlPolicy: URLPolicy(), userZone: scenario.zone)
+        let schedules = try scenario.feeds.map { feed in
+            let parsed = parser.parse(Array(feed.utf8), source: "feed")
+            #expect(errors(parsed) == [], "seed \(seed): the generated feed has no errors")
+            return try #require(parsed.schedule, "seed \(seed): the generated feed parses")
+        }
+        var daemon = SimulatedEventDaemon(scenario, schedules: schedules)
+        daemon.run()
+        if verbose || !daemon.failures.isEmpty {
+            Issue.record(
+                """
+                seed \(seed): \(daemon.failures.first ?? "no divergence")
+                feeds: \(scenario.feeds.joined(separator: "\n"))
+                iNotify settings: \(scenario.iNotifySettings)
+                zone \(scenario.zone.identifier), quiet hours \(scenario.quietHours.map(\.description) ?? "none")
+                happenings: \(scenario.happenings.map { "\($0.after.seconds) s: \($0.happening)" })
+                shown: \(daemon.shown.suffix(12))
+                """)
+        }
+        Self.totals.withLock {
+            $0.scenarios += 1
+            $0.simulatedDays += Int(scenario.length.seconds / 86_400)
+            $0.events += daemon.events
+            $0.chosen += daemon.chosen.count
+            $0.shown += daemon.shown.count
+            $0.answers += daemon.answered
+            $0.divergences += daemon.failures.isEmpty ? 0 : 1
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import NotifySchedCore
+
+/// Runs an `EventScenario` through the real core in virtual time, as the daemon's interpreter
+/// would: each event goes to `SourceEventPlan` for each source, what it chose waits in a
+/// `PopupQueue` and goes out when the queue says, the user answers popups through
+/// `HandlingPolicy` and `HandlingState`, and a state database (the values the daemon stores)
+/// survives restarts. Beside it the `EventOracle` is told the same facts; every choice the core
+/// makes is compared with the oracle's, and every popup shown is checked against the rules of
+/// delivery (never before its occurrence, never in quiet hours unless critical, never twice,
+/// none lost).
+struct SimulatedEventDaemon {
+    /// What the user does with a popup.
+    enum Answer: String {
+        case open, ok, remind, ignore, cancel, close
+    }
+
+    /// A popup the server took.
+    struct Shown: CustomStringConvertible {
+        var source: Int
+        var name: String
+        var occurrence: Instant
+        var at: Instant
+
+        var description: String { "\(name) due \(occurrence.rfc3339) at \(at.rfc3339)" }
+    }
+
+    static let locations = ["inotify", "news", "events"]
+
+    private let scenario: EventScenario
+    private let schedules: [Schedule]
+    private var oracle: EventOracle
+    // What the state database keeps.
+    private var checks: [SourceState]
+    private var news: [NewsState]
+    private var handling = HandlingState()
+    /// In the order they were stored, as the database's rows.
+    private var storedWaiting: [WaitingPopup] = []
+    // What a running daemon holds.
+    private var running = true
+    private var queue = PopupQueue()
+    /// The popups on screen, unanswered, by occurrence id.
+    private var onScreen: [String: (source: Int, entryID: String)] = [:]
+    /// Answers to come, by when.
+    private var answers: [(at: Instant, occurrenceID: String, answer: Answer)] = []
+    private var serverBack: Instant?
+    private var user: SplitMix64
+
+    private(set) var chosen: [String: (source: Int, name: String, occurrence: Instant)] = [:]
+    private(set) var shown: [Shown] = []
+    private(set) var answered = 0
+    private(set) var events = 0
+    private(set) var failures: [String] = []
+
+    init(_ scenario: EventScenario, schedules: [Schedule]) {
+        self.scenario = scenario
+        self.schedules = schedules
+        oracle = EventOracle(scenario)
+        checks = Array(repeating: SourceState(), count: schedules.count)
+        news = Array(repeating: NewsState(), count: schedules.count)
+        user = SplitMix64(seed: scenario.seed ^ 0x05E5_5107)
+    }
+
+    /// Runs the month, then up to ten more days without happenings, for what waits to go out.
+    mutating func run() {
+        let end = scenario.start + scenario.length
+        var now = scenario.start
+        var happenings = scenario.happenings[...]
+        var restartAt: Instant?
+        sourceEvent(.session("session:start", countsAsRun: true), at: now)
+        while failures.isEmpty {
+            let nextHappening = happenings.first.map { scenario.start + $0.after }
+            let candidates: [Instant?] = [
+                nextHappening, running ? queue.nextDeadline : nil, answers.map(\.at).min(), restartAt,
+                running ? serverBack : nil,
+            ]
+            // Past the month, only what still waits: a restart, the queue, the end of quiet hours.
+            let draining = restartAt != nil || !queue.items.isEmpty
+            guard let next = candidates.compactMap({ $0 }).min(), next <= end + (draining ? .days(10) : .days(3))
+            else { break }
+            now = max(now, next)
+            if let back = serverBack, back <= now {
+                serverBack = nil
+                if running {
+                    queue.releaseHeld()
+                    deliverWaiting(at: now)
+                }
+            }
+            if let at = restartAt, at <= now {
+                restartAt = nil
+                running = true
+                // `StateStore.waitingPopups()`: by occurrence, then in the order stored.
+                queue = PopupQueue(
+                    storedWaiting.enumerated().sorted {
+                        ($0.element.occurrence, $0.offset) < ($1.element.occurrence, $1.offset)
+                    }
+                    .map(\.element))
+                sourceEvent(.session("session:start", countsAsRun: true), at: now)
+                continue
+            }
+            if let index = answers.indices.first(where: { answers[$0].at <= now }) {
+                let due = answers.remove(at: index)
+                answer(due.occurrenceID, due.answer, at: now)
+                continue
+            }
+            if let happening = happenings.first, scenario.start + happening.after <= now {
+                happenings.removeFirst()
+                happen(happening.happening, at: now, restartAt: &restartAt)
+                continue
+            }
+            if running { deliverWaiting(at: now) }
+        }
+        guard failures.isEmpty else { return }
+        for (id, choice) in chosen where !shown.contains(where: { occurrenceID($0) == id }) {
+            failures.append("\(choice.name) due \(choice.occurrence.rfc3339) was chosen and never shown")
+        }
+    }
+
+    private mutating func happen(_ happening: EventScenario.Happening, at now: Instant, restartAt: inout Instant?) {
+        if case .serverAbsent(let span) = happening {
+            serverBack = max(serverBack ?? now, now + span)
+            return
+        }
+        // A daemon that is not running sees no session event, and `event` and `sync` fail.
+        guard running else { return }
+        switch happening {
+        case .restart(let downtime):
+            running = false
+            // The session ends: its popups go with it, unanswered.
+            onScreen = [:]
+            answers = []
+            restartAt = now + downtime
+        case .resume: sourceEvent(.session("session:resume", countsAsRun: true), at: now)
+        case .unlock: sourceEvent(.session("session:unlock", countsAsRun: false), at: now)
+        case .posted(let name): sourceEvent(.posted(name), at: now)
+        case .manualCheck: sourceEvent(.manualCheck, at: now)
+        case .serverAbsent: break
+        }
+    }
+
+    /// One event for every source, as `Daemon.carryOut(_:source:at:)` does, compared with the
+    /// oracle; then what is ready goes out.
+    private mutating func sourceEvent(_ event: SourceEvent, at now: Instant) {
+        events += 1
+        for (index, schedule) in schedules.enumerated() {
+            let location = Self.locations[index]
+            let memory = SourceMemory(check: checks[index], news: news[index], handling: handling[location])
+            let hasOnScreen = onScreen.values.contains { $0.source == index }
+            let plan = SourceEventPlan(
+                event, schedule: schedule, memory: memory, settings: scenario.iNotifySettings, location: location,
+                waiting: queue, onScreen: hasOnScreen, canOpen: { _ in true }, now: now)
+            let waitingNames = Set(
+                queue.items.filter { $0.popup.source == location }.map { name(of: $0.popup.entryID, source: index) })
+            let expected: [EventOracle.Choice]
+            switch (index, event) {
+            case (0, .session), (0, .manualCheck):
+                expected = oracle.iNotifyCheck(
+                    force: event == .manualCheck, hasPopup: hasOnScreen || !waitingNames.isEmpty, now: now)
+            case (1, .session(let name, let countsAsRun)):
+                expected = oracle.newsCycle(name, countsAsRun: countsAsRun, waiting: waitingNames, now: now)
+            case (1, .posted(let name)):
+                expected = oracle.newsCycle(name, countsAsRun: false, waiting: waitingNames, now: now)
+            case (2, .session(let name, _)), (2, .posted(let name)):
+                expected = oracle.eventEntries(name, waiting: waitingNames, now: now)
+            default:
+                expected = []
+            }
+            let actual = plan.popups.map {
+                EventOracle.Choice(name: name(of: $0.popup.entryID, source: index), occurrence: $0.popup.occurrence)
+            }
+            if actual != expected {
+                failures.append("\(event) at \(now.rfc3339) chose \(actual) of \(location), the seeds say \(expected)")
+                return
+            }
+            if let check = plan.check {
+                checks[index] = check
+                if plan.forgettingSeen {
+                    handling[location].viewed = []
+                    handling[location].ignored = []
+                }
+            } else if let state = plan.news {
+                news[index] = state
+            }
+            for item in plan.popups {
+                storedWaiting.append(item.popup)
+                chosen[item.popup.occurrenceID] = (
+                    index, name(of: item.popup.entryID, source: index), item.popup.occurrence
+                )
+            }
+            queue.add(plan.popups)
+        }
+        deliverWaiting(at: now)
+    }
+
+    /// Shows what the queue lets out, as `Daemon.deliverWaiting(at:)` does: with no server, the
+    /// rest waits 30 s.
+    private mutating func deliverWaiting(at now: Instant) {
+        let ready = queue.takeReady(at: now, quietHours: scenario.quietHours, userZone: scenario.zone) { popup in
+            schedules[Self.locations.firstIndex(of: popup.source)!].entries.first { $0.id == popup.entryID }
+        }
+        for (position, decision) in ready.enumerated() {
+            guard case .show(let item, let entry) = decision else {
+                failures.append("a waiting popup was dropped though its feed never changed")
+                return
+            }
+            if serverBack != nil {
+                let unshown = ready[position...].compactMap { if case .show(let item, _) = $0 { item } else { nil } }
+                queue.putBack(unshown, heldUntil: now + OccurrencePlanner.retryDelay)
+                return
+            }
+            show(item.popup, entry, at: now)
+        }
+    }
+
+    private mutating func show(_ popup: WaitingPopup, _ entry: ScheduleEntry, at now: Instant) {
+        let source = Self.locations.firstIndex(of: popup.source)!
+        let id = popup.occurrenceID
+        storedWaiting.removeAll { $0.occurrenceID == id }
+        let record = Shown(
+            source: source, name: name(of: entry.id, source: source), occurrence: popup.occurrence, at: now)
+        if shown.contains(where: { occurrenceID($0) == id }) { failures.append("\(record) shown twice") }
+        if now < popup.occurrence { failures.append("\(record) came early") }
+        if entry.content.urgency != .critical, isQuiet(now) { failures.append("\(record) in quiet hours") }
+        shown.append(record)
+        // One popup per entry: the entry's popup still on screen is replaced in place.
+        onScreen = onScreen.filter { !($0.value.source == source && $0.value.entryID == entry.id) }
+        onScreen[id] = (source, entry.id)
+        let choices: [Answer?]
+        switch source {
+        case 0: choices = entry.content.action != nil ? [.open, .remind, .ignore, .close, nil] : [.ok, .close, nil]
+        case 1: choices = entry.content.action != nil ? [.open, .cancel, .close, nil] : [.cancel, .close, nil]
+        default: choices = [entry.content.action != nil ? .open : .ok, .ignore, .close, nil]
+        }
+        if let answer = choices.randomElement(using: &user)! {
+            let delay = TimeSpan.seconds(Int64.random(in: 60...21_600, using: &user))
+            answers.append((now + delay, id, answer))
+        }
+    }
+
+    /// The user answers a popup still on screen; the handling policy decides what that changes.
+    private mutating func answer(_ id: String, _ answer: Answer, at now: Instant) {
+        guard let (source, entryID) = onScreen.removeValue(forKey: id),
+            let entry = schedules[source].entries.first(where: { $0.id == entryID })
+        else { return }
+        answered += 1
+        let occurrence = DeliveredOccurrence(id: id, entry: entry, source: Self.locations[source], deliveredAt: now)
+        let response: PopupResponse = answer == .close ? .closed(.dismissed) : .action(answer.rawValue)
+        if let change = HandlingPolicy().decision(for: response, of: occurrence).change {
+            handling.apply(change, to: occurrence, at: now)
+        }
+        oracle.answered(answer, name: name(of: entryID, source: source), source: source, now: now)
+    }
+
+    /// Whether `instant` is inside the scenario's quiet hours, read off the local clock.
+    private func isQuiet(_ instant: Instant) -> Bool {
+        guard let quietHours = scenario.quietHours else { return false }
+        let local = scenario.zone.civil(at: instant)
+        let minute = local.hour * 60 + local.minute
+        return quietHours.description == "22:00-07:00"
+            ? minute >= 22 * 60 || minute < 7 * 60 : (720..<810).contains(minute)
+    }
+
+    /// The name the oracle knows an entry by: an iSmartNews message's title, else its id.
+    private func name(of entryID: String, source: Int) -> String {
+        guard source == 1 else { return entryID }
+        return schedules[source].entries.first { $0.id == entryID }?.content.title ?? entryID
+    }
+
+    private func occurrenceID(_ shown: Shown) -> String {
+        let entryID =
+            schedules[shown.source].entries.first { name(of: $0.id, source: shown.source) == shown.name }?.id ?? ""
+        return LedgerRecord.occurrenceID(
+            source: Self.locations[shown.source], entryID: entryID, occurrence: shown.occurrence)
+    }
+}

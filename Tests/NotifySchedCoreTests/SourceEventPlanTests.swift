@@ -1,0 +1,76 @@
+import NotifySchedCore
+import Testing
+
+@Suite struct SourceEventPlanTests {
+    private let now = instant("2026-06-01T12:00:00Z")
+
+    private func schedule(_ json: String) throws -> Schedule {
+        let result = parse(json)
+        #expect(errors(result) == [])
+        return try #require(result.schedule)
+    }
+
+    private func plan(
+        _ event: SourceEvent, _ schedule: Schedule, memory: SourceMemory = SourceMemory(),
+        settings: INotifySettings = INotifySettings(), waiting: PopupQueue = PopupQueue(), onScreen: Bool = false,
+        at time: Instant? = nil
+    ) -> SourceEventPlan {
+        SourceEventPlan(
+            event, schedule: schedule, memory: memory, settings: settings, location: "feed", waiting: waiting,
+            onScreen: onScreen, canOpen: { _ in true }, now: time ?? now)
+    }
+
+    @Test func anAlwaysOnEntryIsChosenAtEveryOccurrenceOfItsEvent() throws {
+        // ON=1 leaves the progress as it was: the choice must not hang on a change of state.
+        let feed = try schedule(#"{"notifications": [{"id": "deployed", "title": "A", "events": {"deploy": "ON=1"}}]}"#)
+        var memory = SourceMemory()
+        for step in 0..<3 {
+            let chosen = plan(.posted("deploy"), feed, memory: memory, at: now + .minutes(Int64(step)))
+            #expect(chosen.popups.map(\.popup.entryID) == ["deployed"], "step \(step)")
+            // The popups are stored with the state, so it is there to store.
+            memory.news = try #require(chosen.news, "step \(step)")
+        }
+    }
+
+    @Test func anIgnoredEventEntryTakesNoPart() throws {
+        let feed = try schedule(
+            #"{"notifications": [{"id": "a", "title": "A", "events": {"deploy": "ON=1"}}, {"id": "b", "title": "B", "events": {"deploy": "ON=1"}}]}"#
+        )
+        let memory = SourceMemory(handling: SourceHandlingState(ignored: ["a"]))
+        #expect(plan(.posted("deploy"), feed, memory: memory).popups.map(\.popup.entryID) == ["b"])
+    }
+
+    @Test func anEntryWaitingAlreadyIsNotChosenAgain() throws {
+        let feed = try schedule(#"{"notifications": [{"id": "a", "title": "A", "events": {"deploy": "ON=1"}}]}"#)
+        let waiting = PopupQueue([WaitingPopup(source: "feed", entryID: "a", occurrence: now - .minutes(1))])
+        let chosen = plan(.posted("deploy"), feed, waiting: waiting)
+        #expect(chosen.popups.isEmpty)
+        #expect(chosen.news?.eventProgress.isEmpty == false, "the pattern took its step")
+    }
+
+    @Test func anINotifySourceShowsOneMessageAtATime() throws {
+        let feed = try schedule(#"{"2011/01/01": {"Title": "old"}, "2011/02/01": {"Title": "new"}}"#)
+        let memory = SourceMemory(check: SourceState(hasRun: true))
+        let free = plan(.session("session:start", countsAsRun: true), feed, memory: memory)
+        #expect(free.popups.map(\.popup.entryID) == ["2011/02/01"])
+        let busy = plan(.session("session:start", countsAsRun: true), feed, memory: memory, onScreen: true)
+        #expect(busy.popups.isEmpty)
+        #expect(busy.check == SourceState(hasRun: true, lastChecked: now), "the check happened")
+    }
+
+    @Test func postedEventsLeaveINotifySourcesAloneAndManualChecksTheOthers() throws {
+        let iNotify = try schedule(#"{"2011/01/01": {"Title": "old"}}"#)
+        let posted = plan(.posted("deploy"), iNotify, memory: SourceMemory(check: SourceState(hasRun: true)))
+        #expect(posted.popups.isEmpty && posted.check == nil)
+        let news = try schedule(#"[{"title": "A"}]"#)
+        let checked = plan(.manualCheck, news)
+        #expect(checked.popups.isEmpty && checked.news == nil)
+    }
+
+    @Test func aManualCheckSkipsTheFirstStartAndThePeriods() throws {
+        let feed = try schedule(#"{"2011/01/01": {"Title": "old"}}"#)
+        let memory = SourceMemory(check: SourceState(hasRun: false, lastChecked: now - .minutes(1)))
+        #expect(plan(.session("session:start", countsAsRun: true), feed, memory: memory).popups.isEmpty)
+        #expect(plan(.manualCheck, feed, memory: memory).popups.map(\.popup.entryID) == ["2011/01/01"])
+    }
+}
