@@ -71,4 +71,14 @@ import Testing
         #expect(fired.shown == [[], []])
         #expect(fired.progress.isEmpty)
     }
+
+    @Test func aRuleWithdrawnAndBackStartsItsPatternAgain() throws {
+        let with = try schedule(#"{"id": "a", "title": "A", "events": {"deploy": "ON=1|OFF=1"}}"#)
+        let without = try schedule(#"{"id": "b", "title": "B"}"#)
+        let first = firings(with, "deploy", count: 1)
+        #expect(first.shown == [["a"]])
+        let gone = firings(without, "deploy", count: 1, progress: first.progress)
+        #expect(gone.progress.isEmpty, "the feed no longer has the rule")
+        #expect(firings(with, "deploy", count: 1, progress: gone.progress).shown == [["a"]])
+    }
 }

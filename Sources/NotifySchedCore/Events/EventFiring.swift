@@ -3,9 +3,10 @@
 ///
 /// Every rule of an entry that names the posted event consumes one step of its pattern,
 /// whether or not the entry ends up shown; the entry is shown when one of them is on. An entry
-/// past its `expires`, or one the user ignored, takes no part. Progress is kept per entry and event name and starts again
-/// when the pattern text changes, as iSmartNews's does (seed semantics §2.7); `session:start`
-/// and `app:activate` are one event.
+/// past its `expires`, or one the user ignored, takes no part. Progress is kept per entry and
+/// event name and starts again when the pattern text changes, as iSmartNews's does (seed
+/// semantics §2.7), and is forgotten once the feed no longer has the rule; `session:start` and
+/// `app:activate` are one event.
 public struct EventFiring: Sendable {
     /// The entries to show, in feed order.
     public var entries: [ScheduleEntry]
@@ -26,8 +27,15 @@ public struct EventFiring: Sendable {
         event: String, schedule: Schedule, progress: [String: EventProgress], ignored: Set<String> = [], now: Instant
     ) {
         self.entries = []
-        self.progress = progress
         let posted = NewsCycle.names(matching: event)
+        // The progress of a rule no longer in the feed is forgotten, as iSmartNews deletes the
+        // events a feed no longer has: a rule withdrawn and back starts again.
+        var current: Set<String> = []
+        for entry in schedule.entries {
+            guard case .events(.local(let rules)) = entry.trigger else { continue }
+            for rule in rules { current.insert(Self.progressKey(entryID: entry.id, event: rule.name)) }
+        }
+        self.progress = progress.filter { current.contains($0.key) }
         for entry in schedule.entries {
             guard case .events(.local(let rules)) = entry.trigger, entry.expires.map({ now < $0 }) ?? true,
                 !ignored.contains(entry.id)

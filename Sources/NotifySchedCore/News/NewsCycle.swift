@@ -51,6 +51,10 @@ public struct NewsCycle: Sendable, Equatable {
         guard let settings = schedule.news else { return }
         let posted = NewsCycle.names(matching: event)
         let objects = EventObject.all(in: schedule, settings: settings)
+        // Events the feed no longer has are forgotten (seed semantics §2.7: deleted when the feed
+        // is loaded; the first cycle after it is the first to read them here).
+        let current = Set(objects.map(\.key))
+        self.state.eventProgress = state.eventProgress.filter { current.contains($0.key) }
         let matching = objects.filter { posted.contains($0.rule.name) }
         var activeGlobal = false
         var activeLocal: Set<String> = []

@@ -19,6 +19,8 @@ struct EventOracle {
     }
 
     private let scenario: EventScenario
+    /// The feeds in force.
+    private var feeds: EventScenario.Feeds
     // iNotify's stored state (§1.2).
     private var hasRun = false
     private var lastChecked: Instant?
@@ -27,17 +29,41 @@ struct EventOracle {
     private var ignored: Set<String> = []
     // iSmartNews's stored state (§2.4–§2.7).
     private var runCounter = 0
+    /// Messages marked shown, by their whole content: an edited message is another message.
     private var shownMessages: Set<String> = []
     private var queueIndexes: [String: Int] = [:]
-    /// Steps taken by each global event object, by its position.
-    private var globalSteps: [Int: Int] = [:]
+    /// Each global event object's pattern and the steps it took, by its name and its rank among
+    /// the global events of that name: a changed pattern starts again.
+    private var globalSteps: [String: (pattern: String, steps: Int)] = [:]
     // The portal feed's event-driven entries.
-    /// Steps taken by each rule, by entry id and the rule's position.
-    private var ruleSteps: [String: Int] = [:]
+    /// Each rule's pattern and the steps it took, by entry id and event name.
+    private var ruleSteps: [String: (pattern: String, steps: Int)] = [:]
     private var ignoredEntries: Set<String> = []
 
     init(_ scenario: EventScenario) {
         self.scenario = scenario
+        feeds = scenario.versions[0]
+    }
+
+    /// The feeds changed. Progress of an event no longer in them is forgotten at the source's
+    /// next event (iSmartNews deletes it when it loads the feed; notify-sched's next event is
+    /// the first to read it).
+    mutating func feedsChanged(to version: Int) {
+        feeds = scenario.versions[version]
+    }
+
+    /// Takes one step of the pattern kept at `key` in `progress`, starting it again when the
+    /// pattern text changed; whether the step is on.
+    private static func step(
+        _ key: String, _ pattern: String, in progress: inout [String: (pattern: String, steps: Int)]
+    ) -> Bool {
+        var kept = progress[key] ?? (pattern, 0)
+        if kept.pattern != pattern { kept = (pattern, 0) }
+        let steps = EventScenario.steps(of: pattern)
+        let isOn = steps[kept.steps % steps.count]
+        kept.steps += 1
+        progress[key] = kept
+        return isOn
     }
 
     /// The names an object may carry to match a posted event: the session start is
@@ -65,7 +91,7 @@ struct EventOracle {
         hasRun = true
         lastChecked = now
         if hasPopup { return [] }
-        let keys = scenario.iNotifyMessages
+        let keys = feeds.iNotifyMessages
         var candidates = keys.filter { !viewed.contains($0.key) && !ignored.contains($0.key) }
         if settings.debug, candidates.isEmpty, !keys.isEmpty {
             candidates = keys
@@ -86,24 +112,28 @@ struct EventOracle {
 
     /// One iSmartNews display cycle of `event` (§2.5–§2.7), leaving out what `waiting` holds.
     mutating func newsCycle(_ event: String, countsAsRun: Bool, waiting: Set<String>, now: Instant) -> [Choice] {
-        let news = scenario.news
+        let news = feeds.news
         let names = Self.names(matching: event)
         let globals =
             news.globalEvents.isEmpty
             ? ["app:activate", "app:didfinishlaunching", "app:didfinishlaunchingafterupgrade"].map { ($0, "ON=1") }
             : news.globalEvents
+        var ranks: [String: Int] = [:]
+        let keyed = globals.map { global in
+            ranks[global.0, default: 0] += 1
+            return (key: "\(global.0)#\(ranks[global.0]!)", name: global.0, pattern: global.1)
+        }
+        globalSteps = globalSteps.filter { kept in keyed.contains { $0.key == kept.key } }
         if countsAsRun { runCounter += 1 }
         var matched = false
         var active = false
-        for (position, global) in globals.enumerated() where names.contains(global.0) {
+        for global in keyed where names.contains(global.name) {
             matched = true
-            let steps = EventScenario.steps(of: global.1)
-            if steps[globalSteps[position, default: 0] % steps.count] { active = true }
-            globalSteps[position, default: 0] += 1
+            if Self.step(global.key, global.pattern, in: &globalSteps) { active = true }
         }
         if matched ? !active : !names.contains("app:activate") { return [] }
         let eligible = news.messages.filter { message in
-            !shownMessages.contains(message.title) && (message.start.map { $0 <= now } ?? true)
+            !shownMessages.contains(message.json) && (message.start.map { $0 <= now } ?? true)
                 && (message.end.map { now < $0 } ?? true)
                 && !(runCounter != 0 && (message.counter ?? 0) > 0 && runCounter < message.counter!)
         }
@@ -136,14 +166,15 @@ struct EventOracle {
     mutating func eventEntries(_ event: String, waiting: Set<String>, now: Instant) -> [Choice] {
         let names = Self.names(matching: event)
         var choices: [Choice] = []
-        for entry in scenario.eventEntries where (entry.expires.map { now < $0 } ?? true) {
+        let entries = feeds.eventEntries
+        ruleSteps = ruleSteps.filter { kept in
+            entries.contains { entry in entry.rules.contains { "\(entry.id)#\($0.name)" == kept.key } }
+        }
+        for entry in entries where (entry.expires.map { now < $0 } ?? true) {
             guard !ignoredEntries.contains(entry.id) else { continue }
             var isOn = false
-            for (position, rule) in entry.rules.enumerated() where names.contains(rule.name) {
-                let key = "\(entry.id)#\(position)"
-                let steps = EventScenario.steps(of: rule.pattern)
-                if steps[ruleSteps[key, default: 0] % steps.count] { isOn = true }
-                ruleSteps[key, default: 0] += 1
+            for rule in entry.rules where names.contains(rule.name) {
+                if Self.step("\(entry.id)#\(rule.name)", rule.pattern, in: &ruleSteps) { isOn = true }
             }
             if isOn, !waiting.contains(entry.id) { choices.append(Choice(name: entry.id, occurrence: now)) }
         }
@@ -163,14 +194,14 @@ struct EventOracle {
             ignored.insert(name)
             lastReminded = nil
         case (1, .open):
-            if let message = scenario.news.messages.first(where: { $0.title == name }), !message.always {
-                shownMessages.insert(name)
+            if let message = feeds.news.messages.first(where: { $0.title == name }), !message.always {
+                shownMessages.insert(message.json)
             }
         case (1, .cancel):
-            if let message = scenario.news.messages.first(where: { $0.title == name }),
+            if let message = feeds.news.messages.first(where: { $0.title == name }),
                 !message.always, !message.repeats
             {
-                shownMessages.insert(name)
+                shownMessages.insert(message.json)
             }
         case (2, .ignore):
             ignoredEntries.insert(name)

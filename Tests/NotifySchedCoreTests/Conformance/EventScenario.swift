@@ -20,6 +20,23 @@ struct EventScenario {
         case manualCheck
         /// The notification server goes away for `span`.
         case serverAbsent(TimeSpan)
+        /// The feeds change to `versions[version]`.
+        case feedChange(version: Int)
+    }
+
+    /// The three feeds as they stand from one change to the next.
+    struct Feeds {
+        var iNotifyMessages: [INotifyMessage]
+        var news: NewsFeed
+        var eventEntries: [EventEntry]
+
+        /// The iNotify, iSmartNews and portal feeds, as JSON.
+        var json: [String] {
+            [
+                "{" + iNotifyMessages.map(\.json).joined(separator: ",\n") + "}", news.json,
+                #"{"notifications": [\#(eventEntries.map(\.json).joined(separator: ",\n"))]}"#,
+            ]
+        }
     }
 
     /// An event pattern with the steps it must give, written out by hand from seed semantics §2.7
@@ -47,7 +64,7 @@ struct EventScenario {
     /// iNotify keys whose order is not the obvious one (seed semantics §1.5): `"10" < "9"`,
     /// `"2011/10/01" < "2011/9/30"`, `"_" < "a"` but `"Z" > "_"`.
     static let iNotifyKeys = ["2011/01/22", "2011/02/01", "2011/9/30", "2011/10/01", "B", "a", "10", "9", "_x", "Z"]
-    static let versions = ["1.0", "2.0", "2.0.0", "1.10", "2.0b1", "3"]
+    static let applicationVersions = ["1.0", "2.0", "2.0.0", "1.10", "2.0b1", "3"]
     /// Names posted with `notify-sched event`, in the cases a person would type.
     static let postedNames = ["deploy", "Deploy", "build", "news:x", "app:activate", "Session:Start"]
     static let entryEventNames = [
@@ -60,9 +77,8 @@ struct EventScenario {
     let zone: ZoneRules
     let quietHours: QuietHours?
     let iNotifySettings: INotifySettings
-    let iNotifyMessages: [INotifyMessage]
-    let news: NewsFeed
-    let eventEntries: [EventEntry]
+    /// The feeds at the start, then each version a `feedChange` brings.
+    let versions: [Feeds]
     /// What happens, by when since `start`, ascending.
     let happenings: [(after: TimeSpan, happening: Happening)]
 
@@ -86,18 +102,19 @@ struct EventScenario {
             showOldestFirst: Bool.random(using: &random), showOnFirstLaunch: Bool.random(using: &random),
             debug: Int.random(in: 0..<5, using: &random) == 0,
             applicationVersion: Bool.random(using: &random) ? "2.0" : nil)
-        iNotifyMessages = Self.iNotifyMessages(using: &random)
-        news = Self.newsFeed(start: start, using: &random)
-        eventEntries = Self.eventEntries(start: start, using: &random)
-        happenings = Self.happenings(length: length, using: &random)
-    }
-
-    /// The iNotify, iSmartNews and portal feeds, as JSON.
-    var feeds: [String] {
-        [
-            "{" + iNotifyMessages.map(\.json).joined(separator: ",\n") + "}", news.json,
-            #"{"notifications": [\#(eventEntries.map(\.json).joined(separator: ",\n"))]}"#,
-        ]
+        var feeds = Feeds(
+            iNotifyMessages: Self.iNotifyMessages(using: &random), news: Self.newsFeed(start: start, using: &random),
+            eventEntries: Self.eventEntries(start: start, using: &random))
+        var versions = [feeds]
+        var happenings = Self.happenings(length: length, using: &random)
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            Self.change(&feeds, start: start, using: &random)
+            let after = TimeSpan(microseconds: Int64.random(in: 1..<length.microseconds, using: &random))
+            happenings.append((after, .feedChange(version: versions.count)))
+            versions.append(feeds)
+        }
+        self.versions = versions
+        self.happenings = happenings.sorted { $0.after < $1.after }
     }
 
     /// The steps `text` gives: the table's, by text.
@@ -124,6 +141,8 @@ struct EventScenario {
     /// An iSmartNews classic message as generated; its title is its name in the oracle.
     struct NewsMessage {
         var title: String
+        /// Edits of its text: an edited message is a new message (seed semantics §2.4).
+        var revision = 0
         var hasLink: Bool
         var repeats = false
         var always = false
@@ -133,7 +152,7 @@ struct EventScenario {
         var queue: String?
 
         var json: String {
-            var fields = [#""title": "\#(title)""#, #""text": "about \#(title)""#]
+            var fields = [#""title": "\#(title)""#, #""text": "about \#(title), revision \#(revision)""#]
             if hasLink { fields.append(#""link": "https://example.org/\#(title)""#) }
             if repeats { fields.append(#""repeat": true"#) }
             if always { fields.append(#""always": true"#) }
@@ -192,8 +211,10 @@ struct EventScenario {
         iNotifyKeys.shuffled(using: &random).prefix(Int.random(in: 1...6, using: &random)).map { key in
             INotifyMessage(
                 key: key, hasURL: Int.random(in: 0..<3, using: &random) > 0,
-                minVersion: Int.random(in: 0..<4, using: &random) == 0 ? versions.randomElement(using: &random) : nil,
-                maxVersion: Int.random(in: 0..<4, using: &random) == 0 ? versions.randomElement(using: &random) : nil)
+                minVersion: Int.random(in: 0..<4, using: &random) == 0
+                    ? applicationVersions.randomElement(using: &random) : nil,
+                maxVersion: Int.random(in: 0..<4, using: &random) == 0
+                    ? applicationVersions.randomElement(using: &random) : nil)
         }
     }
 
@@ -236,6 +257,50 @@ struct EventScenario {
                 expires: Int.random(in: 0..<4, using: &random) == 0
                     ? start + .hours(Int64.random(in: 1...720, using: &random)) : nil,
                 critical: Int.random(in: 0..<4, using: &random) == 0)
+        }
+    }
+
+    /// One change of one feed: an iNotify key added or withdrawn; an iSmartNews message edited,
+    /// added or withdrawn, or a global event's pattern changed; a portal entry's pattern
+    /// changed, an entry withdrawn, added, or back under its id.
+    private static func change(_ feeds: inout Feeds, start: Instant, using random: inout SplitMix64) {
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0:
+            let unused = iNotifyKeys.filter { key in !feeds.iNotifyMessages.contains { $0.key == key } }
+            if let key = unused.randomElement(using: &random) {
+                feeds.iNotifyMessages.append(INotifyMessage(key: key, hasURL: Bool.random(using: &random)))
+            }
+        case 1 where feeds.iNotifyMessages.count > 1:
+            feeds.iNotifyMessages.remove(at: Int.random(in: 0..<feeds.iNotifyMessages.count, using: &random))
+        case 2:
+            let index = Int.random(in: 0..<feeds.news.messages.count, using: &random)
+            feeds.news.messages[index].revision += 1
+        case 3 where !feeds.news.globalEvents.isEmpty:
+            let index = Int.random(in: 0..<feeds.news.globalEvents.count, using: &random)
+            feeds.news.globalEvents[index].pattern = patterns.randomElement(using: &random)!.text
+        case 4:
+            if feeds.news.messages.count > 1, Bool.random(using: &random) {
+                feeds.news.messages.remove(at: Int.random(in: 0..<feeds.news.messages.count, using: &random))
+            } else {
+                let title = (10...99).lazy.map { "m\($0)" }.first { title in
+                    !feeds.news.messages.contains { $0.title == title }
+                }!
+                feeds.news.messages.append(NewsMessage(title: title, hasLink: true))
+            }
+        case 5:
+            let index = Int.random(in: 0..<feeds.eventEntries.count, using: &random)
+            let rule = Int.random(in: 0..<feeds.eventEntries[index].rules.count, using: &random)
+            feeds.eventEntries[index].rules[rule].pattern = patterns.randomElement(using: &random)!.text
+        case 6 where feeds.eventEntries.count > 1:
+            feeds.eventEntries.remove(at: Int.random(in: 0..<feeds.eventEntries.count, using: &random))
+        default:
+            // A new entry, or one withdrawn before back under its id (its ids are v0…v3 and v9).
+            let ids = ["v0", "v1", "v2", "v3", "v9"].filter { id in !feeds.eventEntries.contains { $0.id == id } }
+            guard let id = ids.randomElement(using: &random) else { return }
+            feeds.eventEntries.append(
+                EventEntry(
+                    id: id, rules: [(entryEventNames.randomElement(using: &random)!, "ON=1")], hasAction: false,
+                    expires: nil, critical: false))
         }
     }
 

@@ -16,6 +16,8 @@ struct SimulatedEventDaemon {
 
     /// A popup the server took.
     struct Shown: CustomStringConvertible {
+        /// The occurrence's id.
+        var id: String
         var source: Int
         var name: String
         var occurrence: Instant
@@ -27,7 +29,10 @@ struct SimulatedEventDaemon {
     static let locations = ["inotify", "news", "events"]
 
     private let scenario: EventScenario
-    private let schedules: [Schedule]
+    /// Each version's schedules, by source.
+    private let versions: [[Schedule]]
+    /// The schedules in force, by source.
+    private var schedules: [Schedule]
     private var oracle: EventOracle
     // What the state database keeps.
     private var checks: [SourceState]
@@ -51,9 +56,10 @@ struct SimulatedEventDaemon {
     private(set) var events = 0
     private(set) var failures: [String] = []
 
-    init(_ scenario: EventScenario, schedules: [Schedule]) {
+    init(_ scenario: EventScenario, versions: [[Schedule]]) {
         self.scenario = scenario
-        self.schedules = schedules
+        self.versions = versions
+        schedules = versions[0]
         oracle = EventOracle(scenario)
         checks = Array(repeating: SourceState(), count: schedules.count)
         news = Array(repeating: NewsState(), count: schedules.count)
@@ -110,15 +116,23 @@ struct SimulatedEventDaemon {
             if running { deliverWaiting(at: now) }
         }
         guard failures.isEmpty else { return }
-        for (id, choice) in chosen where !shown.contains(where: { occurrenceID($0) == id }) {
+        let shownIDs = Set(shown.map(\.id))
+        for (id, choice) in chosen where !shownIDs.contains(id) {
             failures.append("\(choice.name) due \(choice.occurrence.rfc3339) was chosen and never shown")
         }
     }
 
     private mutating func happen(_ happening: EventScenario.Happening, at now: Instant, restartAt: inout Instant?) {
-        if case .serverAbsent(let span) = happening {
+        switch happening {
+        case .serverAbsent(let span):
             serverBack = max(serverBack ?? now, now + span)
             return
+        case .feedChange(let version):
+            // A running daemon reads it at once (a file monitor, a check); a stopped one at its start.
+            changeFeeds(to: version)
+            return
+        default:
+            break
         }
         // A daemon that is not running sees no session event, and `event` and `sync` fail.
         guard running else { return }
@@ -133,7 +147,20 @@ struct SimulatedEventDaemon {
         case .unlock: sourceEvent(.session("session:unlock", countsAsRun: false), at: now)
         case .posted(let name): sourceEvent(.posted(name), at: now)
         case .manualCheck: sourceEvent(.manualCheck, at: now)
-        case .serverAbsent: break
+        case .serverAbsent, .feedChange: break
+        }
+    }
+
+    /// Puts a version of the feeds in force, as `Daemon.reconcile` does: the waiting popups look
+    /// their entries up again, and a withdrawn entry's popup on screen is closed.
+    private mutating func changeFeeds(to version: Int) {
+        schedules = versions[version]
+        oracle.feedsChanged(to: version)
+        for (index, location) in Self.locations.enumerated() {
+            queue.forgetEntries(of: location)
+            onScreen = onScreen.filter { popup in
+                popup.value.source != index || schedules[index].entries.contains { $0.id == popup.value.entryID }
+            }
         }
     }
 
@@ -199,8 +226,17 @@ struct SimulatedEventDaemon {
         }
         for (position, decision) in ready.enumerated() {
             guard case .show(let item, let entry) = decision else {
-                failures.append("a waiting popup was dropped though its feed never changed")
-                return
+                guard case .drop(let popup) = decision,
+                    !schedules[Self.locations.firstIndex(of: popup.source)!].entries.contains(where: {
+                        $0.id == popup.entryID
+                    })
+                else {
+                    failures.append("a waiting popup was dropped though its entry is in the feed")
+                    return
+                }
+                storedWaiting.removeAll { $0.occurrenceID == popup.occurrenceID }
+                chosen[popup.occurrenceID] = nil
+                continue
             }
             if serverBack != nil {
                 let unshown = ready[position...].compactMap { if case .show(let item, _) = $0 { item } else { nil } }
@@ -216,8 +252,8 @@ struct SimulatedEventDaemon {
         let id = popup.occurrenceID
         storedWaiting.removeAll { $0.occurrenceID == id }
         let record = Shown(
-            source: source, name: name(of: entry.id, source: source), occurrence: popup.occurrence, at: now)
-        if shown.contains(where: { occurrenceID($0) == id }) { failures.append("\(record) shown twice") }
+            id: id, source: source, name: name(of: entry.id, source: source), occurrence: popup.occurrence, at: now)
+        if shown.contains(where: { $0.id == id }) { failures.append("\(record) shown twice") }
         if now < popup.occurrence { failures.append("\(record) came early") }
         if entry.content.urgency != .critical, isQuiet(now) { failures.append("\(record) in quiet hours") }
         shown.append(record)
@@ -263,12 +299,5 @@ struct SimulatedEventDaemon {
     private func name(of entryID: String, source: Int) -> String {
         guard source == 1 else { return entryID }
         return schedules[source].entries.first { $0.id == entryID }?.content.title ?? entryID
-    }
-
-    private func occurrenceID(_ shown: Shown) -> String {
-        let entryID =
-            schedules[shown.source].entries.first { name(of: $0.id, source: shown.source) == shown.name }?.id ?? ""
-        return LedgerRecord.occurrenceID(
-            source: Self.locations[shown.source], entryID: entryID, occurrence: shown.occurrence)
     }
 }
