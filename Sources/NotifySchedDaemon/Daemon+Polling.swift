@@ -10,20 +10,15 @@ struct CheckResult: Sendable {
     var feed: LoadedPortalFeed
 }
 
-/// The daemon's polling: the round of checks under way and the `Sync` calls waiting for one.
+/// The daemon's polling: the checks under way and the `Sync` calls waiting for them.
 ///
-/// A round checks its sources one after the other on a `WorkerThread` (a fetch and a parse
-/// block), and each result comes back to the loop through the daemon's `LoopMailbox`. One round
-/// runs at a time; checks that fall due meanwhile, and `Sync` calls, start the next.
+/// Which checks start and which calls they answer is `SourceChecks`' decision. Each check runs
+/// on a `WorkerThread` of its own (a fetch and a parse block), at most `SourceChecks.defaultLimit`
+/// at once, and comes back to the loop through the daemon's `LoopMailbox`.
 struct Polling {
-    /// The sources the round under way has yet to report; nil when no round runs.
-    var pending: Set<Int>?
-    /// What the round under way found so far, by source.
-    var reports: [Int: SourceCheckReport] = [:]
-    /// `Sync` calls answered when the round under way ends.
-    var answering: [([SourceCheckReport]) -> Void] = []
-    /// `Sync` calls waiting for the next round, which checks every source.
-    var waiting: [([SourceCheckReport]) -> Void] = []
+    var checks = SourceChecks<SourceCheckReport>()
+    /// The `Sync` calls waiting, by the id `checks` gave them.
+    var answering: [Int: ([SourceCheckReport]) -> Void] = [:]
     /// Draws the backoff's jitter and the first checks' spread.
     var generator = SystemRandomNumberGenerator()
 }
@@ -36,88 +31,79 @@ extension Daemon {
     }
 
     /// Checks every source now, ignoring periods and backoff, and calls `answer` on the loop with
-    /// what each check found once all are done (`notify-sched sync`). A round under way ends first.
+    /// what each check found once all are done (`notify-sched sync`). A check under way when it
+    /// comes is followed by a fresh one.
     func syncSources(answer: @escaping ([SourceCheckReport]) -> Void) {
-        polling.waiting.append(answer)
+        var known: [Int: SourceCheckReport] = [:]
+        for (index, source) in sources.enumerated() {
+            if let refusal = source.refusal { known[index] = .failed(source.location, refusal) }
+        }
+        let id = polling.checks.requestSync(of: sources.indices.filter { sources[$0].refusal == nil }, known: known)
+        polling.answering[id] = answer
         startDueChecks(at: WallClock.now())
         armTimer()
     }
 
-    /// Starts a round of the checks that are due at `now` (of every source when `Sync` calls
-    /// wait), unless a round runs already: its end starts the next. A check planned further
-    /// ahead than its policy allows (the wall clock stepped back) is brought forward first.
+    /// Starts the checks that are due at `now` and those `Sync` calls wait for, as many as may
+    /// run at once. A check planned further ahead than its policy allows (the wall clock
+    /// stepped back) is brought forward first.
     func startDueChecks(at now: Instant) {
         for index in sources.indices {
             let latest = sources[index].health.latestCheck(now: now, policy: policy(of: index))
             if let next = sources[index].health.nextCheck, next > latest { sources[index].health.nextCheck = latest }
         }
-        guard polling.pending == nil else { return }
-        let everything = !polling.waiting.isEmpty
-        let chosen = sources.indices.filter { index in
-            sources[index].refusal == nil
-                && (everything || sources[index].health.nextCheck.map { $0 <= now } ?? false)
+        let due = sources.indices.filter { index in
+            sources[index].refusal == nil && sources[index].health.nextCheck.map { $0 <= now } ?? false
         }
-        polling.answering = polling.waiting
-        polling.waiting = []
-        polling.reports = [:]
-        if everything {
-            for (index, source) in sources.enumerated() {
-                if let refusal = source.refusal { polling.reports[index] = .failed(source.location, refusal) }
-            }
-        }
-        guard !chosen.isEmpty else {
-            finishRound()
-            return
-        }
-        polling.pending = Set(chosen)
-        for index in chosen { sources[index].health.nextCheck = nil }
-        let jobs = chosen.map { (index: $0, location: sources[$0].location, key: sources[$0].publicKey) }
-        let loader = loader
-        let parser = parser
-        let mailbox = checkResults
-        do {
-            try WorkerThread.start {
-                for job in jobs {
-                    let feed = loader.load(
-                        job.location, publicKey: job.key, parser: parser, now: WallClock.now(),
-                        allowCacheFallback: false)
-                    mailbox.post(CheckResult(source: job.index, feed: feed))
-                }
-            }
-        } catch {
-            for job in jobs {
-                let feed = LoadedPortalFeed(location: job.location, failure: "\(job.location): \(error.message)")
-                checkFinished(CheckResult(source: job.index, feed: feed), at: now)
-            }
+        let (chosen, answered) = polling.checks.start(due: due)
+        answerSyncs(answered)
+        for index in chosen {
+            sources[index].health.nextCheck = nil
+            startCheck(of: index, at: now)
         }
     }
 
-    /// The loop's side of the mailbox: applies every check the worker finished.
+    /// The loop's side of the mailbox: applies every check the workers finished.
     func checkResultsArrived() {
         let now = WallClock.now()
         for result in checkResults.take() { checkFinished(result, at: now) }
         armTimer()
     }
 
+    /// Checks source `index` on a worker thread of its own.
+    private func startCheck(of index: Int, at now: Instant) {
+        let location = sources[index].location
+        let publicKey = sources[index].publicKey
+        let loader = loader
+        let parser = parser
+        let mailbox = checkResults
+        do {
+            try WorkerThread.start {
+                let feed = loader.load(
+                    location, publicKey: publicKey, parser: parser, now: WallClock.now(), allowCacheFallback: false)
+                mailbox.post(CheckResult(source: index, feed: feed))
+            }
+        } catch {
+            let feed = LoadedPortalFeed(location: location, failure: "\(location): \(error.message)")
+            checkFinished(CheckResult(source: index, feed: feed), at: now)
+        }
+    }
+
     private func checkFinished(_ result: CheckResult, at now: Instant) {
-        polling.reports[result.source] = apply(result.feed, to: result.source, at: now)
-        polling.pending?.remove(result.source)
-        guard polling.pending?.isEmpty == true else { return }
-        finishRound()
-        // The parse's peak is gone; give its freed pages back, as after the first load.
-        FreedMemory.release()
+        let report = apply(result.feed, to: result.source, at: now)
+        answerSyncs(polling.checks.finished(result.source, report))
+        // The parses' peak is gone; give their freed pages back, as after the first load.
+        if polling.checks.running.isEmpty { FreedMemory.release() }
         startDueChecks(at: now)
     }
 
-    private func finishRound() {
-        polling.pending = nil
-        let reports = polling.reports.sorted { $0.key < $1.key }.map(\.value)
-        let answering = polling.answering
-        polling.answering = []
-        // After `notify-sched sync` fetched them, iNotify sources are checked as iNotify's manual
-        // check does: at once, whatever the periods and the first start.
-        if !answering.isEmpty { checkINotifySourcesNow(at: WallClock.now()) }
-        for answer in answering { answer(reports) }
+    /// Answers the `Sync` calls whose checks are all done. After `notify-sched sync` fetched
+    /// them, iNotify sources are checked as iNotify's manual check does: at once, whatever the
+    /// periods and the first start.
+    private func answerSyncs(_ answered: [(sync: Int, reports: [SourceCheckReport])]) {
+        guard !answered.isEmpty else { return }
+        checkINotifySourcesNow(at: WallClock.now())
+        for (id, reports) in answered { polling.answering.removeValue(forKey: id)?(reports) }
     }
 
     /// Puts a checked feed in force when it is good, and records the check in the source's health.

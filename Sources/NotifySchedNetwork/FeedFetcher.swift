@@ -46,10 +46,13 @@ public final class FeedFetcher: Sendable {
             }
         }
         // Redirects are followed here, not by the client: it would follow https -> http.
-        let clientConfiguration = HTTPClient.Configuration(
+        var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow,
             timeout: .init(connect: .microseconds(configuration.connectTimeout.microseconds)),
             decompression: .disabled)
+        // A refused connection fails at once instead of being tried again until the connect
+        // timeout: the daemon retries a failed check itself, with backoff and jitter.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         self.configuration = configuration
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.client = HTTPClient(eventLoopGroup: group, configuration: clientConfiguration)

@@ -152,4 +152,28 @@ extension DaemonTests {
         #expect(failed.standardOutput == "\(url): failed: \(url): the server answered 503 Service Unavailable\n")
         #expect(stop(daemon).status == 0)
     }
+
+    @Test func slowPortalsAreCheckedSideBySideSoSyncWaitsForTheSlowestOnly() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        let urls = (1...3).map { portal.url("/slow?seconds=3&portal=\($0)") }
+        let sections = urls.enumerated().map { "[source slow\($0.offset)]\nfeed = \($0.element)\n" }
+        let configuration = try CLI.temporaryFile(
+            "fetch-period = 1d\n\n" + sections.joined(separator: "\n"), name: "config")
+        let daemon = try CLI.start(["daemon", "--config", configuration], environment: bus.environment)
+        try bus.waitUntil("the daemon began its first checks") {
+            portal.requests().filter { $0.path.hasPrefix("/slow") }.count == 3
+        }
+        // Sync follows the checks under way with fresh ones: side by side, what is left of the
+        // first three (under 3 s), then 3 s; one at a time, all three first, then 9 s more.
+        let asked = Date()
+        let synced = try CLI.run(["sync"], environment: bus.environment)
+        let elapsed = Date().timeIntervalSince(asked)
+        #expect(synced.status == 0, "\(synced.standardError)")
+        #expect(synced.standardOutput.split(separator: "\n").filter { $0.hasPrefix(portal.baseURL) }.count == 3)
+        #expect(portal.requests().filter { $0.path.hasPrefix("/slow") }.count == 6)
+        #expect(elapsed < 9, "sync took \(elapsed) s: the checks ran one after the other")
+        #expect(stop(daemon).status == 0)
+    }
 }

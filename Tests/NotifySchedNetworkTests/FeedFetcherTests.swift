@@ -85,6 +85,15 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 3, "the timeout must cut the wait short")
     }
 
+    @Test func aRefusedConnectionFailsAtOnceNotAtTheConnectTimeout() throws {
+        // Port 9 (discard) has no listener here: the connection is refused.
+        let url = "http://127.0.0.1:9/feed.json"
+        let started = Date()
+        let error = try withFetcher(FetchConfiguration(connectTimeout: .seconds(10))) { failure($0, url) }
+        #expect(error?.message == "\(url): cannot connect (Connection refused)")
+        #expect(Date().timeIntervalSince(started) < 2, "a refused connection must not wait for the connect timeout")
+    }
+
     @Test func anEndlessBodyIsRefusedAtTheCapWithoutReadingOn() throws {
         let server = try PortalTestServer()
         let started = Date()
