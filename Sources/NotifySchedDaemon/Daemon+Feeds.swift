@@ -24,9 +24,13 @@ extension Daemon {
     /// follows the session start when its feed arrives. Each other source's first check is
     /// planned (`SourceHealth.firstCheck`): at once, as stored before the restart, or spread
     /// at random.
+    ///
+    /// A cached copy is set aside while the start reads it and plans its entries, and restored
+    /// once that went through: a copy that crashed a start is not read by the next one.
     func loadSources() {
         let now = WallClock.now()
         var schedules: [Int: Schedule] = [:]
+        var startingFrom: [String] = []
         sources = configuration.sources.enumerated().map { index, configured in
             var source = FollowedSource(
                 location: configured.feed, settings: configured.settings, health: storedHealth(of: configured.feed))
@@ -41,6 +45,22 @@ extension Daemon {
             }
             let loaded: LoadedPortalFeed
             if source.isURL {
+                if loader.cache.isSetAside(source.location) {
+                    report(
+                        "notify-sched: \(source.location): the last start ended while it read the cached copy of this "
+                            + "feed (a crash?); the copy is set aside until a fresh one arrives; fetching it")
+                    source.health.nextCheck = source.health.firstCheck(
+                        now: now, hasCopy: false, policy: configured.settings.pollingPolicy(for: nil),
+                        using: &polling.generator)
+                    return source
+                }
+                do {
+                    try loader.cache.setAside(source.location)
+                    startingFrom.append(source.location)
+                } catch {
+                    // NetworkError describes itself by its message, naming the file.
+                    report("notify-sched: \(error)")
+                }
                 loaded = loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
                 guard loaded.parsed?.schedule != nil else {
                     report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
@@ -71,6 +91,7 @@ extension Daemon {
         for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) {
             reconcile(source: index, with: schedule, at: now)
         }
+        for url in startingFrom { loader.cache.restore(url) }
         // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
         FreedMemory.release()
         let count = schedules.values.reduce(0) { $0 + $1.entries.count }

@@ -18,6 +18,11 @@ import NotifySchedPlatform
 ///
 /// Only the caller decides what is good: `PortalFeedLoader` stores a feed only after it parsed
 /// without errors and, with a key, verified; a failed or refused fetch never calls `store`.
+///
+/// A copy can be *set aside*: an empty file beside it, named like it plus `.set-aside`. The
+/// daemon sets a copy aside while it starts from it and restores it once the start went
+/// through, so a copy that crashed a start stays set aside: the next start does not read it,
+/// and a fetch asks for the whole feed again. Storing a fresh copy ends it.
 public struct FeedCache: Sendable {
     /// The folder of the cache files.
     public var folder: String
@@ -75,7 +80,33 @@ public struct FeedCache: Sendable {
             storedAt: Instant(microseconds: header.storedAt))
     }
 
-    /// Replaces the cached copy of `feed.url` atomically and durably.
+    /// Whether the copy of `url` is set aside.
+    public func isSetAside(_ url: String) -> Bool {
+        access(path(for: url) + Self.setAsideSuffix, F_OK) == 0
+    }
+
+    /// Sets the copy of `url` aside, durably, until `restore(_:)` or a fresh copy.
+    ///
+    /// - Throws: `NetworkError` `.storage` when the marker cannot be written.
+    public func setAside(_ url: String) throws(NetworkError) {
+        let marker = path(for: url) + Self.setAsideSuffix
+        do {
+            try AtomicFile.createFolder(folder)
+            try AtomicFile.write([], to: marker)
+        } catch {
+            throw NetworkError(.storage, "cache \(marker): \(error.message)")
+        }
+    }
+
+    /// Takes the copy of `url` back from aside.
+    public func restore(_ url: String) {
+        unlink(path(for: url) + Self.setAsideSuffix)
+    }
+
+    private static let setAsideSuffix = ".set-aside"
+
+    /// Replaces the cached copy of `feed.url` atomically and durably; a copy set aside is
+    /// restored by it.
     ///
     /// - Throws: `NetworkError` `.storage` when the folder or the file cannot be written.
     public func store(_ feed: CachedFeed) throws(NetworkError) {
@@ -93,6 +124,7 @@ public struct FeedCache: Sendable {
             content += feed.bytes
             try AtomicFile.createFolder(folder)
             try AtomicFile.write(content, to: path)
+            restore(feed.url)
         } catch let error as PlatformError {
             throw NetworkError(.storage, "cache \(path): \(error.message)")
         } catch {

@@ -93,8 +93,9 @@ public struct PortalFeedLoader: Sendable {
             feed.failure = "\(url): feeds over HTTP(S) are not enabled here"
             return feed
         }
+        // A copy set aside (it crashed the daemon's start) is neither asked about nor fallen back on.
         do {
-            feed.previous = try cache.load(url)
+            feed.previous = cache.isSetAside(url) ? nil : try cache.load(url)
         } catch {
             feed.warnings.append(error.message)
         }

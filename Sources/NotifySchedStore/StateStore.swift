@@ -19,10 +19,14 @@ public final class StateStore: Sendable {
     ///   or `.newerSchema` when a newer notify-sched wrote it.
     public init(path: String) throws(StoreError) {
         self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(.unavailable, "\(folder): cannot create the state folder: \(StateStore.describe(error))")
+        }
+        do {
             var configuration = GRDB.Configuration()
             configuration.journalMode = .wal
             configuration.busyMode = .timeout(5)
@@ -72,8 +76,16 @@ public final class StateStore: Sendable {
         try read("check the database") { try String.fetchOne($0, sql: "PRAGMA integrity_check") == "ok" }
     }
 
+    /// The cause of `error` in words: SQLite's message, or the system's for a file error
+    /// (Foundation's own description is a dump of its user info).
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? error.description }
-        return String(describing: error)
+        let cocoa = error as NSError
+        let underlying = (cocoa.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        let posix = [cocoa, underlying].compactMap { $0 }.first {
+            $0.domain == NSPOSIXErrorDomain
+        }
+        if let posix { return String(cString: strerror(Int32(posix.code))) }
+        return cocoa.domain == NSCocoaErrorDomain ? cocoa.localizedDescription : String(describing: error)
     }
 }

@@ -393,6 +393,35 @@ extension DaemonTests {
         #expect(portal.requests().first?.header("User-Agent")?.hasPrefix("notify-sched/") == true)
     }
 
+    @Test func aCachedCopyThatCrashedTheLastStartIsSetAsideUntilAFreshOneArrives() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        defer { portal.stop() }
+        let url = portal.feedURL("team.json")
+        try portal.write("team.json", #"{"notifications": [{"id": "old", "title": "From the cached copy"}]}"#)
+        let first = try CLI.start(["daemon", "--feed", url], environment: bus.environment)
+        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["From the cached copy"])
+        #expect(stop(first).status == 0)
+        let folder = bus.environment["HOME"]! + "/.cache/notify-sched/feeds"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(files.count == 1, "a start that went through leaves its copy in place, set aside no more: \(files)")
+        // The start that read the copy ended before it went through, as a crash does.
+        let copy = try #require(files.first)
+        #expect(FileManager.default.createFile(atPath: folder + "/" + copy + ".set-aside", contents: Data()))
+
+        try portal.write("team.json", #"{"notifications": [{"id": "new", "title": "Fetched afresh"}]}"#, age: 600)
+        let second = try CLI.start(["daemon", "--feed", url], environment: bus.environment)
+        #expect(try bus.waitForNotifyCalls(2).map(\.summary) == ["From the cached copy", "Fetched afresh"])
+        let outcome = stop(second)
+        #expect(outcome.standardError.contains("the copy is set aside until a fresh one arrives"))
+        let request = try #require(portal.requests().last)
+        #expect(
+            request.header("If-None-Match") == nil && request.header("If-Modified-Since") == nil,
+            "the whole feed is asked for again")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [copy], "the fresh copy ends it")
+    }
+
     @Test func anINotifyPortalWithNothingCachedIsCheckedOnceItsFeedArrives() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

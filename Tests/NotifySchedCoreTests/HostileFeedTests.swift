@@ -167,6 +167,14 @@ import Testing
         #expect(elapsed < Self.timeLimit, "\(hostile.name) took \(elapsed) s")
     }
 
+    @Test func aHugeValueIsEchoedCutShortInItsError() {
+        let value = "2026-01-01T00:00:00." + String(repeating: "1", count: 100_000) + "Z"
+        let result = parse(#"{"notifications": [{"id": "a", "title": "A", "fireDate": "\#(value)"}]}"#)
+        let message = errors(result).first ?? ""
+        #expect(message.hasSuffix(#"\#(value.prefix(80))…" (100021 characters)"#), "\(message.prefix(300))")
+        #expect(message.count < 300)
+    }
+
     @Test func exponentialDAGIsThe299BytesSafetyFactsDescribe() {
         #expect(Self.exponentialDAG.count == 299)
     }

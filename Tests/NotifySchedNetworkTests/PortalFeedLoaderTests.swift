@@ -55,6 +55,23 @@ import Testing
         #expect(server.requests().last?.header("If-None-Match") == cached.validators.etag)
     }
 
+    @Test func aCopySetAsideIsNeitherAskedAboutNorFallenBackOnUntilAFreshOneIsStored() throws {
+        defer { fetcher.shutdown() }
+        let url = server.feedURL("feed.json")
+        try publish(Self.feed(version: 1))
+        #expect(load().origin == .fetched)
+        try loader.cache.setAside(url)
+        #expect(loader.cache.isSetAside(url))
+        try server.setStatus("feed.json", 503)
+        let failed = load()
+        #expect(failed.parsed == nil && failed.failure != nil, "no fallback on the copy set aside")
+        try server.clearStatus("feed.json")
+        let fresh = load()
+        #expect(fresh.origin == .fetched && title(fresh) == "Hello")
+        #expect(server.requests().last?.header("If-None-Match") == nil, "the whole feed is asked for again")
+        #expect(!loader.cache.isSetAside(url), "a fresh copy ends it")
+    }
+
     @Test func theCachedCopyLoadsWithoutAskingThePortal() throws {
         defer { fetcher.shutdown() }
         let url = server.feedURL("feed.json")

@@ -24,6 +24,20 @@ import Testing
             entryID: entry, occurrence: occurrence, popupID: popup, outcome: outcome, recordedAt: recordedAt ?? now)
     }
 
+    @Test func aStateFolderThatCannotBeMadeIsNamedWithTheSystemsReason() throws {
+        let file = freshPath()
+        try FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        do {
+            _ = try StateStore(path: file + "/notify-sched/state.sqlite")
+            Issue.record("a folder under a file cannot be made")
+        } catch {
+            #expect(error.code == .unavailable)
+            #expect(error.message == "\(file)/notify-sched: cannot create the state folder: Not a directory")
+        }
+    }
+
     @Test func ledgerSurvivesReopeningAndKeepsTheLatestOccurrencePerEntry() throws {
         let path = freshPath()
         do {

@@ -102,7 +102,9 @@ struct FieldReader {
             return Int64(value)
         case .string(let text) where acceptingStrings:
             if let value = Int64(text.trimmingSpaces) { return value }
-            mapping.error(.invalidValue, "`\(name)` is not a whole number: \"\(text)\"", at: location(of: name, node))
+            mapping.error(
+                .invalidValue, "`\(name)` is not a whole number: \(QuotedInput.quoted(text))",
+                at: location(of: name, node))
             return nil
         default:
             wrongType(name, node, expected: acceptingStrings ? "a whole number" : "an integer")
@@ -142,7 +144,8 @@ struct FieldReader {
         case .string(let text):
             if let timestamp = Timestamp.parse(text) { return timestamp }
             mapping.error(
-                .invalidDate, "`\(name)` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \"\(text)\"",
+                .invalidDate,
+                "`\(name)` is not a date and time (RFC 3339, e.g. 2026-03-29T09:00:00Z): \(QuotedInput.quoted(text))",
                 at: location(of: name, node))
             return nil
         default:
@@ -181,7 +184,8 @@ struct FieldReader {
         case .string(let text):
             if let span = TimeSpan.parse(text) { return span }
             mapping.error(
-                .invalidValue, "`\(name)` is not a duration (e.g. 90, \"15min\", \"1h 30min\", \"2d\"): \"\(text)\"",
+                .invalidValue,
+                "`\(name)` is not a duration (e.g. 90, \"15min\", \"1h 30min\", \"2d\"): \(QuotedInput.quoted(text))",
                 at: location(of: name, node))
             return nil
         case .integer(let seconds) where seconds < 0:

@@ -217,7 +217,8 @@ struct ISmartNewsFeedMapper {
             default:
                 if let span = TimeSpan.parse(text) { return span }
                 mapping.error(
-                    .invalidValue, "`minShowInterval` must be hour, day, week or seconds, not \"\(text)\"",
+                    .invalidValue,
+                    "`minShowInterval` must be hour, day, week or seconds, not \(QuotedInput.quoted(text))",
                     at: reader.location(of: key, node))
                 return nil
             }

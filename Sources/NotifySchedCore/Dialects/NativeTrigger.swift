@@ -67,7 +67,7 @@ enum NativeTrigger {
         let message =
             ["second", "seconds", "sec", "s"].contains(text.lowercased())
             ? "`repeatInterval` of less than a minute is not supported"
-            : "`repeatInterval` must be minute, hour, day, week, month or year, not \"\(text)\""
+            : "`repeatInterval` must be minute, hour, day, week, month or year, not \(QuotedInput.quoted(text))"
         reader.mapping.error(.invalidValue, message, at: reader.location(of: "repeatInterval"))
         return nil
     }
@@ -103,7 +103,8 @@ enum NativeTrigger {
             let rule = EventRule(name: trimmedName, patternText: text.trimmingSpaces)
             if EventPattern.parse(rule.patternText) == nil {
                 reader.mapping.warning(
-                    .invalidPattern, "event pattern \"\(text)\" is not valid (ON=n|OFF=m…, n > 0); it behaves as ON=1",
+                    .invalidPattern,
+                    "event pattern \(QuotedInput.quoted(text)) is not valid (ON=n|OFF=m…, n > 0); it behaves as ON=1",
                     at: location)
             }
             rules.append(rule)

@@ -164,7 +164,7 @@ struct PortalFeedMapper {
         guard let text = reader.string("urgency") else { return .normal }
         if let urgency = Urgency(rawValue: text.lowercased()) { return urgency }
         mapping.error(
-            .invalidValue, "`urgency` must be low, normal or critical, not \"\(text)\"",
+            .invalidValue, "`urgency` must be low, normal or critical, not \(QuotedInput.quoted(text))",
             at: reader.location(of: "urgency"))
         return .normal
     }

@@ -41,7 +41,7 @@ struct CalendarExpressionParser {
     }
 
     private func failure(_ what: String) -> CoreError {
-        CoreError(.invalidCalendar, "calendar expression \"\(text)\": \(what)")
+        CoreError(.invalidCalendar, "calendar expression \(QuotedInput.quoted(text)): \(what)")
     }
 
     private var current: UInt8 { index < bytes.count ? bytes[index] : 0 }

@@ -163,7 +163,7 @@ private struct RuleScanner {
     var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     func failure(_ what: String) -> CoreError {
-        CoreError(.invalidZoneData, "TZ rule \"\(text)\": \(what) at offset \(index)")
+        CoreError(.invalidZoneData, "TZ rule \(QuotedInput.quoted(text)): \(what) at offset \(index)")
     }
 
     mutating func expect(_ byte: UInt8) throws(CoreError) {
