@@ -1,7 +1,15 @@
 /// A URL an action may open: parsed, with a scheme the user allowed.
 ///
 /// Only notify-sched's own policy decides what opens: feeds are untrusted, so a URL is checked
-/// when the feed is read and again before it is opened.
+/// when the feed is read and again before it is opened. Beyond its scheme:
+/// - no spaces, control characters, or characters that are invisible or change the direction
+///   of text (NBSP, zero-width characters, bidi marks, overrides and isolates): what a person
+///   reads on the button's tooltip is what opens;
+/// - `http` and `https` name a host (`https:///etc/passwd` and `http://` do not), with no user
+///   name or password before it (`https://bank.example@evil.example/` leads to evil.example),
+///   and a port, when given, from 1 to 65535;
+/// - `mailto` takes addresses and the fields `to`, `cc`, `bcc`, `subject` and `body` only:
+///   others, such as `attach`, have made mail programs attach local files.
 public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
     /// The URL exactly as the feed gave it.
     public let string: String
@@ -11,16 +19,19 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
     /// Checks `text` against `policy`.
     ///
     /// - Throws: `CoreError` with code `.disallowedURL` when the text is not an absolute URL,
-    ///   holds spaces or control characters, or its scheme is not allowed.
+    ///   holds spaces, control, invisible or direction-changing characters, its scheme is not
+    ///   allowed, or it breaks its scheme's rules above.
     public init(_ text: String, policy: URLPolicy) throws(CoreError) {
         // One pass over the UTF-8 bytes: feeds carry one URL per entry, and there may be many entries.
         var copy = text
-        let (schemeLength, schemeIsValid, hasControl) = copy.withUTF8 { bytes in
+        let (schemeLength, schemeIsValid, hasControl, isASCII) = copy.withUTF8 { bytes in
             var schemeLength: Int?
             var schemeIsValid = true
+            var isASCII = true
             for offset in bytes.indices {
                 let byte = bytes[offset]
-                if byte <= 0x20 || byte == 0x7F { return (schemeLength, schemeIsValid, true) }
+                if byte <= 0x20 || byte == 0x7F { return (schemeLength, schemeIsValid, true, isASCII) }
+                if byte >= 0x80 { isASCII = false }
                 guard schemeLength == nil else { continue }
                 switch byte {
                 case UInt8(ascii: ":"): schemeLength = offset
@@ -30,27 +41,111 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
                 default: schemeIsValid = false
                 }
             }
-            return (schemeLength, schemeIsValid, false)
+            return (schemeLength, schemeIsValid, false, isASCII)
         }
         if hasControl {
-            throw CoreError(.disallowedURL, "\"\(text)\" contains spaces or control characters")
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) contains spaces or control characters")
+        }
+        if !isASCII, let hidden = text.unicodeScalars.first(where: Self.isHiddenOrDirectional) {
+            let code = String(hidden.value, radix: 16, uppercase: true)
+            throw CoreError(
+                .disallowedURL,
+                "\(QuotedInput.quoted(text)) contains an invisible or direction-changing character "
+                    + "(U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))")
         }
         guard let schemeLength else {
-            throw CoreError(.disallowedURL, "\"\(text)\" is not an absolute URL (it has no scheme)")
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) is not an absolute URL (it has no scheme)")
         }
         guard schemeIsValid, schemeLength > 0 else {
-            throw CoreError(.disallowedURL, "\"\(text)\" does not start with a valid URL scheme")
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) does not start with a valid URL scheme")
         }
         let lowered = String(decoding: text.utf8.prefix(schemeLength), as: UTF8.self).lowercased()
         guard policy.allows(scheme: lowered) else {
             let allowed = policy.allowedSchemes.sorted().joined(separator: ", ")
             throw CoreError(.disallowedURL, "the URL scheme \"\(lowered):\" is not allowed (allowed: \(allowed))")
         }
-        if lowered == "http" || lowered == "https", !text.utf8.dropFirst(schemeLength + 1).starts(with: "//".utf8) {
-            throw CoreError(.disallowedURL, "\"\(text)\" has no host")
+        let rest = text.utf8.dropFirst(schemeLength + 1)
+        switch lowered {
+        case "http", "https": try Self.checkAuthority(of: text, after: rest)
+        case "mailto": try Self.checkMailFields(of: text, after: rest)
+        default: break
         }
         self.string = text
         self.scheme = lowered
+    }
+
+    /// Spaces that do not show as spaces, zero-width characters, the soft hyphen, the BOM, and
+    /// the bidi marks, embeddings, overrides and isolates.
+    static func isHiddenOrDirectional(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00A0, 0x00AD, 0x061C, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x2064,
+            0x2066...0x206F, 0x3000, 0xFEFF:
+            true
+        default:
+            false
+        }
+    }
+
+    /// An `http` or `https` URL's authority: a host, no user information, a valid port.
+    private static func checkAuthority(of text: String, after rest: Substring.UTF8View) throws(CoreError) {
+        guard rest.starts(with: "//".utf8) else {
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
+        }
+        let authority = Substring(
+            rest.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
+        if authority.contains("@") {
+            throw CoreError(
+                .disallowedURL,
+                "\(QuotedInput.quoted(text)) has a user name before its host, which hides where it leads")
+        }
+        // The port follows the last colon, unless that colon is inside an IPv6 literal.
+        var host = authority
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+            host = authority[..<colon]
+            let port = authority[authority.index(after: colon)...]
+            let digits = port.count <= 5 && port.allSatisfy { ("0"..."9").contains($0) }
+            guard port.isEmpty || (digits && (1...65535).contains(Int(port)!)) else {
+                throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has a port outside 1 to 65535")
+            }
+        }
+        if host.isEmpty || host == "[]" {
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
+        }
+    }
+
+    /// The header fields a `mailto` URL may fill in (RFC 6068 allows any; mail programs have
+    /// attached local files for `attach`).
+    static let mailFields: Set<String> = ["to", "cc", "bcc", "subject", "body"]
+
+    /// `text` with its `%XX` escapes decoded, so that `%61ttach` is `attach`.
+    private static func percentDecoded(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "%"), rest.count >= 2,
+                let value = UInt8(String(decoding: rest.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                rest = rest.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func checkMailFields(of text: String, after rest: Substring.UTF8View) throws(CoreError) {
+        guard let question = rest.firstIndex(of: UInt8(ascii: "?")) else { return }
+        let query = Substring(rest[rest.index(after: question)...]).prefix { $0 != "#" }
+        for field in query.split(separator: "&") {
+            let name = percentDecoded(field.prefix { $0 != "=" }).lowercased()
+            guard mailFields.contains(name) else {
+                throw CoreError(
+                    .disallowedURL,
+                    "\(QuotedInput.quoted(text)) sets the mail field \(QuotedInput.quoted(name)); "
+                        + "only to, cc, bcc, subject and body may be set")
+            }
+        }
     }
 
     public var description: String { string }
