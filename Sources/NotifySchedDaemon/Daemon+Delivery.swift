@@ -51,12 +51,14 @@ extension Daemon {
     /// Only popups that may still be on screen and still matter are taken over: delivered
     /// within `takeOverWindow`, neither answered nor closed, shown by this very server instance
     /// (not one of an earlier login, nor a server that restarted and lost them), the latest
-    /// occurrence of an entry its feed still has. A popup closed in the meantime comes back;
-    /// the window bounds that.
+    /// occurrence of an entry its feed still has, the `takeOverLimit` most recent. A popup
+    /// closed in the meantime comes back; the window and the limit bound that.
     func takeOverPopups(at now: Instant) {
         guard (try? notifier.currentServer()) != nil, let server = notifier.serverInstance else { return }
         do {
-            for (occurrence, popupID) in try store.unanswered(since: now - Self.takeOverWindow, server: server) {
+            let unanswered = try store.unanswered(
+                since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
+            for (occurrence, popupID) in unanswered {
                 // Popups this daemon showed itself are its own already.
                 guard notifier.popupIDs[occurrence.id] == nil,
                     sources.indices.contains(where: {

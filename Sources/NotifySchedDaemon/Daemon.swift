@@ -25,6 +25,9 @@ public final class Daemon {
     static let retryDelay = OccurrencePlanner.retryDelay
     /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
     static let takeOverWindow = TimeSpan.hours(24)
+    /// How many of those popups a new daemon takes over, the most recent: a server shows a
+    /// few, and each costs a call to it at every start (the others still answer to `handle`).
+    static let takeOverLimit = 20
     /// How many days the ledger keeps every record; older ones go, but each entry's latest stays.
     static let ledgerRetentionDays: Int64 = 90
 

@@ -83,11 +83,12 @@ extension StateStore {
 
     /// The occurrences whose popups may still be on screen and still matter: delivered since
     /// `since`, not answered or closed yet, shown by the notification server instance `server`,
-    /// and the latest occurrence of their entry (a newer one supersedes them). Oldest first.
+    /// and the latest occurrence of their entry (a newer one supersedes them); the `limit` most
+    /// recent of them, oldest first.
     ///
     /// - Complexity: O(k log n) for k occurrences delivered since `since`.
     public func unanswered(
-        since: Instant, server: String
+        since: Instant, server: String, limit: Int = .max
     ) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
         try read("read the popups on screen") { database in
             try Row.fetchAll(
@@ -100,10 +101,10 @@ extension StateStore {
                         AND ledger.occurrence_us = (
                             SELECT max(later.occurrence_us) FROM ledger AS later
                             WHERE later.source = ledger.source AND later.entry_id = ledger.entry_id)
-                    ORDER BY delivered.delivered_us
+                    ORDER BY delivered.delivered_us DESC LIMIT ?
                     """,
-                arguments: [since.microseconds, server, LedgerOutcome.delivered.rawValue]
-            ).compactMap { row in
+                arguments: [since.microseconds, server, LedgerOutcome.delivered.rawValue, Int64(clamping: limit)]
+            ).reversed().compactMap { row in
                 let popupID: Int64 = row["popup_id"]
                 return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
             }

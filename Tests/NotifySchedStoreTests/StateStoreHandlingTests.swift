@@ -145,6 +145,13 @@ import Testing
         try store.setPopup(12, server: "bus :1.4", forOccurrence: waiting.id)
         #expect(try store.unanswered(since: now - .hours(24), server: "bus :1.4").map(\.popupID) == [12])
     }
+
+    @Test func onlyTheMostRecentUnansweredPopupsAreTakenOver() throws {
+        let store = try StateStore(path: freshPath())
+        let delivered = try (0..<5).map { try deliver("e\($0)", at: now - .minutes(Int64(5 - $0)), to: store) }
+        let latest = try store.unanswered(since: now - .hours(24), server: "bus :1.4", limit: 3)
+        #expect(latest.map(\.occurrence) == Array(delivered.suffix(3)), "the most recent, oldest first")
+    }
 }
 
 /// Error messages collected from several threads.

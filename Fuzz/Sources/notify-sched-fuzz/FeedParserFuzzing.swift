@@ -33,7 +33,10 @@ enum FeedParserFuzzing {
 }
 
 /// libFuzzer's entry point: the whole parse path (size cap, sniffing, bounded readers, the
-/// dialect mappers), then the first occurrences of every entry, as `list` computes them.
+/// dialect mappers), then what the daemon computes of the schedule over time: the first
+/// occurrences of every entry and the last one before now, as `list` computes them; the
+/// catch-up of each entry after a month's downtime, as the planner plans it; and the choices
+/// of a session start and a posted event, as `SourceEventPlan` makes them.
 /// A crash, a hang (libFuzzer's `-timeout`) or a leak past `-rss_limit_mb` is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -41,9 +44,19 @@ public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
     let result = parser.parse(bytes, source: "fuzz")
     guard let schedule = result.schedule else { return 0 }
     let zone = parser.userZone ?? ZoneRules.utc
+    let context = PlanningContext(userZone: zone, applicationVersion: "2.0", watchedSince: now)
     for entry in schedule.entries {
         _ = entry.trigger.occurrences(onOrAfter: now, limit: 3, userZone: zone)
         _ = entry.trigger.lastOccurrence(before: now, userZone: zone)
+        _ = OccurrencePlan(for: entry, settledThrough: now - .days(30), now: now, context: context)
+    }
+    var memory = SourceMemory()
+    for event in [SourceEvent.session("session:start", countsAsRun: true), .posted("deploy"), .manualCheck] {
+        let plan = SourceEventPlan(
+            event, schedule: schedule, memory: memory, settings: INotifySettings(), location: "fuzz",
+            waiting: PopupQueue(), onScreen: false, canOpen: { _ in true }, now: now)
+        if let check = plan.check { memory.check = check }
+        if let news = plan.news { memory.news = news }
     }
     return 0
 }
