@@ -1,4 +1,3 @@
-import Foundation
 import NotifySchedCore
 import Synchronization
 import Testing
@@ -32,13 +31,10 @@ import Testing
 
     @Test(arguments: 0..<batches)
     func generatedMonthsChooseWhatTheSeedsSay(batch: Int) throws {
-        if let replay = ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_SEED"] {
-            if batch == 0, let seed = UInt64(replay) { try check(seed: seed, verbose: true) }
-            return
+        let replayed = try ConformanceSeeds.check(batch: batch, of: Self.scenariosPerBatch, from: 0xE7E7_0000) {
+            try check(seed: $0, verbose: $1)
         }
-        for index in 0..<Self.scenariosPerBatch {
-            try check(seed: 0xE7E7_0000 + UInt64(batch * Self.scenariosPerBatch + index), verbose: false)
-        }
+        guard !replayed else { return }
         let totals = Self.totals.withLock { $0 }
         if totals.scenarios == Self.batches * Self.scenariosPerBatch {
             print(
