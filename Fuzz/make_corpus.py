@@ -81,6 +81,36 @@ def hostile():
     return seeds
 
 
+def control_call(method, *arguments):
+    """A control call as the fuzz target reads it: 0xC0, the method's index, then each argument
+    as a kind byte (0 string with a 2-byte little-endian length, 1 boolean, 2 uint32)."""
+    data = bytes([0xC0, method])
+    for argument in arguments:
+        if isinstance(argument, bool):
+            data += bytes([1, int(argument)])
+        elif isinstance(argument, int):
+            data += bytes([2]) + argument.to_bytes(4, "little")
+        else:
+            text = argument.encode()
+            data += bytes([0]) + len(text).to_bytes(2, "little") + text
+    return data
+
+
+def control_calls():
+    """One seed per method of the control interface, and the hostile calls of issue 20."""
+    return {
+        "control-post-event": control_call(0, "deploy"),
+        "control-list": control_call(1, 10),
+        "control-list-huge": control_call(1, 4294967295),
+        "control-status": control_call(2),
+        "control-handle": control_call(3, "0123456789abcdef", True),
+        "control-test": control_call(4, "Title", "Body", "Open", "https://example.org/", "critical", 5, False),
+        "control-test-hostile": control_call(
+            4, "\u202e" * 100, "", "", "https://a@evil/", "loud", 4294967295, True),
+        "control-sync": control_call(5),
+    }
+
+
 def main():
     out, feeds = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -96,6 +126,7 @@ def main():
                 seeds["binary-" + name] = plistlib.dumps(value, fmt=plistlib.FMT_BINARY)
             except Exception:
                 pass
+    seeds.update(control_calls())
     for name, data in seeds.items():
         with open(os.path.join(out, name), "wb") as handle:
             handle.write(data)

@@ -66,33 +66,40 @@ extension Daemon {
     /// The source test popups are recorded under.
     static let testSource = "notify-sched test"
 
+    /// Answers a call on the control interface: the core decodes and checks it
+    /// (`ControlCall`), the daemon carries it out.
+    ///
+    /// - Returns: The reply, or nil when the call is answered later (`BusCall.reply`).
+    /// - Throws: `DaemonError` with `.badCall` for a call the core refused.
     func answer(_ call: BusCall) throws -> [BusValue]? {
-        let arguments = call.arguments
+        let arguments = call.arguments.map { value -> ControlCall.Argument in
+            switch value {
+            case .string(let text): .string(text)
+            case .boolean(let flag): .boolean(flag)
+            case .unsigned(let number): .unsigned(number)
+            }
+        }
+        let decoded: ControlCall
+        do {
+            decoded = try ControlCall(method: call.method, arguments: arguments, urlPolicy: configuration.urlPolicy)
+        } catch {
+            throw DaemonError(.badCall, error.message)
+        }
         let now = WallClock.now()
-        switch call.method {
-        case "PostEvent":
-            guard let name = arguments.first?.string, !name.isEmpty else { throw Self.badArguments(call) }
+        switch decoded {
+        case .postEvent(let name):
             return [.string(postEvent(name, at: now))]
-        case "List":
-            guard let upcoming = arguments.first?.unsigned,
-                (1...ScheduleListing.maximumUpcoming).contains(Int(upcoming))
-            else {
-                throw DaemonError(
-                    .badCall, "List: upcoming must be between 1 and \(ScheduleListing.maximumUpcoming)")
-            }
-            return [.string(try listing(upcoming: Int(upcoming), at: now).json())]
-        case "Status":
+        case .list(let upcoming):
+            return [.string(try listing(upcoming: upcoming, at: now).json())]
+        case .status:
             return [.string(try Self.json(status(at: now)))]
-        case "Handle":
-            guard arguments.count == 2, let id = arguments[0].string, let showAlert = arguments[1].boolean else {
-                throw Self.badArguments(call)
-            }
+        case .handle(let id, let showAlert):
             handle(id, showAlert: showAlert, call)
             return nil
-        case "Test":
-            try test(call, at: now)
+        case .test(let content, let delay, let wait):
+            test(content, after: delay, wait: wait, call)
             return nil
-        case "Sync":
+        case .sync:
             syncSources { reports in
                 call.reply([
                     .string(reports.contains(where: \.failed) ? "failed" : "synced"),
@@ -100,8 +107,6 @@ extension Daemon {
                 ])
             }
             return nil
-        default:
-            throw DaemonError(.unavailable, "\(Self.interface) has no method \(call.method)")
         }
     }
 
@@ -149,25 +154,9 @@ extension Daemon {
         }
     }
 
-    /// Shows the test popup `call` describes, now or after its delay.
-    private func test(_ call: BusCall, at now: Instant) throws {
-        let arguments = call.arguments
-        guard arguments.count == 7,
-            let title = arguments[0].string, let body = arguments[1].string, let label = arguments[2].string,
-            let url = arguments[3].string, let urgencyName = arguments[4].string,
-            let delay = arguments[5].unsigned, let wait = arguments[6].boolean
-        else {
-            throw Self.badArguments(call)
-        }
-        guard let urgency = Urgency(rawValue: urgencyName.isEmpty ? "normal" : urgencyName) else {
-            throw DaemonError(.badCall, "urgency \"\(urgencyName)\" is not low, normal or critical")
-        }
-        var action: NotificationAction?
-        if !url.isEmpty {
-            action = NotificationAction(
-                label: label.isEmpty ? nil : label, url: try ActionURL(url, policy: configuration.urlPolicy))
-        }
-        let content = NotificationContent(title: title, body: body, urgency: urgency, action: action)
+    /// Shows a test popup of `content` after `delay`, and answers `call` once it is shown (or,
+    /// with `wait`, once it is acted on or closed).
+    private func test(_ content: NotificationContent, after delay: TimeSpan, wait: Bool, _ call: BusCall) {
         let entryID = "test-" + String(UInt32.random(in: .min ... .max), radix: 16)
         let entry = ScheduleEntry(id: entryID, dialect: .native, content: content, trigger: .immediate)
         let show = { [unowned self] in
@@ -185,7 +174,7 @@ extension Daemon {
                 call.reply([.string(""), .string("failed"), .string(error.message)])
             }
         }
-        if delay == 0 { show() } else { notifier.after(.seconds(Int64(delay)), show) }
+        if delay == .zero { show() } else { notifier.after(delay, show) }
     }
 
     /// Answers the calls waiting on the occurrence `outcome` is about.
@@ -195,10 +184,6 @@ extension Daemon {
         if let failure = outcome.failure { lines.append(failure.message) }
         let status = outcome.failure == nil ? "handled" : "failed"
         for answer in answers { answer(status, lines.joined(separator: "\n")) }
-    }
-
-    private static func badArguments(_ call: BusCall) -> DaemonError {
-        DaemonError(.badCall, "\(call.method): wrong arguments (see the introspection data)")
     }
 
     private static func json(_ value: some Encodable) throws -> String {

@@ -49,7 +49,7 @@ public struct ScheduleListing: Sendable {
     public var rows: [Row]
     /// The most occurrences per entry a listing shows: a caller cannot make the daemon compute
     /// and hold an unbounded listing.
-    public static let maximumUpcoming = 1000
+    public static let maximumUpcoming = ControlCall.maximumUpcoming
 
     /// Lists `schedules` as of `now`, `upcoming` occurrences per entry, sorted by next occurrence.
     ///

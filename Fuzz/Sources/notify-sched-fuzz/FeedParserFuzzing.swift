@@ -38,9 +38,17 @@ enum FeedParserFuzzing {
 /// catch-up of each entry after a month's downtime, as the planner plans it; and the choices
 /// of a session start and a posted event, as `SourceEventPlan` makes them.
 /// A crash, a hang (libFuzzer's `-timeout`) or a leak past `-rss_limit_mb` is a finding.
+///
+/// An input that starts with 0xC0 (no feed does) is a call on the daemon's control interface
+/// instead, decoded by `controlCall(from:)` and checked as the daemon checks it (`ControlCall`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    if bytes.first == 0xC0 {
+        let (method, arguments) = controlCall(from: bytes.dropFirst())
+        _ = try? ControlCall(method: method, arguments: arguments, urlPolicy: URLPolicy())
+        return 0
+    }
     let result = parser.parse(bytes, source: "fuzz")
     guard let schedule = result.schedule else { return 0 }
     let zone = parser.userZone ?? ZoneRules.utc
@@ -59,4 +67,31 @@ public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
         if let news = plan.news { memory.news = news }
     }
     return 0
+}
+
+/// The control interface's methods, and one it does not have.
+private let methods = ["PostEvent", "List", "Status", "Handle", "Test", "Sync", "Reboot"]
+
+/// A method and its arguments from bytes (`Fuzz/make_corpus.py` writes them): the method's
+/// index, then each argument as a kind byte (0 a string with a 2-byte little-endian length,
+/// 1 a boolean, 2 a 32-bit number) and its value.
+private func controlCall(from bytes: ArraySlice<UInt8>) -> (String, [ControlCall.Argument]) {
+    var rest = bytes
+    let method = methods[Int(rest.popFirst() ?? 0) % methods.count]
+    var arguments: [ControlCall.Argument] = []
+    while let kind = rest.popFirst() {
+        switch kind % 3 {
+        case 0:
+            let length = Int(rest.popFirst() ?? 0) | Int(rest.popFirst() ?? 0) << 8
+            arguments.append(.string(String(decoding: rest.prefix(length), as: UTF8.self)))
+            rest = rest.dropFirst(length)
+        case 1:
+            arguments.append(.boolean((rest.popFirst() ?? 0) & 1 == 1))
+        default:
+            let value = rest.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            arguments.append(.unsigned(value))
+            rest = rest.dropFirst(4)
+        }
+    }
+    return (method, arguments)
 }

@@ -127,4 +127,6 @@ extension ErrorCode where Domain == CoreError {
     public static var cannotOpen: Self { Self(rawValue: "handling.cannot-open") }
     /// A translation catalog (`.mo` or `.po`) is too large, malformed, or not UTF-8.
     public static var invalidCatalog: Self { Self(rawValue: "catalog.invalid") }
+    /// A call on the control interface names no method, or its arguments are wrong or too large.
+    public static var badCall: Self { Self(rawValue: "control.bad-call") }
 }
