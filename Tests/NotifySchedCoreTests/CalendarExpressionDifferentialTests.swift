@@ -157,7 +157,8 @@ import Testing
             for start in starts {
                 // From up to two hours before it, at a random microsecond.
                 let base = start - TimeSpan(microseconds: Int64.random(in: 1...7_200_000_000, using: &generator))
-                let text = "\(base.microseconds / 1_000_000).\(String(base.microseconds % 1_000_000).leftPadded(to: 6))"
+                let text =
+                    "\(base.microseconds / 1_000_000).\(CivilDateTime.padded(Int(base.microseconds % 1_000_000), 6))"
                 let result = try Self.compare(
                     Self.transitionExpressions, zone: zone, base: text, iterations: 8, tool: systemdAnalyze,
                     database: database)
@@ -305,12 +306,5 @@ import Testing
         let civil = CivilDateTime(
             year: date[0], month: date[1], day: date[2], hour: time[0], minute: time[1], second: time[2])
         return civil.instant(atOffset: 0).secondsSinceEpoch
-    }
-}
-
-extension String {
-    /// The string with zeros in front, to `length` characters.
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

@@ -21,7 +21,8 @@ import Testing
         #expect(answered.count == 1)
         #expect(answered.first?.sync == sync)
         #expect(answered.first?.reports == ["slow", "fast", "fast too"], "in the order of the sources")
-        #expect(checks.isIdle)
+        #expect(checks.running.isEmpty)
+        #expect(checks.start(due: []).answered.isEmpty, "no sync waits any more")
     }
 
     @Test func aSyncDuringACheckWaitsForAFreshOne() {

@@ -36,9 +36,6 @@ public struct SourceChecks<Report: Sendable>: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// Whether a check runs or a `sync` waits.
-    public var isIdle: Bool { running.isEmpty && syncs.isEmpty }
-
     /// A `sync` call asks for `sources` to be checked now, whatever their periods.
     ///
     /// - Parameters:

@@ -47,11 +47,9 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
             throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) contains spaces or control characters")
         }
         if !isASCII, let hidden = text.unicodeScalars.first(where: Self.isHiddenOrDirectional) {
-            let code = String(hidden.value, radix: 16, uppercase: true)
             throw CoreError(
                 .disallowedURL,
-                "\(QuotedInput.quoted(text)) contains an invisible or direction-changing character "
-                    + "(U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))")
+                "\(QuotedInput.quoted(text)) contains an invisible or direction-changing character (U+\(hidden.code))")
         }
         guard let schemeLength else {
             throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) is not an absolute URL (it has no scheme)")

@@ -17,8 +17,7 @@ public enum TerminalText {
                 result.append(scalar)
                 continue
             }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            result.append(contentsOf: ("\\u" + scalar.code).unicodeScalars)
         }
         return String(result)
     }
