@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the hostile seed corpus for the feed-parser fuzzer into the folder named first.
+"""Writes the seed corpora of the two fuzz targets into OUT_DIR/feed and OUT_DIR/control.
 
     make_corpus.py OUT_DIR SHARE_FEEDS_DIR
 
-Seeds: every shipped feed and truncations of it, plus hand-made hostile documents: entity bombs,
-deep nesting, binary plists with reference cycles, exponential DAGs and huge counts, numbers
-prefixed with 0xFF bytes, invalid UTF-8, and dates that do not exist.
+Feed seeds: every shipped feed and truncations of it, plus hand-made hostile documents: entity
+bombs, deep nesting, binary plists with reference cycles, exponential DAGs and huge counts,
+numbers prefixed with 0xFF bytes, invalid UTF-8, dates that do not exist, and schedules whose
+occurrences are costly to find. Control seeds: one call per method and the hostile calls.
 """
+import json
 import os
 import plistlib
 import struct
@@ -78,13 +80,26 @@ def hostile():
     seeds["lying-count.bplist"] = bplist([array([0])], count_override=2**40)
     seeds["bad-offset.bplist"] = bplist([array([5])])
     seeds["dict-cycle.bplist"] = bplist([dictionary([(1, 0)]), key]) + value
+    # Schedules whose occurrences cost the most to find: bursts before long gaps, sub-second
+    # repetitions, counted calendars, repeats that ended decades ago.
+    costly = [
+        {"id": "burst", "title": "t", "calendar": "*-*-01..08 *:*:*"},
+        {"id": "subsecond", "title": "t", "calendar": "*:*:0/0.000001"},
+        {"id": "counted", "title": "t", "calendar": "*:*:*", "fireDate": "2026-10-20T00:00:00Z", "count": 1000},
+        {"id": "ended", "title": "t", "repeatInterval": "minute", "fireDate": "1971-01-01T00:00:00Z",
+         "until": "1972-01-01T00:00:00Z"},
+        {"id": "dublin", "title": "t", "calendar": "daily", "timeZone": "Europe/Dublin"},
+        {"id": "lordhowe", "title": "t", "calendar": "*:0/15", "timeZone": "Australia/Lord_Howe"},
+        {"id": "leap", "title": "t", "calendar": "*-02-29 Mon 00:00", "maxLateness": 1e308},
+    ]
+    seeds["costly-schedules.json"] = json.dumps({"version": 1, "notifications": costly}).encode()
     return seeds
 
 
 def control_call(method, *arguments):
-    """A control call as the fuzz target reads it: 0xC0, the method's index, then each argument
-    as a kind byte (0 string with a 2-byte little-endian length, 1 boolean, 2 uint32)."""
-    data = bytes([0xC0, method])
+    """A control call as the fuzz target reads it: the method's index, then each argument as a
+    kind byte (0 string with a 2-byte little-endian length, 1 boolean, 2 uint32)."""
+    data = bytes([method])
     for argument in arguments:
         if isinstance(argument, bool):
             data += bytes([1, int(argument)])
@@ -113,7 +128,6 @@ def control_calls():
 
 def main():
     out, feeds = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
     seeds = hostile()
     for name in sorted(os.listdir(feeds)):
         data = open(os.path.join(feeds, name), "rb").read()
@@ -126,11 +140,13 @@ def main():
                 seeds["binary-" + name] = plistlib.dumps(value, fmt=plistlib.FMT_BINARY)
             except Exception:
                 pass
-    seeds.update(control_calls())
-    for name, data in seeds.items():
-        with open(os.path.join(out, name), "wb") as handle:
-            handle.write(data)
-    print("%d seeds in %s" % (len(seeds), out))
+    for target, corpus in (("feed", seeds), ("control", control_calls())):
+        folder = os.path.join(out, target)
+        os.makedirs(folder, exist_ok=True)
+        for name, data in corpus.items():
+            with open(os.path.join(folder, name), "wb") as handle:
+                handle.write(data)
+        print("%d %s seeds in %s" % (len(corpus), target, folder))
 
 
 if __name__ == "__main__":

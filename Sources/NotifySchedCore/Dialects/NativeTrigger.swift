@@ -50,6 +50,14 @@ enum NativeTrigger {
                     at: reader.location(of: "count"))
                 return nil
             }
+            if let count, count > RecurrenceBounds.maximumCalendarCount {
+                mapping.error(
+                    .invalidValue,
+                    "`count` on a `calendar` entry must be at most \(RecurrenceBounds.maximumCalendarCount), "
+                        + "not \(count): its occurrences are counted one by one; bound a longer series with `until`",
+                    at: reader.location(of: "count"))
+                return nil
+            }
             return .calendar(calendar, zone: zone, notBefore: fireTime, bounds: bounds)
         }
         if until != nil || count != nil {

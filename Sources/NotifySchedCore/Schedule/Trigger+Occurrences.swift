@@ -8,8 +8,9 @@ extension Trigger {
     ///   - now: The current time; nothing earlier is returned.
     ///   - limit: At most this many instants.
     ///   - userZone: The user's current zone, for floating times without a zone of their own.
-    /// - Complexity: O(`limit`) for `repeating`; calendar triggers with a `count` walk their
-    ///   elapses from the first (at most `RecurrenceBounds.maximumCount`).
+    /// - Complexity: O(`limit`) for `repeating`; `limit` `nextElapse` searches for `calendar`,
+    ///   but one with a `count` walks its elapses from the first (at most
+    ///   `RecurrenceBounds.maximumCalendarCount` searches).
     public func occurrences(onOrAfter now: Instant, limit: Int, userZone: ZoneRules) -> [Instant] {
         guard limit > 0 else { return [] }
         switch self {
@@ -51,12 +52,10 @@ extension Trigger {
             let series = RepeatSeries(first: first, interval: interval, userZone: userZone)
             var index = series.firstIndex(onOrAfter: now) - 1
             if let count = bounds.count { index = min(index, count - 1) }
-            while index >= 0 {
-                let instant = series.occurrence(index)
-                if bounds.admits(instant) { return instant }
-                index -= 1
+            if let until = bounds.until {
+                index = min(index, series.firstIndex(onOrAfter: Instant(microseconds: until.microseconds + 1)) - 1)
             }
-            return nil
+            return index >= 0 ? series.occurrence(index) : nil
         case .calendar(let expression, let zone, let notBefore, let bounds):
             var walk = CalendarWalk(
                 expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
@@ -232,24 +231,51 @@ struct CalendarWalk {
         return result
     }
 
-    /// The last admitted elapse before `now`. Without a count it looks back one maximum
-    /// lateness-sized window at most, which is all a catch-up needs.
+    /// The last admitted elapse before `now`, looking back at most `lookBack` when uncounted,
+    /// which is all a catch-up needs.
     ///
-    /// An uncounted walk looks back in windows that grow fourfold from a minute, so finding the
-    /// last elapse walks a few windows' worth of elapses, not a month of them: a calendar
-    /// entry due every second costs about a minute of elapses, a daily one a day's. A counted
-    /// walk must count from the start, and does once.
+    /// - Complexity: Uncounted, at most 95 `nextElapse` searches whatever the expression: up to
+    ///   9 to find any elapse in windows that grow fourfold from a minute to `lookBack`, then
+    ///   2 per halving of the span between that elapse and `now` (at most 42 halvings of 31 days
+    ///   in microseconds). A counted walk must count from the start, and does once: at most
+    ///   `RecurrenceBounds.maximumCalendarCount` searches.
     mutating func lastElapse(before now: Instant, lookBack: TimeSpan = .days(31)) -> Instant? {
-        var window = bounds.count == nil ? min(TimeSpan.minutes(1), lookBack) : lookBack
-        while true {
+        guard bounds.count == nil else {
             var last: Instant?
-            forEachElapse(from: now - window) { _, instant in
+            forEachElapse(from: now - lookBack) { _, instant in
                 guard instant < now else { return false }
                 last = instant
                 return true
             }
-            if last != nil || window >= lookBack { return last }
-            window = min(window * 4, lookBack)
+            return last
         }
+        var window = min(TimeSpan.minutes(1), lookBack)
+        var found = firstAdmittedElapse(after: Instant(microseconds: (now - window).microseconds - 1))
+        while found.map({ $0 >= now }) ?? true, window < lookBack {
+            window = min(window * 4, lookBack)
+            found = firstAdmittedElapse(after: Instant(microseconds: (now - window).microseconds - 1))
+        }
+        guard var last = found, last < now else { return nil }
+        // Bisect: the answer is at or after `last` and before `upper`; each round moves `last`
+        // on and halves the span.
+        var upper = now
+        while let next = firstAdmittedElapse(after: last), next < upper {
+            last = next
+            let middle = last + TimeSpan(microseconds: (upper - last).microseconds / 2)
+            if let probe = firstAdmittedElapse(after: middle), probe < upper {
+                last = probe
+            } else {
+                upper = Instant(microseconds: middle.microseconds + 1)
+            }
+        }
+        return last
+    }
+
+    /// The first elapse after `instant` that the bounds admit (uncounted: `notBefore` and `until`).
+    private func firstAdmittedElapse(after instant: Instant) -> Instant? {
+        var base = instant
+        if let notBefore, base < notBefore { base = Instant(microseconds: notBefore.microseconds - 1) }
+        guard let next = expression.nextElapse(after: base, in: zone), bounds.admits(next) else { return nil }
+        return next
     }
 }

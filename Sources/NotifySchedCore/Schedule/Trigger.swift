@@ -69,10 +69,12 @@ public struct RecurrenceBounds: Sendable, Hashable {
     public static let unbounded = RecurrenceBounds()
 
     /// The largest `count` a feed may give; leave `count` out for a repeat without end.
-    ///
-    /// Counting a calendar expression's elapses walks them from the first, so the bound keeps
-    /// that walk short.
     public static let maximumCount = 1_000_000
+
+    /// The largest `count` of a `calendar` entry: counting a calendar expression's elapses
+    /// walks them from the first at every query, so this bounds that walk to a thousand
+    /// searches. A `repeatInterval` entry finds its n-th occurrence directly.
+    public static let maximumCalendarCount = 1_000
 }
 
 /// Which events an event-driven entry listens to.

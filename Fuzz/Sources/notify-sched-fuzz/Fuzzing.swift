@@ -22,35 +22,69 @@ private let parser: FeedParser = {
 
 private let now = Instant(secondsSinceEpoch: 1_800_000_000)
 
-/// Hands the command line to libFuzzer's driver with `fuzzFeedParser` as the target.
+/// What an input is: a feed (`feed`, the default) or a call on the daemon's control interface
+/// (`control`), chosen by `NOTIFY_SCHED_FUZZ_TARGET` so that each has a campaign of its own.
+private let fuzzesControlCalls = ProcessInfo.processInfo.environment["NOTIFY_SCHED_FUZZ_TARGET"] == "control"
+
+/// The most CPU time one input may take (`NOTIFY_SCHED_FUZZ_SLOW_MS`, default 100 ms): a slower
+/// one stops the run as a finding, as a crash does. libFuzzer's own `-timeout` counts whole seconds.
+private let slowLimitMilliseconds =
+    Double(ProcessInfo.processInfo.environment["NOTIFY_SCHED_FUZZ_SLOW_MS"] ?? "") ?? 100
+
+/// The slowest input so far, in CPU milliseconds, and how many ran; one thread runs the inputs.
+nonisolated(unsafe) private var slowestMilliseconds = 0.0
+nonisolated(unsafe) private var executions = 0
+
+/// Hands the command line to libFuzzer's driver with `fuzzOneInput` as the target, and prints
+/// the slowest input's time when the run ends.
 @main
-enum FeedParserFuzzing {
+enum Fuzzing {
     static func main() {
+        _ = parser
+        atexit {
+            print(String(format: "slowest input: %.2f ms of CPU in %d executions", slowestMilliseconds, executions))
+        }
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzFeedParser))
+        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
     }
 }
 
-/// libFuzzer's entry point: the whole parse path (size cap, sniffing, bounded readers, the
-/// dialect mappers), then what the daemon computes of the schedule over time: the first
-/// occurrences of every entry and the last one before now, as `list` computes them; the
-/// catch-up of each entry after a month's downtime, as the planner plans it; and the choices
-/// of a session start and a posted event, as `SourceEventPlan` makes them.
-/// A crash, a hang (libFuzzer's `-timeout`) or a leak past `-rss_limit_mb` is a finding.
-///
-/// An input that starts with 0xC0 (no feed does) is a call on the daemon's control interface
-/// instead, decoded by `controlCall(from:)` and checked as the daemon checks it (`ControlCall`).
+/// The calling thread's CPU time in milliseconds: unlike the wall clock, not inflated by
+/// whatever else the machine runs.
+private func threadCPUMilliseconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+}
+
+/// libFuzzer's entry point: runs the input through its target and checks its CPU time. A
+/// crash, a hang (libFuzzer's `-timeout`), a leak past `-rss_limit_mb` or an input over the
+/// CPU limit is a finding. The first input is not timed: it pays for one-time set-up
+/// (Foundation's caches).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    if bytes.first == 0xC0 {
-        let (method, arguments) = controlCall(from: bytes.dropFirst())
-        _ = try? ControlCall(method: method, arguments: arguments, urlPolicy: URLPolicy())
-        return 0
+    let started = threadCPUMilliseconds()
+    if fuzzesControlCalls { fuzzControlCall(bytes[...]) } else { fuzzFeed(bytes) }
+    let elapsed = threadCPUMilliseconds() - started
+    executions += 1
+    guard executions > 1 else { return 0 }
+    slowestMilliseconds = max(slowestMilliseconds, elapsed)
+    if elapsed > slowLimitMilliseconds {
+        fatalError(String(format: "input took %.1f ms of CPU, over the %.0f ms limit", elapsed, slowLimitMilliseconds))
     }
+    return 0
+}
+
+/// The feed target: the whole parse path (size cap, sniffing, bounded readers, the dialect
+/// mappers), then what the daemon computes of the schedule over time: the first occurrences of
+/// every entry and the last one before now, as `list` computes them; the catch-up of each entry
+/// after a month's downtime, as the planner plans it; and the choices of a session start and a
+/// posted event, as `SourceEventPlan` makes them.
+private func fuzzFeed(_ bytes: [UInt8]) {
     let result = parser.parse(bytes, source: "fuzz")
-    guard let schedule = result.schedule else { return 0 }
+    guard let schedule = result.schedule else { return }
     let zone = parser.userZone ?? ZoneRules.utc
     let context = PlanningContext(userZone: zone, applicationVersion: "2.0", watchedSince: now)
     for entry in schedule.entries {
@@ -66,7 +100,13 @@ public func fuzzFeedParser(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
         if let check = plan.check { memory.check = check }
         if let news = plan.news { memory.news = news }
     }
-    return 0
+}
+
+/// The control target: a call decoded from bytes (`controlCall(from:)`) and checked as the
+/// daemon checks it (`ControlCall`).
+private func fuzzControlCall(_ bytes: ArraySlice<UInt8>) {
+    let (method, arguments) = controlCall(from: bytes)
+    _ = try? ControlCall(method: method, arguments: arguments, urlPolicy: URLPolicy())
 }
 
 /// The control interface's methods, and one it does not have.

@@ -1,0 +1,95 @@
+import NotifySchedCore
+import Testing
+
+/// The searches a catch-up makes find the same instants as a walk over every occurrence, at a
+/// cost that does not grow with how many occurrences there are (issue 20).
+@Suite struct BoundedOccurrenceSearchTests {
+    /// Expressions from sub-second to yearly, some with long gaps between bursts; the dense ones
+    /// (true) have too many elapses in a month to walk in a test.
+    static let expressions: [(String, dense: Bool)] = [
+        ("*:*:*", true), ("*:*:0/0.25", true), ("*:*:0/7", true), ("*-*-01..08 *:*:*", true),
+        ("*-*-01 00:*:*", true), ("Sat,Sun *:0/5", false), ("*:0/15", false), ("*:0/20", false), ("hourly", false),
+        ("daily", false), ("weekly", false), ("Mon..Fri 09:00", false), ("*-02-29 12:00", false),
+        ("*-*~01 18:00", false), ("*-*-* 02:30", false), ("*-03,10-* 01..03:00:00", false),
+        ("*-*-* 00/6:00:00", false), ("Tue *-*-1..7 10:00", false), ("*-12-31 23:59:59", false),
+        ("quarterly", false),
+    ]
+    static let zones = ["UTC", "Europe/Berlin", "Europe/Dublin", "Australia/Lord_Howe", "America/New_York"]
+    static let seed: UInt64 = 0x1A57
+
+    /// The last elapse before `now` in the 31 days before it, by walking every elapse forward.
+    private static func walkedLastElapse(_ expression: CalendarExpression, before now: Instant, in zone: ZoneRules)
+        -> Instant?
+    {
+        var last: Instant?
+        var cursor = Instant(microseconds: (now - .days(31)).microseconds - 1)
+        while let next = expression.nextElapse(after: cursor, in: zone), next < now {
+            last = next
+            cursor = next
+        }
+        return last
+    }
+
+    @Test func lastCalendarOccurrenceIsTheLastElapseBeforeNow() throws {
+        var random = SplitMix64(seed: Self.seed)
+        for index in 0..<400 {
+            let (text, dense) = Self.expressions[index % Self.expressions.count]
+            let zoneName = Self.zones.randomElement(using: &random)!
+            let rules = zone(zoneName)
+            let expression = try CalendarExpression.parse(text, zones: systemZones, localZone: rules)
+            let now =
+                Instant(secondsSinceEpoch: Int64.random(in: 1_577_836_800...2_051_222_400, using: &random))
+                + TimeSpan(microseconds: Int64.random(in: 0..<1_000_000, using: &random))
+            let found = Trigger.calendar(expression, zone: rules, notBefore: nil, bounds: .unbounded)
+                .lastOccurrence(before: now, userZone: .utc)
+            let place = "seed \(Self.seed) case \(index): \(text) in \(zoneName) before \(now)"
+            if dense {
+                // An elapse, before now, with no elapse between it and now.
+                let last = try #require(found, "\(place): none found")
+                #expect(last < now, "\(place)")
+                #expect(
+                    expression.nextElapse(after: last - .seconds(1), in: rules).map { $0 <= last } == true, "\(place)")
+                #expect(expression.nextElapse(after: last, in: rules).map { $0 >= now } ?? true, "\(place)")
+            } else {
+                #expect(found == Self.walkedLastElapse(expression, before: now, in: rules), "\(place)")
+            }
+        }
+    }
+
+    @Test func burstBeforeALongGapIsFoundWithoutWalkingIt() throws {
+        let expression = try CalendarExpression.parse("*-*-01..08 *:*:*", zones: systemZones, localZone: .utc)
+        let trigger = Trigger.calendar(expression, zone: .utc, notBefore: nil, bounds: .unbounded)
+        #expect(
+            trigger.lastOccurrence(before: instant("2026-11-20T12:00:00Z"), userZone: .utc)
+                == instant("2026-11-08T23:59:59Z"))
+    }
+
+    @Test func calendarEntryBeforeItsFireDateHasNoLastOccurrence() throws {
+        let expression = try CalendarExpression.parse("*:*:0/0.25", zones: systemZones, localZone: .utc)
+        let trigger = Trigger.calendar(
+            expression, zone: .utc, notBefore: FireTime(.absolute(instant("2026-11-20T12:00:00Z"))), bounds: .unbounded)
+        #expect(trigger.lastOccurrence(before: instant("2026-11-20T12:00:00Z"), userZone: .utc) == nil)
+        #expect(
+            trigger.lastOccurrence(before: instant("2026-11-20T12:00:01Z"), userZone: .utc)
+                == instant("2026-11-20T12:00:00.75Z"))
+    }
+
+    @Test func repeatThatEndedYearsAgoFindsItsLastOccurrenceDirectly() {
+        let trigger = Trigger.repeating(
+            first: FireTime(.absolute(instant("2000-01-01T00:00:00Z"))), every: .minute,
+            bounds: RecurrenceBounds(until: instant("2001-01-01T00:00:30Z")))
+        #expect(
+            trigger.lastOccurrence(before: instant("2026-11-26T00:00:00Z"), userZone: .utc)
+                == instant("2001-01-01T00:00:00Z"))
+    }
+
+    @Test func calendarCountAboveAThousandIsRefusedAtItsKey() {
+        let result = parse(nativeFeed(#""calendar": "*:*:*", "fireDate": "2026-10-20T00:00:00Z", "count": 1001"#))
+        #expect(result.schedule?.entries.isEmpty == true)
+        #expect(
+            errors(result) == [
+                "line 1: notifications[0].count: `count` on a `calendar` entry must be at most 1000, not 1001: "
+                    + "its occurrences are counted one by one; bound a longer series with `until`"
+            ])
+    }
+}
