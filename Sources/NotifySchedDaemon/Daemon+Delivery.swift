@@ -58,14 +58,13 @@ extension Daemon {
         do {
             let unanswered = try store.unanswered(
                 since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
-            for (occurrence, popupID) in unanswered {
-                // Popups this daemon showed itself are its own already.
-                guard notifier.popupIDs[occurrence.id] == nil,
-                    sources.indices.contains(where: {
-                        sources[$0].location == occurrence.source
-                            && schedule(of: $0)?.entries.contains { $0.id == occurrence.entryID } == true
-                    })
-                else { continue }
+            var entryIDs: [String: Set<String>] = [:]
+            for index in sources.indices {
+                entryIDs[sources[index].location] = Set(schedule(of: index)?.entries.map(\.id) ?? [])
+            }
+            let chosen = ScreenPlan.takeOver(
+                unanswered, shownAlready: Set(notifier.popupIDs.keys), entryIDs: entryIDs)
+            for (occurrence, popupID) in chosen {
                 do {
                     try handler.deliver(occurrence, replacing: popupID)
                 } catch {

@@ -41,32 +41,29 @@ extension Daemon {
         planner.schedule(source: index)
     }
 
-    /// Replaces the popups on screen of changed entries and closes those of withdrawn ones.
+    /// Replaces the popups on screen of changed entries and closes those of withdrawn ones, as
+    /// `ScreenPlan.afterFeedChange` decides.
     private func reconcileScreen(source index: Int, _ changes: ScheduleChanges, old: [ScheduleEntry]) {
-        let location = sources[index].location
-        let shown = handler.onScreen.values.filter { $0.source == location }
-        guard !shown.isEmpty, let entries = schedule(of: index)?.entries else { return }
-        let withdrawn = Set(changes.withdrawn.map { old[$0].id })
-        let changed = Dictionary(
-            changes.changed.map { (entries[$0.new].id, entries[$0.new]) }, uniquingKeysWith: { first, _ in first })
-        for occurrence in shown {
-            if withdrawn.contains(occurrence.entryID) {
-                if handler.withdraw(occurrenceID: occurrence.id) {
-                    report("notify-sched: closed \(occurrence.id): \(occurrence.entryID) was withdrawn")
+        guard let entries = schedule(of: index)?.entries else { return }
+        let plan = ScreenPlan.afterFeedChange(
+            changes, old: old, new: entries, source: sources[index].location,
+            onScreen: Array(handler.onScreen.values))
+        for change in plan {
+            switch change {
+            case .close(let shown):
+                if handler.withdraw(occurrenceID: shown.id) {
+                    report("notify-sched: closed \(shown.id): \(shown.entryID) was withdrawn")
                 }
-            } else if let entry = changed[occurrence.entryID] {
-                let updated = DeliveredOccurrence(
-                    id: occurrence.id, entry: entry, source: location, deliveredAt: occurrence.deliveredAt)
+            case .replace(let updated):
                 do {
                     guard try handler.replace(updated) else { continue }
-                    report("notify-sched: replaced \(occurrence.id) in place: \(entry.id) changed")
+                    report("notify-sched: replaced \(updated.id) in place: \(updated.entryID) changed")
                 } catch {
                     report("notify-sched: \(error.message)")
                     continue
                 }
-                // `handle ID` and a restarted daemon see the new content too.
                 do {
-                    if let record = try store.ledgerRecord(occurrenceID: occurrence.id) {
+                    if let record = try store.ledgerRecord(occurrenceID: updated.id) {
                         try store.recordDelivery(record, of: updated, server: notifier.serverInstance)
                     }
                 } catch {

@@ -1,0 +1,62 @@
+/// What the daemon does with the popups already on screen: after a feed changed under them, and
+/// when a new daemon finds those a previous one left unanswered.
+///
+/// Pure decisions over what is on screen and what the feeds hold now; the daemon carries them
+/// out (replacing, closing or showing again through the notifier, storing the popup ids).
+public enum ScreenPlan {
+    /// What becomes of one popup on screen after its source's feed changed.
+    public enum Change: Sendable, Equatable {
+        /// Its entry changed: the new content is shown in place, under the same occurrence, and
+        /// stored so that `handle` and a restarted daemon see it too.
+        case replace(DeliveredOccurrence)
+        /// Its entry was withdrawn: the popup closes, and nothing is handled or marked for it.
+        case close(DeliveredOccurrence)
+    }
+
+    /// What a feed change does to the popups on screen from `source`.
+    ///
+    /// - Parameters:
+    ///   - changes: How the new schedule differs from the old (`ScheduleChanges`).
+    ///   - old: The entries before, which `changes.withdrawn` indexes.
+    ///   - new: The entries now, which `changes.changed` indexes.
+    ///   - source: The source whose feed changed.
+    ///   - onScreen: The popups on screen, waiting for an answer, of any source.
+    /// - Returns: One change per affected popup, in the order of `onScreen`; popups of
+    ///   unchanged entries and of other sources are left alone.
+    public static func afterFeedChange(
+        _ changes: ScheduleChanges, old: [ScheduleEntry], new: [ScheduleEntry], source: String,
+        onScreen: [DeliveredOccurrence]
+    ) -> [Change] {
+        let withdrawn = Set(changes.withdrawn.map { old[$0].id })
+        let changed = Dictionary(
+            changes.changed.map { (new[$0.new].id, new[$0.new]) }, uniquingKeysWith: { first, _ in first })
+        return onScreen.compactMap { shown in
+            guard shown.source == source else { return nil }
+            if withdrawn.contains(shown.entryID) { return .close(shown) }
+            guard let entry = changed[shown.entryID] else { return nil }
+            return .replace(
+                DeliveredOccurrence(id: shown.id, entry: entry, source: source, deliveredAt: shown.deliveredAt))
+        }
+    }
+
+    /// Which of the popups a previous daemon left unanswered a new one takes over, so that
+    /// their buttons work again: those it does not show itself already and whose entry the
+    /// source's feed in force still has. The store chose the candidates (recent, unanswered,
+    /// on this server instance, at most `limit`), in their order.
+    ///
+    /// - Parameters:
+    ///   - unanswered: The candidates, each with the id its popup has on the server.
+    ///   - shownAlready: The occurrence ids of the popups this daemon shows itself.
+    ///   - entryIDs: The ids of the entries each source's feed in force has, by location; a
+    ///     source whose feed was not read has none.
+    /// - Returns: The popups to show again in place, in the order given.
+    public static func takeOver(
+        _ unanswered: [(occurrence: DeliveredOccurrence, popupID: UInt32)], shownAlready: Set<String>,
+        entryIDs: [String: Set<String>]
+    ) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+        unanswered.filter { candidate in
+            !shownAlready.contains(candidate.occurrence.id)
+                && entryIDs[candidate.occurrence.source]?.contains(candidate.occurrence.entryID) == true
+        }
+    }
+}
