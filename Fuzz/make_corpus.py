@@ -92,6 +92,10 @@ def hostile():
         {"id": "lordhowe", "title": "t", "calendar": "*:0/15", "timeZone": "Australia/Lord_Howe"},
         {"id": "leap", "title": "t", "calendar": "*-02-29 Mon 00:00", "maxLateness": 1e308},
     ]
+    # A port digit with a combining mark (U+0310), which once passed for a digit.
+    seeds["combining-port.json"] = (
+        '{"notifications": [{"id": "p", "title": "t", "action": {"url": "https://example.org:000\u0310/"}}]}'.encode()
+    )
     seeds["costly-schedules.json"] = json.dumps({"version": 1, "notifications": costly}).encode()
     return seeds
 
@@ -123,6 +127,8 @@ def control_calls():
         "control-test-hostile": control_call(
             4, "\u202e" * 100, "", "", "https://a@evil/", "loud", 4294967295, True),
         "control-sync": control_call(5),
+        "control-test-combining-port": control_call(
+            4, "Title", "Body", "Open", "https://example.org:000\u0310/", "normal", 0, False),
     }
 
 

@@ -43,6 +43,15 @@ import Testing
         #expect(refusal("https://example.org:8x/") != nil)
     }
 
+    /// Found by the control fuzz target: a digit with a combining mark is one character that
+    /// sorts between "0" and "9", and passed for a digit until the number was read.
+    @Test func aPortDigitWithACombiningMarkIsRefusedNotACrash() {
+        #expect(
+            refusal("https://example.org:000\u{310}/")
+                == "\"https://example.org:000\u{310}/\" has a port outside 1 to 65535")
+        #expect(refusal("https://example.org:8\u{301}0/") != nil)
+    }
+
     @Test func mailtoSetsOnlyTheCommonFields() {
         #expect(
             refusal("mailto:a@example.org?attach=/etc/passwd")

@@ -100,5 +100,6 @@ import Testing
         #expect(hours.end(containing: instant("2026-03-29T12:00:00+02:00"), in: berlin) == nil)
         #expect(QuietHours(parsing: "07:00-07:00") == nil)
         #expect(QuietHours(parsing: "25:00-07:00") == nil)
+        #expect(QuietHours(parsing: "2\u{301}2:00-07:00") == nil, "a digit with a combining mark is no digit")
     }
 }

@@ -71,5 +71,6 @@ public struct QuietHours: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    /// "0" to "9" alone: a digit with a combining mark sorts between them too.
+    fileprivate var isASCIIDigit: Bool { asciiValue.map { (48...57).contains($0) } ?? false }
 }
