@@ -140,15 +140,16 @@ extension Daemon {
                     location: sources[index].location, dialect: schedule(of: index)?.dialect.rawValue,
                     entries: schedule(of: index)?.entries.count ?? 0, health: SourceHealthReport(sources[index].health))
             },
-            pending: planner.pendingCount, nextDeadline: planner.nextDeadline.map(\.rfc3339))
+            pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339))
     }
 
     /// Runs `handleLocalNotification` and answers `call` when the outcome is known.
     private func handle(_ id: String, showAlert: Bool, _ call: BusCall) {
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
-        waitingCalls[id, default: []].append { status, report in call.reply([.string(status), .string(report)]) }
+        let token = waitForOutcome(of: id) { status, report in call.reply([.string(status), .string(report)]) }
         guard handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: showAlert) else {
-            waitingCalls[id] = nil
+            core.callGaveUp(token, on: id)
+            replies[token] = nil
             call.reply([.string("unknown"), .string("")])
             return
         }
@@ -164,7 +165,7 @@ extension Daemon {
             do throws(CoreError) {
                 let id = try self.show(entry, of: Self.testSource, occurrence: now, at: now)
                 if wait {
-                    self.waitingCalls[id, default: []].append { status, report in
+                    self.waitForOutcome(of: id) { status, report in
                         call.reply([.string(id), .string(status), .string(report)])
                     }
                 } else {
@@ -177,13 +178,25 @@ extension Daemon {
         if delay == .zero { show() } else { notifier.after(delay, show) }
     }
 
-    /// Answers the calls waiting on the occurrence `outcome` is about.
+    /// Has the core keep a control call waiting for the outcome of `occurrenceID`, answered
+    /// with `reply`.
+    ///
+    /// - Returns: The call's token.
+    @discardableResult
+    private func waitForOutcome(of occurrenceID: String, reply: @escaping (String, String) -> Void) -> Int {
+        let token = nextCallToken
+        nextCallToken += 1
+        replies[token] = reply
+        core.call(token, waitsFor: occurrenceID)
+        return token
+    }
+
+    /// Answers the calls the core has waiting on the occurrence `outcome` is about.
     func answerWaitingCalls(with outcome: HandlingOutcome) {
-        guard let answers = waitingCalls.removeValue(forKey: outcome.occurrence.id) else { return }
-        var lines = outcome.reportLines
-        if let failure = outcome.failure { lines.append(failure.message) }
-        let status = outcome.failure == nil ? "handled" : "failed"
-        for answer in answers { answer(status, lines.joined(separator: "\n")) }
+        let (status, report) = outcome.callAnswer
+        for token in core.calls(answeredBy: outcome.occurrence.id) {
+            replies.removeValue(forKey: token)?(status, report)
+        }
     }
 
     private static func json(_ value: some Encodable) throws -> String {

@@ -115,7 +115,7 @@ extension Daemon {
             try store.recordHandling(outcome, at: now)
             let answered = outcome.occurrence
             if let change = outcome.change, let record = try store.ledgerRecord(occurrenceID: answered.id) {
-                planner.answered(
+                core.planner.answered(
                     change, entryID: answered.entryID, source: answered.source, occurrence: record.occurrence, at: now)
                 armTimer()
             }

@@ -14,10 +14,10 @@ extension Daemon {
     /// A source whose feed has not arrived yet (a portal URL on its first start) takes the
     /// session start when its feed arrives: iNotify checks after downloading, too.
     func sessionEvent(_ name: String, countsAsRun: Bool, at now: Instant) {
+        if name == "session:start" {
+            core.sessionStarted(withoutFeed: sources.indices.filter { schedule(of: $0) == nil })
+        }
         for index in sources.indices {
-            if schedule(of: index) == nil, name == "session:start" {
-                sourcesAwaitingSessionStart.insert(index)
-            }
             carryOut(.session(name, countsAsRun: countsAsRun), source: index, at: now)
         }
         deliverWaiting(at: now)
@@ -26,7 +26,7 @@ extension Daemon {
 
     /// The session start for a source whose first feed just arrived, if it waited for one.
     func sessionStartIfAwaited(source index: Int, at now: Instant) {
-        guard schedule(of: index) != nil, sourcesAwaitingSessionStart.remove(index) != nil else { return }
+        guard schedule(of: index) != nil, core.takesSessionStart(source: index) else { return }
         carryOut(.session("session:start", countsAsRun: true), source: index, at: now)
         deliverWaiting(at: now)
     }
@@ -67,7 +67,7 @@ extension Daemon {
                 handling: try store.handlingState(source.location))
             let plan = SourceEventPlan(
                 event, schedule: schedule, memory: memory, settings: source.settings.iNotify,
-                location: source.location, waiting: waiting,
+                location: source.location, waiting: core.waiting,
                 onScreen: handler.onScreen.values.contains { $0.source == source.location },
                 canOpen: notifier.canOpen, now: now)
             for note in plan.notes { report("notify-sched: \(source.location): \(note)") }
@@ -78,7 +78,7 @@ extension Daemon {
             } else if let news = plan.news {
                 try store.setNewsState(news, for: source.location, waiting: chosen)
             }
-            waiting.add(plan.popups)
+            core.waiting.add(plan.popups)
             return plan.occurrenceIDs
         } catch {
             report("notify-sched: \(source.location): \(error)")

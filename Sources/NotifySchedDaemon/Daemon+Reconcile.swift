@@ -27,18 +27,18 @@ extension Daemon {
             return nil
         }
         let old = schedule(of: index)?.entries ?? []
-        let (changes, effects) = planner.load(
+        let (changes, effects) = core.planner.load(
             newSchedule, source: index, settled: settled, answers: answers, at: now)
         carryOut(effects, at: now)
         reconcileScreen(source: index, changes, old: old)
-        waiting.forgetEntries(of: location)
+        core.waiting.forgetEntries(of: location)
         armTimer()
         return changes
     }
 
     /// The schedule in force for source `index`, if its feed was ever read.
     func schedule(of index: Int) -> Schedule? {
-        planner.schedule(source: index)
+        core.planner.schedule(source: index)
     }
 
     /// Replaces the popups on screen of changed entries and closes those of withdrawn ones, as

@@ -13,9 +13,9 @@ extension Daemon {
         switch timer.acknowledge() {
         case .clockChanged:
             report("notify-sched: the clock changed; planning again")
-            carryOut(planner.clockChanged(at: now), at: now)
+            carryOut(core.planner.clockChanged(at: now), at: now)
         case .expired, .none:
-            carryOut(planner.timerExpired(at: now), at: now)
+            carryOut(core.planner.timerExpired(at: now), at: now)
         }
         armTimer()
         pruneLedgerIfDue(at: now)
@@ -28,7 +28,7 @@ extension Daemon {
             switch effect {
             case .show(let due):
                 let result = deliver(due.entry, of: due.location, occurrence: due.occurrence, at: now)
-                planner.shown(due, result, at: now)
+                core.planner.shown(due, result, at: now)
             case .recordMissed(let source, let entryID, let occurrence):
                 record(entryID, of: source, occurrence: occurrence, .missed, at: now)
             case .follow(let source, let entryIDs, let since):
@@ -41,24 +41,21 @@ extension Daemon {
         }
     }
 
-    /// Prunes the ledger once a day, when the timer wakes the daemon anyway: it would otherwise
-    /// grow by a record per occurrence forever.
+    /// Prunes the ledger when the core says a prune is due.
     func pruneLedgerIfDue(at now: Instant) {
-        if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return }
-        ledgerPrunedAt = now
+        guard let cutOff = core.ledgerPruneCutOff(at: now) else { return }
         do {
-            let pruned = try store.pruneLedger(recordedBefore: now - .days(Self.ledgerRetentionDays))
+            let pruned = try store.pruneLedger(recordedBefore: cutOff)
             if pruned > 0 {
-                report("notify-sched: pruned \(pruned) ledger records older than \(Self.ledgerRetentionDays) days")
+                report("notify-sched: pruned \(pruned) ledger records from before \(cutOff.rfc3339)")
             }
         } catch {
             report("notify-sched: \(error.message)")
         }
     }
 
-    /// Arms the timer for the planner's next deadline, the next check of a source or the next
-    /// waiting popup, whichever is first.
+    /// Arms the timer for the core's next wake-up.
     func armTimer() {
-        timer.arm(at: [planner.nextDeadline, nextCheck, waiting.nextDeadline].compactMap { $0 }.min())
+        timer.arm(at: core.nextWakeUp(nextCheck: nextCheck))
     }
 }

@@ -9,8 +9,10 @@ extension Daemon {
     /// Takes up the popups a previous daemon left waiting.
     func loadWaitingPopups() {
         do {
-            waiting = PopupQueue(try store.waitingPopups())
-            if !waiting.items.isEmpty { report("notify-sched: \(waiting.items.count) popups waiting from before") }
+            core.waiting = PopupQueue(try store.waitingPopups())
+            if !core.waiting.items.isEmpty {
+                report("notify-sched: \(core.waiting.items.count) popups waiting from before")
+            }
         } catch {
             report("notify-sched: \(error.message)")
         }
@@ -22,9 +24,12 @@ extension Daemon {
     /// - Returns: The occurrence ids of the popups shown.
     @discardableResult
     func deliverWaiting(at now: Instant) -> Set<String> {
+        // Read before the queue is changed: the lookup must not reach into the core meanwhile.
+        let schedules = Dictionary(
+            sources.indices.map { (sources[$0].location, schedule(of: $0)) }, uniquingKeysWith: { first, _ in first })
         var lookup: [String: [String: ScheduleEntry]] = [:]
-        let ready = waiting.takeReady(at: now, quietHours: configuration.quietHours, userZone: userZone) {
-            entry(of: $0, lookup: &lookup)
+        let ready = core.waiting.takeReady(at: now, quietHours: configuration.quietHours, userZone: userZone) {
+            Self.entry(of: $0, in: schedules, lookup: &lookup)
         }
         var shown: Set<String> = []
         for (position, decision) in ready.enumerated() {
@@ -41,7 +46,7 @@ extension Daemon {
                     let unshown = ready[position...].compactMap {
                         if case .show(let item, _) = $0 { item } else { nil }
                     }
-                    waiting.putBack(unshown, heldUntil: now + Self.retryDelay)
+                    core.waiting.putBack(unshown, heldUntil: now + Self.retryDelay)
                     return shown
                 }
             }
@@ -59,11 +64,13 @@ extension Daemon {
         }
     }
 
-    /// The entry a waiting popup shows, from its feed as in force now; `lookup` keeps each
-    /// source's entries by id for the popups that follow.
-    private func entry(of popup: WaitingPopup, lookup: inout [String: [String: ScheduleEntry]]) -> ScheduleEntry? {
+    /// The entry a waiting popup shows, from its feed as in force now (`schedules`, by
+    /// location); `lookup` keeps each source's entries by id for the popups that follow.
+    private static func entry(
+        of popup: WaitingPopup, in schedules: [String: Schedule?], lookup: inout [String: [String: ScheduleEntry]]
+    ) -> ScheduleEntry? {
         if lookup[popup.source] == nil {
-            let entries = sources.firstIndex { $0.location == popup.source }.flatMap { schedule(of: $0) }?.entries ?? []
+            let entries = schedules[popup.source].flatMap { $0 }?.entries ?? []
             lookup[popup.source] = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         }
         return lookup[popup.source]?[popup.entryID]

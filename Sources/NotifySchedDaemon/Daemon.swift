@@ -6,14 +6,14 @@ import NotifySchedStore
 
 /// `notify-sched daemon`: follows the configured feeds and delivers every occurrence on time.
 ///
-/// One thread, one GLib main loop (DESIGN §8). What to show of timed entries, and when, is
-/// decided by an `OccurrencePlanner`, the pure core: the daemon hands it each event (a feed
-/// loaded, the timer expired, a clock step or resume, a zone change, a server appearing) and
-/// carries out the effects it returns, then arms one `WallClockTimer` at its next deadline. At
-/// start the popups a previous daemon left unanswered are taken over, then the session-start
-/// event runs the iNotify checks and the iSmartNews display cycles; a resume, an unlock and a
-/// zone change come from `SessionWatcher`. Delivery and clicks go through `NotificationHandler`,
-/// and what they change goes to the `StateStore`.
+/// One thread, one GLib main loop (DESIGN §8). What to show, and when, is decided by its
+/// `DaemonCore`, pure: the daemon hands its parts each event (a feed loaded, the timer expired,
+/// a clock step or resume, a zone change, a server appearing, a session event, an answer) and
+/// carries out the effects they return, then arms one `WallClockTimer` at the core's next
+/// wake-up. At start the popups a previous daemon left unanswered are taken over, then the
+/// session-start event runs the iNotify checks and the iSmartNews display cycles; a resume, an
+/// unlock and a zone change come from `SessionWatcher`. Delivery and clicks go through
+/// `NotificationHandler`, and what they change goes to the `StateStore`.
 public final class Daemon {
     /// The daemon's well-known name on the session bus: owning it makes it the only one.
     public static let busName = "org.notify_sched.Daemon"
@@ -28,8 +28,6 @@ public final class Daemon {
     /// How many of those popups a new daemon takes over, the most recent: a server shows a
     /// few, and each costs a call to it at every start (the others still answer to `handle`).
     static let takeOverLimit = 20
-    /// How many days the ledger keeps every record; older ones go, but each entry's latest stays.
-    static let ledgerRetentionDays: Int64 = 90
 
     let configuration: Configuration
     let notifier = DesktopNotifier()
@@ -42,23 +40,19 @@ public final class Daemon {
     let report: (String) -> Void
     var handler: NotificationHandler!
     var sources: [FollowedSource] = []
-    /// The decisions about timed entries, and the schedule of each source in force.
-    var planner: OccurrencePlanner
-    /// Popups chosen by events and checks, waiting to be shown, and when each goes out.
-    var waiting = PopupQueue()
-    /// Sources (by index) whose feed had not arrived when the session started: they take the
-    /// session start when it does.
-    var sourcesAwaitingSessionStart: Set<Int> = []
+    /// The daemon's decisions and the state they need (`DaemonCore`): it decides, the daemon
+    /// carries out.
+    var core: DaemonCore
     /// Feed checks the fetch worker finished, waiting for the loop.
     let checkResults: LoopMailbox<CheckResult>
     var polling = Polling()
-    var userZone: ZoneRules { planner.userZone }
+    var userZone: ZoneRules { core.planner.userZone }
     let startedAt = WallClock.now()
-    /// When the ledger was last pruned, by this daemon.
-    var ledgerPrunedAt: Instant?
-    /// How to answer the control calls waiting for an occurrence to be handled (`Handle`, `Test`
-    /// with wait), by occurrence id: each takes the status and the report.
-    var waitingCalls: [String: [(_ status: String, _ report: String) -> Void]] = [:]
+    /// How to answer each control call the core has waiting for an occurrence's outcome, by
+    /// its token: each takes the status and the report.
+    var replies: [Int: (_ status: String, _ report: String) -> Void] = [:]
+    /// The token the next waiting control call gets.
+    var nextCallToken = 0
     let zones = TimeZoneDatabase()
     /// `TZ` is unset: the user's zone is the system's, and follows its changes.
     let followsSystemZone: Bool
@@ -107,13 +101,14 @@ public final class Daemon {
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
         let language = LanguagePreference.fromEnvironment(environment)
         parser = FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
-        planner = OccurrencePlanner(
+        let planner = OccurrencePlanner(
             sources: configuration.sources.map {
                 OccurrencePlanner.Source(
                     location: $0.feed, applicationVersion: $0.settings.iNotify.applicationVersion,
                     remindPeriod: $0.settings.iNotify.remindPeriod)
             },
             now: WallClock.now(), userZone: userZone, quietHours: configuration.quietHours)
+        core = DaemonCore(planner: planner)
         // The handling state lives in the store, which both the daemon and a `handle` in another
         // process change; the handler's own copy is not read.
         handler = NotificationHandler(
@@ -139,10 +134,10 @@ public final class Daemon {
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
                 self.recordPopupIDs()
-                self.waiting.releaseHeld()
+                self.core.waiting.releaseHeld()
                 let now = WallClock.now()
                 self.deliverWaiting(at: now)
-                self.carryOut(self.planner.serverAppeared(at: now), at: now)
+                self.carryOut(self.core.planner.serverAppeared(at: now), at: now)
                 self.armTimer()
             }
         }
@@ -157,7 +152,8 @@ public final class Daemon {
         armTimer()
         pruneLedgerIfDue(at: now)
         report(
-            "notify-sched: ready: \(planner.pendingCount) pending, next at \(planner.nextDeadline?.rfc3339 ?? "none")")
+            "notify-sched: ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
+        )
         notifier.run()
     }
 }

@@ -1,0 +1,94 @@
+/// The daemon's decisions and the state they need, held once, as one value: the daemon holds a
+/// `DaemonCore` beside its I/O (GLib loop, timer, notifier, state database, fetch workers) and
+/// only carries out what it decides.
+///
+/// Pure and deterministic like its parts: no I/O, no clock, no GLib; the time comes in as an
+/// argument. Its parts decide each kind of event:
+/// - `planner` (`OccurrencePlanner`): timed entries, through feed loads, timer expiries, clock
+///   steps, zone changes, a server appearing and the user's answers;
+/// - `waiting` (`PopupQueue`): when each popup chosen by a session event, a posted event or a
+///   check goes out;
+/// - `SourceEventPlan`, `ScreenPlan` and `ControlCall` take what they decide from as
+///   arguments and hold nothing;
+/// and it holds what joins them: which sources still owe a session start, which control calls
+/// wait for an occurrence's outcome, when the ledger was last pruned, and when to wake next.
+public struct DaemonCore: ~Copyable {
+    /// How long the ledger keeps every record; older ones go, but each entry's latest stays.
+    public static let ledgerRetention = TimeSpan.days(90)
+
+    /// The decisions about timed entries, and the schedule of each source in force.
+    public var planner: OccurrencePlanner
+    /// Popups chosen by events and checks, waiting to be shown.
+    public var waiting: PopupQueue
+    /// Sources whose feed had not arrived when the session started: they take the session
+    /// start when it does.
+    private var owingSessionStart: Set<Int> = []
+    /// The control calls waiting for an occurrence's outcome (`Handle`, `Test` with wait), by
+    /// occurrence id, as the daemon's tokens for them.
+    private var waitingCalls: [String: [Int]] = [:]
+    /// When the ledger was last pruned.
+    private var ledgerPrunedAt: Instant?
+
+    /// A core deciding with `planner`, and `waiting` the popups a previous daemon left waiting.
+    public init(planner: consuming OccurrencePlanner, waiting: PopupQueue = PopupQueue()) {
+        self.planner = planner
+        self.waiting = waiting
+    }
+
+    /// When the daemon must wake next: the planner's next deadline, the next check of a source
+    /// (`nextCheck`, the sources' health decides it) or the next waiting popup, whichever is
+    /// first; nil when nothing is ahead.
+    public func nextWakeUp(nextCheck: Instant?) -> Instant? {
+        [planner.nextDeadline, nextCheck, waiting.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Whether the ledger is pruned at `now`: once a day, when the timer wakes the daemon
+    /// anyway (it would otherwise grow by a record per occurrence forever), and again when the
+    /// clock went back.
+    ///
+    /// - Returns: The instant before which records go, when a prune is due; nil otherwise.
+    public mutating func ledgerPruneCutOff(at now: Instant) -> Instant? {
+        if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return nil }
+        ledgerPrunedAt = now
+        return now - Self.ledgerRetention
+    }
+
+    /// The session started while `sources` had no feed yet (a portal URL's first start): each
+    /// takes the session start when its first feed arrives, as iNotify checks after downloading.
+    public mutating func sessionStarted(withoutFeed sources: some Sequence<Int>) {
+        owingSessionStart.formUnion(sources)
+    }
+
+    /// Whether source `index`, whose feed just arrived, takes the session start now: once, and
+    /// only if it had no feed when the session started.
+    public mutating func takesSessionStart(source index: Int) -> Bool {
+        owingSessionStart.remove(index) != nil
+    }
+
+    /// Control call `token` waits for the outcome of the occurrence `occurrenceID`.
+    public mutating func call(_ token: Int, waitsFor occurrenceID: String) {
+        waitingCalls[occurrenceID, default: []].append(token)
+    }
+
+    /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
+    public mutating func callGaveUp(_ token: Int, on occurrenceID: String) {
+        waitingCalls[occurrenceID]?.removeAll { $0 == token }
+        if waitingCalls[occurrenceID]?.isEmpty == true { waitingCalls[occurrenceID] = nil }
+    }
+
+    /// The control calls an outcome of the occurrence `occurrenceID` answers, in the order they
+    /// came: each is answered once.
+    public mutating func calls(answeredBy occurrenceID: String) -> [Int] {
+        waitingCalls.removeValue(forKey: occurrenceID) ?? []
+    }
+}
+
+extension HandlingOutcome {
+    /// How a control call waiting for this outcome is answered: `handled` or `failed`, and
+    /// what happened, a line each (the failure last).
+    public var callAnswer: (status: String, report: String) {
+        var lines = reportLines
+        if let failure { lines.append(failure.message) }
+        return (failure == nil ? "handled" : "failed", lines.joined(separator: "\n"))
+    }
+}

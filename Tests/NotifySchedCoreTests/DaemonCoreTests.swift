@@ -1,0 +1,62 @@
+import NotifySchedCore
+import Testing
+
+/// What the daemon's core decides beside its parts, in virtual time.
+@Suite struct DaemonCoreTests {
+    private let noon = instant("2026-06-01T12:00:00Z")
+
+    private func core(feed: String? = nil) -> DaemonCore {
+        var planner = OccurrencePlanner(sources: [.init(location: "feed")], now: noon, userZone: .utc)
+        if let feed, let schedule = parse(feed).schedule {
+            _ = planner.load(schedule, source: 0, settled: [:], at: noon)
+        }
+        return DaemonCore(planner: planner)
+    }
+
+    @Test func wakesAtTheEarliestOfAnOccurrenceACheckAndAWaitingPopup() throws {
+        var core = core(feed: nativeFeed(#""fireDate": "2026-06-01T13:00:00Z""#))
+        let occurrenceOnly = core.nextWakeUp(nextCheck: nil)
+        let checkFirst = core.nextWakeUp(nextCheck: noon + .minutes(30))
+        let entry = try #require(parse(nativeFeed(#""events": {"deploy": "ON=1"}"#)).schedule?.entries.first)
+        core.waiting.add(core.waiting.popups(for: [entry], of: "feed", at: noon + .minutes(10)))
+        let popupFirst = core.nextWakeUp(nextCheck: noon + .minutes(30))
+        let nothingAhead = self.core().nextWakeUp(nextCheck: nil)
+        // The planner's wheel may wake it a little early for the occurrence, never late.
+        #expect(occurrenceOnly.map { $0 > noon + .minutes(30) && $0 <= instant("2026-06-01T13:00:00Z") } == true)
+        #expect(checkFirst == noon + .minutes(30))
+        #expect(popupFirst == noon + .minutes(10))
+        #expect(nothingAhead == nil, "nothing ahead: no wake-up")
+    }
+
+    @Test func prunesTheLedgerOnceADayAndAgainAfterTheClockWentBack() {
+        var core = core()
+        let cutOffs = [noon, noon + .hours(23), noon + .days(1), noon - .hours(1)].map {
+            core.ledgerPruneCutOff(at: $0)
+        }
+        #expect(
+            cutOffs == [
+                noon - .days(90),  // at the first wake-up
+                nil,
+                noon + .days(1) - .days(90),
+                noon - .hours(1) - .days(90),  // the clock went back
+            ])
+    }
+
+    @Test func aSourceWithoutItsFeedAtTheSessionStartTakesItOnceWhenTheFeedArrives() {
+        var core = core()
+        core.sessionStarted(withoutFeed: [1, 3])
+        let taken = [0, 3, 3, 1].map { core.takesSessionStart(source: $0) }
+        #expect(taken == [false, true, false, true], "source 0 had its feed; 3 takes it once")
+    }
+
+    @Test func callsWaitingForAnOccurrenceAreAnsweredOnceByItsOutcomeInTheOrderTheyCame() {
+        var core = core()
+        core.call(2, waitsFor: "a")
+        core.call(5, waitsFor: "b")
+        core.call(7, waitsFor: "a")
+        core.call(9, waitsFor: "a")
+        core.callGaveUp(7, on: "a")
+        let answered = ["a", "a", "b"].map { core.calls(answeredBy: $0) }
+        #expect(answered == [[2, 9], [], [5]], "each call is answered once")
+    }
+}
