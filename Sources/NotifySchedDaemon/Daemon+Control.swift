@@ -191,14 +191,6 @@ extension Daemon {
         return token
     }
 
-    /// Answers the calls the core has waiting on the occurrence `outcome` is about.
-    func answerWaitingCalls(with outcome: HandlingOutcome) {
-        let (status, report) = outcome.callAnswer
-        for token in core.calls(answeredBy: outcome.occurrence.id) {
-            replies.removeValue(forKey: token)?(status, report)
-        }
-    }
-
     private static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -105,23 +105,24 @@ extension Daemon {
         }
     }
 
-    /// Stores what the user's answer changed, and its outcome in the ledger; the planner learns
-    /// the answers that hold for later occurrences (Ignore, "Remind Me Later").
+    /// Stores what the user's answer changed, and its outcome in the ledger, then hands the
+    /// answer to the core (`DaemonCore.answered`) and answers the control calls it names.
     func handled(_ outcome: HandlingOutcome) {
-        defer { answerWaitingCalls(with: outcome) }
         if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
         let now = WallClock.now()
+        var occurrence: Instant?
         do {
             try store.recordHandling(outcome, at: now)
-            let answered = outcome.occurrence
-            if let change = outcome.change, let record = try store.ledgerRecord(occurrenceID: answered.id) {
-                core.planner.answered(
-                    change, entryID: answered.entryID, source: answered.source, occurrence: record.occurrence, at: now)
-                armTimer()
+            if outcome.change != nil {
+                occurrence = try store.ledgerRecord(occurrenceID: outcome.occurrence.id)?.occurrence
             }
         } catch {
             report("notify-sched: \(error.message)")
         }
+        let calls = core.answered(outcome, occurrence: occurrence, at: now)
+        armTimer()
+        let (status, report) = outcome.callAnswer
+        for token in calls { replies.removeValue(forKey: token)?(status, report) }
     }
 
     /// The occurrence delivered under `id`, for the handler; nil (not ours) when the store

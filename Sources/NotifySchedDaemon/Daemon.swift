@@ -134,10 +134,10 @@ public final class Daemon {
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
                 self.recordPopupIDs()
-                self.core.waiting.releaseHeld()
                 let now = WallClock.now()
+                let effects = self.core.serverAppeared(at: now)
                 self.deliverWaiting(at: now)
-                self.carryOut(self.core.planner.serverAppeared(at: now), at: now)
+                self.carryOut(effects, at: now)
                 self.armTimer()
             }
         }

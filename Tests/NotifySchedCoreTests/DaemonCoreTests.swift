@@ -49,14 +49,30 @@ import Testing
         #expect(taken == [false, true, false, true], "source 0 had its feed; 3 takes it once")
     }
 
-    @Test func callsWaitingForAnOccurrenceAreAnsweredOnceByItsOutcomeInTheOrderTheyCame() {
+    /// An outcome of the occurrence `id` of the entry `e` of "feed".
+    private func outcome(_ id: String, _ change: StateChange? = nil) throws -> HandlingOutcome {
+        let entry = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T12:00:00Z""#)).schedule?.entries.first)
+        return HandlingOutcome(
+            occurrence: DeliveredOccurrence(id: id, entry: entry, source: "feed", deliveredAt: noon), change: change)
+    }
+
+    @Test func callsWaitingForAnOccurrenceAreAnsweredOnceByItsOutcomeInTheOrderTheyCame() throws {
         var core = core()
         core.call(2, waitsFor: "a")
         core.call(5, waitsFor: "b")
         core.call(7, waitsFor: "a")
         core.call(9, waitsFor: "a")
         core.callGaveUp(7, on: "a")
-        let answered = ["a", "a", "b"].map { core.calls(answeredBy: $0) }
+        let answered = try ["a", "a", "b"].map { core.answered(try outcome($0), occurrence: nil, at: noon) }
         #expect(answered == [[2, 9], [], [5]], "each call is answered once")
+    }
+
+    @Test func ignoringARepeatingEntryStopsItsLaterOccurrences() throws {
+        var core = core(feed: nativeFeed(#""fireDate": "2026-06-01T12:00:00Z", "repeatInterval": "hour""#))
+        let before = core.planner.pendingCount
+        _ = core.answered(try outcome("a", .ignored), occurrence: noon, at: noon + .minutes(1))
+        let after = core.planner.pendingCount
+        #expect(before == 1)
+        #expect(after == 0, "Ignore stops the entry")
     }
 }

@@ -65,6 +65,34 @@ public struct DaemonCore: ~Copyable {
         owingSessionStart.remove(index) != nil
     }
 
+    /// The user answered a popup (or notify-sched acted at once): an answer that holds for later
+    /// occurrences (Ignore, "Remind Me Later", or the action ending a reminder) goes to the
+    /// planner, and the control calls waiting for this outcome are answered.
+    ///
+    /// - Parameters:
+    ///   - outcome: What was handled, and the state change it made.
+    ///   - occurrence: When the answered occurrence was due, as the ledger recorded it; nil when
+    ///     the ledger has no record of it (the planner then learns nothing).
+    ///   - now: The time of the answer.
+    /// - Returns: The tokens of the control calls to answer with `outcome.callAnswer`.
+    public mutating func answered(_ outcome: HandlingOutcome, occurrence: Instant?, at now: Instant) -> [Int] {
+        if let change = outcome.change, let occurrence {
+            planner.answered(
+                change, entryID: outcome.occurrence.entryID, source: outcome.occurrence.source,
+                occurrence: occurrence, at: now)
+        }
+        return calls(answeredBy: outcome.occurrence.id)
+    }
+
+    /// A notification server appeared: the waiting popups held for want of one go out now, and
+    /// what the planner retries is planned again.
+    ///
+    /// - Returns: The planner's effects; the daemon then shows the waiting popups now ready.
+    public mutating func serverAppeared(at now: Instant) -> [PlannerEffect] {
+        waiting.releaseHeld()
+        return planner.serverAppeared(at: now)
+    }
+
     /// Control call `token` waits for the outcome of the occurrence `occurrenceID`.
     public mutating func call(_ token: Int, waitsFor occurrenceID: String) {
         waitingCalls[occurrenceID, default: []].append(token)
@@ -78,7 +106,7 @@ public struct DaemonCore: ~Copyable {
 
     /// The control calls an outcome of the occurrence `occurrenceID` answers, in the order they
     /// came: each is answered once.
-    public mutating func calls(answeredBy occurrenceID: String) -> [Int] {
+    private mutating func calls(answeredBy occurrenceID: String) -> [Int] {
         waitingCalls.removeValue(forKey: occurrenceID) ?? []
     }
 }
