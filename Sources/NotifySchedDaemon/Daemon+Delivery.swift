@@ -58,12 +58,10 @@ extension Daemon {
         do {
             let unanswered = try store.unanswered(
                 since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
-            var entryIDs: [String: Set<String>] = [:]
-            for index in sources.indices {
-                entryIDs[sources[index].location] = Set(schedule(of: index)?.entries.map(\.id) ?? [])
-            }
+            var entries: [String: [ScheduleEntry]] = [:]
+            for index in sources.indices { entries[sources[index].location] = schedule(of: index)?.entries }
             let chosen = ScreenPlan.takeOver(
-                unanswered, shownAlready: Set(notifier.popupIDs.keys), entryIDs: entryIDs)
+                unanswered, shownAlready: Set(notifier.popupIDs.keys), entries: entries)
             for (occurrence, popupID) in chosen {
                 do {
                     try handler.deliver(occurrence, replacing: popupID)

@@ -45,7 +45,7 @@ import Testing
             (occurrence: shown(gone), popupID: 9), (occurrence: shown(feed[0], source: "unread.json"), popupID: 10),
         ]
         let chosen = ScreenPlan.takeOver(
-            candidates, shownAlready: [shown(feed[1]).id], entryIDs: ["feed.json": ["a", "b"], "unread.json": []])
+            candidates, shownAlready: [shown(feed[1]).id], entries: ["feed.json": feed])
         #expect(chosen.map(\.popupID) == [7])
     }
 }

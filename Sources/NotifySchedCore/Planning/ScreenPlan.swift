@@ -47,16 +47,18 @@ public enum ScreenPlan {
     /// - Parameters:
     ///   - unanswered: The candidates, each with the id its popup has on the server.
     ///   - shownAlready: The occurrence ids of the popups this daemon shows itself.
-    ///   - entryIDs: The ids of the entries each source's feed in force has, by location; a
-    ///     source whose feed was not read has none.
+    ///   - entries: The entries of each source's feed in force, by location; a source whose
+    ///     feed was not read has none.
     /// - Returns: The popups to show again in place, in the order given.
+    /// - Complexity: O(*n*) in the entries of the candidates' sources per candidate, with no
+    ///   allocation but the result: the candidates are few, the entries may be 10^5.
     public static func takeOver(
         _ unanswered: [(occurrence: DeliveredOccurrence, popupID: UInt32)], shownAlready: Set<String>,
-        entryIDs: [String: Set<String>]
+        entries: [String: [ScheduleEntry]]
     ) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
         unanswered.filter { candidate in
             !shownAlready.contains(candidate.occurrence.id)
-                && entryIDs[candidate.occurrence.source]?.contains(candidate.occurrence.entryID) == true
+                && entries[candidate.occurrence.source]?.contains { $0.id == candidate.occurrence.entryID } == true
         }
     }
 }
