@@ -184,10 +184,8 @@ extension Daemon {
     /// - Returns: The call's token.
     @discardableResult
     private func waitForOutcome(of occurrenceID: String, reply: @escaping (String, String) -> Void) -> Int {
-        let token = nextCallToken
-        nextCallToken += 1
+        let token = core.callWaits(for: occurrenceID)
         replies[token] = reply
-        core.call(token, waitsFor: occurrenceID)
         return token
     }
 

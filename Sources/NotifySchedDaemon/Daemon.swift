@@ -49,10 +49,8 @@ public final class Daemon {
     var userZone: ZoneRules { core.planner.userZone }
     let startedAt = WallClock.now()
     /// How to answer each control call the core has waiting for an occurrence's outcome, by
-    /// its token: each takes the status and the report.
+    /// the token the core gave it: each takes the status and the report.
     var replies: [Int: (_ status: String, _ report: String) -> Void] = [:]
-    /// The token the next waiting control call gets.
-    var nextCallToken = 0
     let zones = TimeZoneDatabase()
     /// `TZ` is unset: the user's zone is the system's, and follows its changes.
     let followsSystemZone: Bool

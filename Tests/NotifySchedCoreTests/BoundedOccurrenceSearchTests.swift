@@ -56,6 +56,52 @@ import Testing
         }
     }
 
+    /// Around the changes of 2026, where the search's DST handling is most delicate. There
+    /// systemd's next elapse depends on its base: a walk through a fall-back's repeated hour
+    /// skips the second instance of each time, and Dublin's negative DST makes a walk jump over
+    /// times that exist, which a search from a nearer base finds. So the answer is checked to
+    /// be an elapse with none between it and now, not to be the walk's.
+    @Test(arguments: [
+        ("Europe/Dublin", "2026-03-29T01:00:00Z"), ("Europe/Dublin", "2026-10-25T01:00:00Z"),
+        ("Australia/Lord_Howe", "2026-10-03T15:30:00Z"), ("Australia/Lord_Howe", "2026-04-04T15:00:00Z"),
+        ("America/New_York", "2026-03-08T07:00:00Z"), ("America/New_York", "2026-11-01T06:00:00Z"),
+    ])
+    func lastCalendarOccurrenceAroundADSTChangeIsAnElapseWithNoneBetweenItAndNow(zoneName: String, change: String)
+        throws
+    {
+        let rules = zone(zoneName)
+        for text in ["*:0/15", "*:0/20", "hourly", "daily", "*-*-* 01..03:30:00", "*:*:0/7"] {
+            let expression = try CalendarExpression.parse(text, zones: systemZones, localZone: rules)
+            let trigger = Trigger.calendar(expression, zone: rules, notBefore: nil, bounds: .unbounded)
+            for minutes: Int64 in [-61, -1, 0, 1, 29, 31, 59, 61, 119, 181] {
+                let now = instant(change) + .minutes(minutes) + .seconds(3)
+                let place = "\(text) in \(zoneName) before \(now)"
+                let found = try #require(trigger.lastOccurrence(before: now, userZone: .utc), "\(place)")
+                #expect(found < now, "\(place)")
+                #expect(expression.nextElapse(after: found - .seconds(1), in: rules) == found, "\(place)")
+                #expect(expression.nextElapse(after: found, in: rules).map { $0 >= now } ?? true, "\(place)")
+            }
+        }
+    }
+
+    @Test func calendarEntryWithUntilEndsItsLastOccurrenceThere() throws {
+        let expression = try CalendarExpression.parse("*:*:0/0.25", zones: systemZones, localZone: .utc)
+        let trigger = Trigger.calendar(
+            expression, zone: .utc, notBefore: nil, bounds: RecurrenceBounds(until: instant("2026-11-20T12:00:00.6Z")))
+        #expect(
+            trigger.lastOccurrence(before: instant("2026-11-26T00:00:00Z"), userZone: .utc)
+                == instant("2026-11-20T12:00:00.5Z"))
+    }
+
+    @Test func catchUpAfterMoreThanAMonthDownFindsTheLatestOccurrence() throws {
+        let expression = try CalendarExpression.parse("quarterly", zones: systemZones, localZone: .utc)
+        let trigger = Trigger.calendar(expression, zone: .utc, notBefore: nil, bounds: .unbounded)
+        let owed = trigger.owedOccurrences(
+            atOrBefore: instant("2026-11-26T00:00:00Z"), after: instant("2026-02-01T00:00:00Z"), userZone: .utc)
+        #expect(owed.latest == instant("2026-10-01T00:00:00Z"), "not the second owed, 2026-07-01")
+        #expect(owed.foldsEarlier)
+    }
+
     @Test func burstBeforeALongGapIsFoundWithoutWalkingIt() throws {
         let expression = try CalendarExpression.parse("*-*-01..08 *:*:*", zones: systemZones, localZone: .utc)
         let trigger = Trigger.calendar(expression, zone: .utc, notBefore: nil, bounds: .unbounded)

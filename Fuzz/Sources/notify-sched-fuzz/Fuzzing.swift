@@ -42,7 +42,7 @@ enum Fuzzing {
     static func main() {
         _ = parser
         atexit {
-            print(String(format: "slowest input: %.2f ms of CPU in %d executions", slowestMilliseconds, executions))
+            print(String(format: "slowest input: %.2f ms of CPU in %ld executions", slowestMilliseconds, executions))
         }
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv

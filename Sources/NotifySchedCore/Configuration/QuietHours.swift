@@ -71,6 +71,5 @@ public struct QuietHours: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Character {
-    /// "0" to "9" alone: a digit with a combining mark sorts between them too.
-    fileprivate var isASCIIDigit: Bool { asciiValue.map { (48...57).contains($0) } ?? false }
+    fileprivate var isASCIIDigit: Bool { asciiValue?.isASCIIDigit ?? false }
 }

@@ -9,4 +9,12 @@ extension HandlingOutcome {
         if let change { lines.append("marked: \(change.rawValue)") }
         return lines
     }
+
+    /// How a control call waiting for this outcome is answered: `handled` or `failed`, and
+    /// what happened, a line each (the failure last).
+    public var callAnswer: (status: String, report: String) {
+        var lines = reportLines
+        if let failure { lines.append(failure.message) }
+        return (failure == nil ? "handled" : "failed", lines.joined(separator: "\n"))
+    }
 }

@@ -24,8 +24,10 @@ public struct DaemonCore: ~Copyable {
     /// start when it does.
     private var owingSessionStart: Set<Int> = []
     /// The control calls waiting for an occurrence's outcome (`Handle`, `Test` with wait), by
-    /// occurrence id, as the daemon's tokens for them.
+    /// occurrence id, as tokens; the daemon keeps how to reply to each.
     private var waitingCalls: [String: [Int]] = [:]
+    /// The token the next waiting control call gets.
+    private var nextCallToken = 0
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
 
@@ -93,9 +95,14 @@ public struct DaemonCore: ~Copyable {
         return planner.serverAppeared(at: now)
     }
 
-    /// Control call `token` waits for the outcome of the occurrence `occurrenceID`.
-    public mutating func call(_ token: Int, waitsFor occurrenceID: String) {
+    /// A control call waits for the outcome of the occurrence `occurrenceID`.
+    ///
+    /// - Returns: The call's token: `answered` names it when the outcome comes.
+    public mutating func callWaits(for occurrenceID: String) -> Int {
+        let token = nextCallToken
+        nextCallToken += 1
         waitingCalls[occurrenceID, default: []].append(token)
+        return token
     }
 
     /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
@@ -108,15 +115,5 @@ public struct DaemonCore: ~Copyable {
     /// came: each is answered once.
     private mutating func calls(answeredBy occurrenceID: String) -> [Int] {
         waitingCalls.removeValue(forKey: occurrenceID) ?? []
-    }
-}
-
-extension HandlingOutcome {
-    /// How a control call waiting for this outcome is answered: `handled` or `failed`, and
-    /// what happened, a line each (the failure last).
-    public var callAnswer: (status: String, report: String) {
-        var lines = reportLines
-        if let failure { lines.append(failure.message) }
-        return (failure == nil ? "handled" : "failed", lines.joined(separator: "\n"))
     }
 }

@@ -27,6 +27,7 @@ public enum ScreenPlan {
         _ changes: ScheduleChanges, old: [ScheduleEntry], new: [ScheduleEntry], source: String,
         onScreen: [DeliveredOccurrence]
     ) -> [Change] {
+        guard onScreen.contains(where: { $0.source == source }) else { return [] }
         let withdrawn = Set(changes.withdrawn.map { old[$0].id })
         let changed = Dictionary(
             changes.changed.map { (new[$0.new].id, new[$0.new]) }, uniquingKeysWith: { first, _ in first })

@@ -11,7 +11,7 @@ public enum RetryAfter: Hashable, Sendable {
     /// - Returns: nil when the value is neither (the header is then ignored).
     public static func parse(_ text: String) -> RetryAfter? {
         let value = text.trimmingWhitespace
-        if !value.isEmpty, value.utf8.allSatisfy({ (48...57).contains($0) }) {
+        if !value.isEmpty, value.utf8.allSatisfy(\.isASCIIDigit) {
             // Absurdly long delays are capped at a year rather than overflowing.
             return .delay(.seconds(Int64(value.prefix(9)).map { min($0, 366 * 86_400) } ?? 366 * 86_400))
         }

@@ -101,9 +101,7 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
         if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
             host = authority[..<colon]
             let port = authority[authority.index(after: colon)...]
-            // Bytes, not characters: "0" with a combining mark is one character that sorts
-            // between "0" and "9".
-            let number = port.utf8.count <= 5 && port.utf8.allSatisfy { (48...57).contains($0) } ? Int(port) : nil
+            let number = port.utf8.count <= 5 && port.utf8.allSatisfy(\.isASCIIDigit) ? Int(port) : nil
             guard port.isEmpty || number.map({ (1...65535).contains($0) }) == true else {
                 throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has a port outside 1 to 65535")
             }

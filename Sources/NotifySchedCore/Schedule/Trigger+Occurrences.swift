@@ -31,7 +31,7 @@ extension Trigger {
             }
             return result
         case .calendar(let expression, let zone, let notBefore, let bounds):
-            var walk = CalendarWalk(
+            let walk = CalendarWalk(
                 expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
             return walk.elapses(onOrAfter: now, limit: limit)
         case .events, .check:
@@ -40,8 +40,9 @@ extension Trigger {
     }
 
     /// The last instant the trigger fired before `now`, if any: what a daemon that was not
-    /// running would catch up.
-    public func lastOccurrence(before now: Instant, userZone: ZoneRules) -> Instant? {
+    /// running would catch up. A calendar expression is looked back 31 days, or to `since`
+    /// when that is earlier (a catch-up after a longer downtime).
+    public func lastOccurrence(before now: Instant, since: Instant? = nil, userZone: ZoneRules) -> Instant? {
         switch self {
         case .immediate, .events, .check:
             return nil
@@ -53,13 +54,13 @@ extension Trigger {
             var index = series.firstIndex(onOrAfter: now) - 1
             if let count = bounds.count { index = min(index, count - 1) }
             if let until = bounds.until {
-                index = min(index, series.firstIndex(onOrAfter: Instant(microseconds: until.microseconds + 1)) - 1)
+                index = min(index, series.firstIndex(onOrAfter: until.nextMicrosecond) - 1)
             }
             return index >= 0 ? series.occurrence(index) : nil
         case .calendar(let expression, let zone, let notBefore, let bounds):
-            var walk = CalendarWalk(
+            let walk = CalendarWalk(
                 expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
-            return walk.lastElapse(before: now)
+            return walk.lastElapse(before: now, lookBack: max(.days(31), since.map { now - $0 } ?? .zero))
         }
     }
 }
@@ -79,17 +80,17 @@ extension Trigger {
     public func owedOccurrences(atOrBefore now: Instant, after settled: Instant?, userZone: ZoneRules)
         -> OwedOccurrences
     {
-        let afterNow = Instant(microseconds: now.microseconds + 1)
+        let afterNow = now.nextMicrosecond
         guard let settled else {
             return OwedOccurrences(
                 latest: lastOccurrence(before: afterNow, userZone: userZone), foldsEarlier: false,
                 next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
         }
-        let owed = occurrences(onOrAfter: Instant(microseconds: settled.microseconds + 1), limit: 2, userZone: userZone)
+        let owed = occurrences(onOrAfter: settled.nextMicrosecond, limit: 2, userZone: userZone)
         guard let first = owed.first, first <= now else { return OwedOccurrences(next: owed.first) }
         guard owed.count == 2, owed[1] <= now else { return OwedOccurrences(latest: first, next: owed.last) }
         return OwedOccurrences(
-            latest: lastOccurrence(before: afterNow, userZone: userZone) ?? owed[1], foldsEarlier: true,
+            latest: lastOccurrence(before: afterNow, since: settled, userZone: userZone) ?? owed[1], foldsEarlier: true,
             next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
     }
 }
@@ -208,21 +209,17 @@ struct CalendarWalk {
     /// Every admitted elapse from the start (or from just before `from` when uncounted),
     /// in order, with its index; stops when `body` returns false or the bounds end.
     private func forEachElapse(from: Instant, _ body: (Int, Instant) -> Bool) {
-        let counted = bounds.count != nil
-        var start = notBefore ?? from
-        if !counted, start < from { start = from }
-        var cursor = Instant(microseconds: start.microseconds - 1)
+        // A count counts from the start, wherever the walk is wanted from.
+        var cursor = (bounds.count == nil ? from : notBefore ?? from).previousMicrosecond
         var index = 0
-        while bounds.admits(index: index), let next = expression.nextElapse(after: cursor, in: zone),
-            bounds.admits(next)
-        {
+        while bounds.admits(index: index), let next = firstAdmittedElapse(after: cursor) {
             guard body(index, next) else { return }
             cursor = next
             index += 1
         }
     }
 
-    mutating func elapses(onOrAfter now: Instant, limit: Int) -> [Instant] {
+    func elapses(onOrAfter now: Instant, limit: Int) -> [Instant] {
         var result: [Instant] = []
         forEachElapse(from: now) { _, instant in
             if instant >= now { result.append(instant) }
@@ -231,15 +228,15 @@ struct CalendarWalk {
         return result
     }
 
-    /// The last admitted elapse before `now`, looking back at most `lookBack` when uncounted,
-    /// which is all a catch-up needs.
+    /// The last admitted elapse before `now`, looking back at most `lookBack` when uncounted.
     ///
-    /// - Complexity: Uncounted, at most 95 `nextElapse` searches whatever the expression: up to
-    ///   9 to find any elapse in windows that grow fourfold from a minute to `lookBack`, then
-    ///   2 per halving of the span between that elapse and `now` (at most 42 halvings of 31 days
-    ///   in microseconds). A counted walk must count from the start, and does once: at most
-    ///   `RecurrenceBounds.maximumCalendarCount` searches.
-    mutating func lastElapse(before now: Instant, lookBack: TimeSpan = .days(31)) -> Instant? {
+    /// - Complexity: Uncounted, logarithmic in `lookBack` whatever the expression: up to
+    ///   1 + log4(`lookBack` / 1 min) `nextElapse` searches to find any elapse in windows that
+    ///   grow fourfold from a minute, then 2 per halving of the span between that elapse and
+    ///   `now` in microseconds: at most 95 for 31 days, 121 for a century. A counted walk must
+    ///   count from the start, and does once: at most `RecurrenceBounds.maximumCalendarCount`
+    ///   searches.
+    func lastElapse(before now: Instant, lookBack: TimeSpan) -> Instant? {
         guard bounds.count == nil else {
             var last: Instant?
             forEachElapse(from: now - lookBack) { _, instant in
@@ -250,22 +247,23 @@ struct CalendarWalk {
             return last
         }
         var window = min(TimeSpan.minutes(1), lookBack)
-        var found = firstAdmittedElapse(after: Instant(microseconds: (now - window).microseconds - 1))
+        var found = firstAdmittedElapse(after: (now - window).previousMicrosecond)
         while found.map({ $0 >= now }) ?? true, window < lookBack {
             window = min(window * 4, lookBack)
-            found = firstAdmittedElapse(after: Instant(microseconds: (now - window).microseconds - 1))
+            found = firstAdmittedElapse(after: (now - window).previousMicrosecond)
         }
         guard var last = found, last < now else { return nil }
         // Bisect: the answer is at or after `last` and before `upper`; each round moves `last`
         // on and halves the span.
         var upper = now
-        while let next = firstAdmittedElapse(after: last), next < upper {
+        // `nextElapse` answers after its base; the loop relies on it to end, and checks it.
+        while let next = firstAdmittedElapse(after: last), next > last, next < upper {
             last = next
             let middle = last + TimeSpan(microseconds: (upper - last).microseconds / 2)
-            if let probe = firstAdmittedElapse(after: middle), probe < upper {
+            if let probe = firstAdmittedElapse(after: middle), probe > middle, probe < upper {
                 last = probe
             } else {
-                upper = Instant(microseconds: middle.microseconds + 1)
+                upper = middle.nextMicrosecond
             }
         }
         return last
@@ -274,7 +272,7 @@ struct CalendarWalk {
     /// The first elapse after `instant` that the bounds admit (uncounted: `notBefore` and `until`).
     private func firstAdmittedElapse(after instant: Instant) -> Instant? {
         var base = instant
-        if let notBefore, base < notBefore { base = Instant(microseconds: notBefore.microseconds - 1) }
+        if let notBefore, base < notBefore { base = notBefore.previousMicrosecond }
         guard let next = expression.nextElapse(after: base, in: zone), bounds.admits(next) else { return nil }
         return next
     }

@@ -68,7 +68,7 @@ public struct RecurrenceBounds: Sendable, Hashable {
 
     public static let unbounded = RecurrenceBounds()
 
-    /// The largest `count` a feed may give; leave `count` out for a repeat without end.
+    /// The largest `count` of a `repeatInterval` entry; leave `count` out for a repeat without end.
     public static let maximumCount = 1_000_000
 
     /// The largest `count` of a `calendar` entry: counting a calendar expression's elapses

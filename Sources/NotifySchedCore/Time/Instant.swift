@@ -22,6 +22,12 @@ public struct Instant: Hashable, Comparable, Sendable {
         microseconds.floorDivided(by: 1_000_000)
     }
 
+    /// The instant one microsecond later: the first after this one at the time line's resolution.
+    public var nextMicrosecond: Instant { Instant(microseconds: microseconds + 1) }
+
+    /// The instant one microsecond earlier: the last before this one.
+    public var previousMicrosecond: Instant { Instant(microseconds: microseconds - 1) }
+
     /// The microseconds past `secondsSinceEpoch`, in `0..<1_000_000`.
     public var microsecondOfSecond: Int64 {
         microseconds.floorModulo(1_000_000)

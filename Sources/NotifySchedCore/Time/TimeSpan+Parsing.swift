@@ -16,7 +16,7 @@ extension TimeSpan {
         while index < bytes.count {
             var value: Int64 = 0
             let digitsStart = index
-            while index < bytes.count, (48...57).contains(bytes[index]) {
+            while index < bytes.count, bytes[index].isASCIIDigit {
                 let (product, overflow) = value.multipliedReportingOverflow(by: 10)
                 guard !overflow else { return nil }
                 value = product + Int64(bytes[index] - 48)
