@@ -58,10 +58,8 @@ extension Daemon {
         do {
             let unanswered = try store.unanswered(
                 since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
-            var entries: [String: [ScheduleEntry]] = [:]
-            for index in sources.indices { entries[sources[index].location] = schedule(of: index)?.entries }
             let chosen = ScreenPlan.takeOver(
-                unanswered, shownAlready: Set(notifier.popupIDs.keys), entries: entries)
+                unanswered, shownAlready: Set(notifier.popupIDs.keys), entries: entriesByLocation())
             for (occurrence, popupID) in chosen {
                 do {
                     try handler.deliver(occurrence, replacing: popupID)

@@ -41,6 +41,14 @@ extension Daemon {
         core.planner.schedule(source: index)
     }
 
+    /// The entries of each source's schedule in force, by location; a source whose feed was
+    /// never read has none.
+    func entriesByLocation() -> [String: [ScheduleEntry]] {
+        var entries: [String: [ScheduleEntry]] = [:]
+        for index in sources.indices { entries[sources[index].location] = schedule(of: index)?.entries }
+        return entries
+    }
+
     /// Replaces the popups on screen of changed entries and closes those of withdrawn ones, as
     /// `ScreenPlan.afterFeedChange` decides.
     private func reconcileScreen(source index: Int, _ changes: ScheduleChanges, old: [ScheduleEntry]) {

@@ -25,11 +25,10 @@ extension Daemon {
     @discardableResult
     func deliverWaiting(at now: Instant) -> Set<String> {
         // Read before the queue is changed: the lookup must not reach into the core meanwhile.
-        let schedules = Dictionary(
-            sources.indices.map { (sources[$0].location, schedule(of: $0)) }, uniquingKeysWith: { first, _ in first })
+        let entries = entriesByLocation()
         var lookup: [String: [String: ScheduleEntry]] = [:]
         let ready = core.waiting.takeReady(at: now, quietHours: configuration.quietHours, userZone: userZone) {
-            Self.entry(of: $0, in: schedules, lookup: &lookup)
+            Self.entry(of: $0, in: entries, lookup: &lookup)
         }
         var shown: Set<String> = []
         for (position, decision) in ready.enumerated() {
@@ -64,14 +63,14 @@ extension Daemon {
         }
     }
 
-    /// The entry a waiting popup shows, from its feed as in force now (`schedules`, by
+    /// The entry a waiting popup shows, from its feed as in force now (`entries`, by
     /// location); `lookup` keeps each source's entries by id for the popups that follow.
     private static func entry(
-        of popup: WaitingPopup, in schedules: [String: Schedule?], lookup: inout [String: [String: ScheduleEntry]]
+        of popup: WaitingPopup, in entries: [String: [ScheduleEntry]], lookup: inout [String: [String: ScheduleEntry]]
     ) -> ScheduleEntry? {
         if lookup[popup.source] == nil {
-            let entries = schedules[popup.source].flatMap { $0 }?.entries ?? []
-            lookup[popup.source] = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            lookup[popup.source] = Dictionary(
+                (entries[popup.source] ?? []).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         }
         return lookup[popup.source]?[popup.entryID]
     }

@@ -269,7 +269,8 @@ struct CalendarWalk {
         return last
     }
 
-    /// The first elapse after `instant` that the bounds admit (uncounted: `notBefore` and `until`).
+    /// The first elapse after `instant`, and not before `notBefore`, that `until` admits; a
+    /// `count` is the caller's to keep.
     private func firstAdmittedElapse(after instant: Instant) -> Instant? {
         var base = instant
         if let notBefore, base < notBefore { base = notBefore.previousMicrosecond }
