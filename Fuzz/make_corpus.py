@@ -85,7 +85,7 @@ def hostile():
     costly = [
         {"id": "burst", "title": "t", "calendar": "*-*-01..08 *:*:*"},
         {"id": "subsecond", "title": "t", "calendar": "*:*:0/0.000001"},
-        {"id": "counted", "title": "t", "calendar": "*:*:*", "fireDate": "2026-10-20T00:00:00Z", "count": 1000},
+        {"id": "counted", "title": "t", "calendar": "*:*:*", "fireDate": "2026-10-20T00:00:00Z", "count": 100},
         {"id": "ended", "title": "t", "repeatInterval": "minute", "fireDate": "1971-01-01T00:00:00Z",
          "until": "1972-01-01T00:00:00Z"},
         {"id": "dublin", "title": "t", "calendar": "daily", "timeZone": "Europe/Dublin"},

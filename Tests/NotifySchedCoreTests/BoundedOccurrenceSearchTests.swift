@@ -129,12 +129,12 @@ import Testing
                 == instant("2001-01-01T00:00:00Z"))
     }
 
-    @Test func calendarCountAboveAThousandIsRefusedAtItsKey() {
-        let result = parse(nativeFeed(#""calendar": "*:*:*", "fireDate": "2026-10-20T00:00:00Z", "count": 1001"#))
+    @Test func calendarCountAboveAHundredIsRefusedAtItsKey() {
+        let result = parse(nativeFeed(#""calendar": "*:*:*", "fireDate": "2026-10-20T00:00:00Z", "count": 101"#))
         #expect(result.schedule?.entries.isEmpty == true)
         #expect(
             errors(result) == [
-                "line 1: notifications[0].count: `count` on a `calendar` entry must be at most 1000, not 1001: "
+                "line 1: notifications[0].count: `count` on a `calendar` entry must be at most 100, not 101: "
                     + "its occurrences are counted one by one; bound a longer series with `until`"
             ])
     }

@@ -72,9 +72,10 @@ public struct RecurrenceBounds: Sendable, Hashable {
     public static let maximumCount = 1_000_000
 
     /// The largest `count` of a `calendar` entry: counting a calendar expression's elapses
-    /// walks them from the first at every query, so this bounds that walk to a thousand
-    /// searches. A `repeatInterval` entry finds its n-th occurrence directly.
-    public static let maximumCalendarCount = 1_000
+    /// walks them from the first at every query, so this bounds that walk to a hundred
+    /// searches, the cost of an uncounted entry's catch-up search (at most 121). A
+    /// `repeatInterval` entry finds its n-th occurrence directly.
+    public static let maximumCalendarCount = 100
 }
 
 /// Which events an event-driven entry listens to.
