@@ -148,8 +148,8 @@ extension Daemon {
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
         let token = waitForOutcome(of: id) { status, report in call.reply([.string(status), .string(report)]) }
         guard handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: showAlert) else {
-            core.callGaveUp(token, on: id)
             replies[token] = nil
+            perform(.callGaveUp(token: token, occurrenceID: id), at: WallClock.now())
             call.reply([.string("unknown"), .string("")])
             return
         }
@@ -184,8 +184,10 @@ extension Daemon {
     /// - Returns: The call's token.
     @discardableResult
     private func waitForOutcome(of occurrenceID: String, reply: @escaping (String, String) -> Void) -> Int {
-        let token = core.callWaits(for: occurrenceID)
+        let token = nextCallToken
+        nextCallToken += 1
         replies[token] = reply
+        perform(.callWaits(token: token, occurrenceID: occurrenceID), at: WallClock.now())
         return token
     }
 

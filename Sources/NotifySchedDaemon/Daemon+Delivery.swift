@@ -102,7 +102,7 @@ extension Daemon {
     }
 
     /// Stores what the user's answer changed, and its outcome in the ledger, then hands the
-    /// answer to the core (`DaemonCore.answered`) and answers the control calls it names.
+    /// answer to the core, which names the control calls to answer.
     func handled(_ outcome: HandlingOutcome) {
         if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
         let now = WallClock.now()
@@ -115,10 +115,7 @@ extension Daemon {
         } catch {
             report("notify-sched: \(error.message)")
         }
-        let calls = core.answered(outcome, occurrence: occurrence, at: now)
-        armTimer()
-        let (status, report) = outcome.callAnswer
-        for token in calls { replies.removeValue(forKey: token)?(status, report) }
+        perform(.answered(outcome, occurrence: occurrence), at: now)
     }
 
     /// The occurrence delivered under `id`, for the handler; nil (not ours) when the store

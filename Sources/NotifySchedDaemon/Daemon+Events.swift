@@ -15,20 +15,18 @@ extension Daemon {
     /// session start when its feed arrives: iNotify checks after downloading, too.
     func sessionEvent(_ name: String, countsAsRun: Bool, at now: Instant) {
         if name == "session:start" {
-            core.sessionStarted(withoutFeed: sources.indices.filter { schedule(of: $0) == nil })
+            perform(.sessionStarted(withoutFeed: sources.indices.filter { schedule(of: $0) == nil }), at: now)
         }
-        for index in sources.indices {
-            carryOut(.session(name, countsAsRun: countsAsRun), source: index, at: now)
-        }
-        deliverWaiting(at: now)
-        armTimer()
+        let chosen = sources.indices.flatMap { choose(.session(name, countsAsRun: countsAsRun), source: $0, at: now) }
+        perform(.popupsChosen(chosen), at: now)
     }
 
-    /// The session start for a source whose first feed just arrived, if it waited for one.
-    func sessionStartIfAwaited(source index: Int, at now: Instant) {
-        guard schedule(of: index) != nil, core.takesSessionStart(source: index) else { return }
-        carryOut(.session("session:start", countsAsRun: true), source: index, at: now)
-        deliverWaiting(at: now)
+    /// The session start for a source whose first feed just arrived (`DaemonEffect.takeSessionStart`).
+    ///
+    /// - Returns: The occurrence ids of the popups shown.
+    func sessionStart(source index: Int, at now: Instant) -> [String] {
+        let chosen = choose(.session("session:start", countsAsRun: true), source: index, at: now)
+        return carryOut(core.handle(.popupsChosen(chosen), at: now), at: now)
     }
 
     /// An event posted with `notify-sched event NAME`: every iSmartNews source runs a cycle of
@@ -36,10 +34,10 @@ extension Daemon {
     ///
     /// - Returns: What it showed, in words, for the caller to print.
     func postEvent(_ name: String, at now: Instant) -> String {
-        let chosen = sources.indices.flatMap { carryOut(.posted(name), source: $0, at: now) }
-        let shownNow = deliverWaiting(at: now)
+        let chosen = sources.indices.flatMap { choose(.posted(name), source: $0, at: now) }
+        let shownNow = Set(carryOut(core.handle(.popupsChosen(chosen), at: now), at: now))
         armTimer()
-        let shown = chosen.filter(shownNow.contains).count
+        let shown = chosen.filter { shownNow.contains($0.popup.occurrenceID) }.count
         let later = chosen.count - shown
         let result = "\(name): \(shown) shown" + (later > 0 ? ", \(later) to follow" : "")
         report("notify-sched: event \(result)")
@@ -49,16 +47,15 @@ extension Daemon {
     /// Checks every iNotify source at once, as iNotify's manual check does (seed semantics
     /// §5.16), and shows what they chose.
     func checkINotifySourcesNow(at now: Instant) {
-        for index in sources.indices { carryOut(.manualCheck, source: index, at: now) }
-        deliverWaiting(at: now)
+        let chosen = sources.indices.flatMap { choose(.manualCheck, source: $0, at: now) }
+        perform(.popupsChosen(chosen), at: now)
     }
 
-    /// Carries out what `event` decides for source `index`: stores the state it leaves with the
-    /// popups it chose, which then wait to be shown.
+    /// What `event` chooses for source `index` (`SourceEventPlan`), stored with the state it
+    /// leaves: the popups then wait their turn in the core.
     ///
-    /// - Returns: The occurrence ids of the popups it chose.
-    @discardableResult
-    private func carryOut(_ event: SourceEvent, source index: Int, at now: Instant) -> [String] {
+    /// - Returns: The popups it chose.
+    private func choose(_ event: SourceEvent, source index: Int, at now: Instant) -> [PopupQueue.Item] {
         let source = sources[index]
         guard let schedule = schedule(of: index) else { return [] }
         do {
@@ -78,8 +75,7 @@ extension Daemon {
             } else if let news = plan.news {
                 try store.setNewsState(news, for: source.location, waiting: chosen)
             }
-            core.waiting.add(plan.popups)
-            return plan.occurrenceIDs
+            return plan.popups
         } catch {
             report("notify-sched: \(source.location): \(error)")
             return []

@@ -119,7 +119,6 @@ extension Daemon {
             let old = self.schedule(of: index)?.entries ?? []
             let started = WallClock.now()
             if let changes = reconcile(source: index, with: schedule, at: now) {
-                sessionStartIfAwaited(source: index, at: now)
                 checked = .changed(location, changes, from: old, to: schedule.entries)
                 if !changes.isEmpty {
                     let milliseconds = (WallClock.now() - started).microseconds / 1000

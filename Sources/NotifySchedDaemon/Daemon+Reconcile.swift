@@ -26,14 +26,17 @@ extension Daemon {
             report("notify-sched: \(error.message); \(location) keeps the schedule in force")
             return nil
         }
-        let old = schedule(of: index)?.entries ?? []
-        let (changes, effects) = core.planner.load(
-            newSchedule, source: index, settled: settled, answers: answers, at: now)
+        let effects = core.handle(
+            .feedLoaded(
+                FeedLoad(
+                    source: index, schedule: newSchedule, settled: settled, answers: answers,
+                    onScreen: Array(handler.onScreen.values))),
+            at: now)
         carryOut(effects, at: now)
-        reconcileScreen(source: index, changes, old: old)
-        core.waiting.forgetEntries(of: location)
         armTimer()
-        return changes
+        return effects.lazy.compactMap { effect -> ScheduleChanges? in
+            if case .scheduleChanged(_, let changes) = effect { changes } else { nil }
+        }.first
     }
 
     /// The schedule in force for source `index`, if its feed was ever read.
@@ -49,34 +52,28 @@ extension Daemon {
         return entries
     }
 
-    /// Replaces the popups on screen of changed entries and closes those of withdrawn ones, as
-    /// `ScreenPlan.afterFeedChange` decides.
-    private func reconcileScreen(source index: Int, _ changes: ScheduleChanges, old: [ScheduleEntry]) {
-        guard let entries = schedule(of: index)?.entries else { return }
-        let plan = ScreenPlan.afterFeedChange(
-            changes, old: old, new: entries, source: sources[index].location,
-            onScreen: Array(handler.onScreen.values))
-        for change in plan {
-            switch change {
-            case .close(let shown):
-                if handler.withdraw(occurrenceID: shown.id) {
-                    report("notify-sched: closed \(shown.id): \(shown.entryID) was withdrawn")
+    /// Replaces a popup on screen whose entry changed, or closes one whose entry was withdrawn
+    /// (`ScreenPlan.afterFeedChange`).
+    func changeScreen(_ change: ScreenPlan.Change) {
+        switch change {
+        case .close(let shown):
+            if handler.withdraw(occurrenceID: shown.id) {
+                report("notify-sched: closed \(shown.id): \(shown.entryID) was withdrawn")
+            }
+        case .replace(let updated):
+            do {
+                guard try handler.replace(updated) else { return }
+                report("notify-sched: replaced \(updated.id) in place: \(updated.entryID) changed")
+            } catch {
+                report("notify-sched: \(error.message)")
+                return
+            }
+            do {
+                if let record = try store.ledgerRecord(occurrenceID: updated.id) {
+                    try store.recordDelivery(record, of: updated, server: notifier.serverInstance)
                 }
-            case .replace(let updated):
-                do {
-                    guard try handler.replace(updated) else { continue }
-                    report("notify-sched: replaced \(updated.id) in place: \(updated.entryID) changed")
-                } catch {
-                    report("notify-sched: \(error.message)")
-                    continue
-                }
-                do {
-                    if let record = try store.ledgerRecord(occurrenceID: updated.id) {
-                        try store.recordDelivery(record, of: updated, server: notifier.serverInstance)
-                    }
-                } catch {
-                    report("notify-sched: \(error.message)")
-                }
+            } catch {
+                report("notify-sched: \(error.message)")
             }
         }
     }

@@ -20,8 +20,7 @@ extension Daemon {
     /// checks, iSmartNews cycles that count a run, as an app returning to the foreground does).
     func resumed(at now: Instant) {
         report("notify-sched: resumed from suspend; planning again")
-        carryOut(core.planner.clockChanged(at: now), at: now)
-        armTimer()
+        perform(.resumed, at: now)
         sessionEvent("session:resume", countsAsRun: true, at: now)
     }
 
@@ -33,7 +32,6 @@ extension Daemon {
             name.flatMap { zones.zone(named: $0) } ?? SystemTimeZone.current(environment: [:], database: zones)
         guard zone != userZone else { return }
         report("notify-sched: the time zone is now \(zone.identifier); planning again")
-        carryOut(core.planner.zoneChanged(to: zone, at: now), at: now)
-        armTimer()
+        perform(.zoneChanged(zone), at: now)
     }
 }

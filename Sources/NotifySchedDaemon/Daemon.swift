@@ -7,10 +7,10 @@ import NotifySchedStore
 /// `notify-sched daemon`: follows the configured feeds and delivers every occurrence on time.
 ///
 /// One thread, one GLib main loop (DESIGN §8). What to show, and when, is decided by its
-/// `DaemonCore`, pure: the daemon hands its parts each event (a feed loaded, the timer expired,
-/// a clock step or resume, a zone change, a server appearing, a session event, an answer) and
-/// carries out the effects they return, then arms one `WallClockTimer` at the core's next
-/// wake-up. At start the popups a previous daemon left unanswered are taken over, then the
+/// `DaemonCore`, pure: the daemon hands it each event (`DaemonEvent`: a feed loaded, the timer
+/// woke, a resume, a zone change, a server appearing, the popups a session event chose, an
+/// answer) and carries out the effects it returns (`Daemon+Effects.swift`), then arms one
+/// `WallClockTimer` at the core's next wake-up. At start the popups a previous daemon left unanswered are taken over, then the
 /// session-start event runs the iNotify checks and the iSmartNews display cycles; a resume, an
 /// unlock and a zone change come from `SessionWatcher`. Delivery and clicks go through
 /// `NotificationHandler`, and what they change goes to the `StateStore`.
@@ -36,7 +36,8 @@ public final class Daemon {
     let timer: WallClockTimer
     let store: StateStore
     let loader: PortalFeedLoader
-    let parser: FeedParser
+    /// The user's language, for the feeds' translations.
+    let language: LanguagePreference
     let report: (String) -> Void
     var handler: NotificationHandler!
     var sources: [FollowedSource] = []
@@ -47,10 +48,17 @@ public final class Daemon {
     let checkResults: LoopMailbox<CheckResult>
     var polling = Polling()
     var userZone: ZoneRules { core.planner.userZone }
+    /// How feeds are read: in the user's current zone (a calendar expression may end in its
+    /// abbreviation), which the core holds.
+    var parser: FeedParser {
+        FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
+    }
     let startedAt = WallClock.now()
     /// How to answer each control call the core has waiting for an occurrence's outcome, by
-    /// the token the core gave it: each takes the status and the report.
+    /// its token (`DaemonEvent.callWaits`): each takes the status and the report.
     var replies: [Int: (_ status: String, _ report: String) -> Void] = [:]
+    /// The token the next waiting control call gets.
+    var nextCallToken = 0
     let zones = TimeZoneDatabase()
     /// `TZ` is unset: the user's zone is the system's, and follows its changes.
     let followsSystemZone: Bool
@@ -97,8 +105,7 @@ public final class Daemon {
         }
         followsSystemZone = environment["TZ"] == nil
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
-        let language = LanguagePreference.fromEnvironment(environment)
-        parser = FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
+        language = LanguagePreference.fromEnvironment(environment)
         let planner = OccurrencePlanner(
             sources: configuration.sources.map {
                 OccurrencePlanner.Source(
@@ -132,23 +139,18 @@ public final class Daemon {
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
                 self.recordPopupIDs()
-                let now = WallClock.now()
-                let effects = self.core.serverAppeared(at: now)
-                self.deliverWaiting(at: now)
-                self.carryOut(effects, at: now)
-                self.armTimer()
+                self.perform(.serverAppeared, at: WallClock.now())
             }
         }
         watchSession()
         moveStateToCanonicalLocations()
         loadSources()
-        loadWaitingPopups()
         let now = WallClock.now()
+        loadWaitingPopups(at: now)
         // The popups left on screen first: an iNotify check then knows its message is there.
         takeOverPopups(at: now)
         sessionEvent("session:start", countsAsRun: true, at: now)
-        armTimer()
-        pruneLedgerIfDue(at: now)
+        perform(.started, at: now)
         report(
             "notify-sched: ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )

@@ -1,6 +1,6 @@
 /// The daemon's decisions and the state they need, held once, as one value: the daemon holds a
-/// `DaemonCore` beside its I/O (GLib loop, timer, notifier, state database, fetch workers) and
-/// only carries out what it decides.
+/// `DaemonCore` beside its I/O (GLib loop, timer, notifier, state database, fetch workers),
+/// hands it each event (`handle(_:at:)`) and only carries out the effects it returns.
 ///
 /// Pure and deterministic like its parts: no I/O, no clock, no GLib; the time comes in as an
 /// argument. Its parts decide each kind of event:
@@ -8,8 +8,8 @@
 ///   steps, zone changes, a server appearing and the user's answers;
 /// - `waiting` (`PopupQueue`): when each popup chosen by a session event, a posted event or a
 ///   check goes out;
-/// - `SourceEventPlan`, `ScreenPlan` and `ControlCall` take what they decide from as
-///   arguments and hold nothing;
+/// - `ScreenPlan` (the popups on screen after a feed change); `SourceEventPlan`, `SourceChecks`
+///   and `ControlCall` take what they decide from as arguments and hold nothing;
 /// and it holds what joins them: which sources still owe a session start, which control calls
 /// wait for an occurrence's outcome, when the ledger was last pruned, and when to wake next.
 public struct DaemonCore: ~Copyable {
@@ -17,24 +17,25 @@ public struct DaemonCore: ~Copyable {
     public static let ledgerRetention = TimeSpan.days(90)
 
     /// The decisions about timed entries, and the schedule of each source in force.
-    public var planner: OccurrencePlanner
+    public private(set) var planner: OccurrencePlanner
     /// Popups chosen by events and checks, waiting to be shown.
-    public var waiting: PopupQueue
+    public private(set) var waiting: PopupQueue
+    /// The waiting popups whose time came, taken from `waiting` and going out one at a time
+    /// (each after the previous one's `waitingShown`), the next last.
+    private var goingOut: [PopupQueue.Ready] = []
     /// Sources whose feed had not arrived when the session started: they take the session
     /// start when it does.
     private var owingSessionStart: Set<Int> = []
     /// The control calls waiting for an occurrence's outcome (`Handle`, `Test` with wait), by
-    /// occurrence id, as tokens; the daemon keeps how to reply to each.
+    /// occurrence id, as the daemon's tokens, in the order they came.
     private var waitingCalls: [String: [Int]] = [:]
-    /// The token the next waiting control call gets.
-    private var nextCallToken = 0
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
 
-    /// A core deciding with `planner`, and `waiting` the popups a previous daemon left waiting.
-    public init(planner: consuming OccurrencePlanner, waiting: PopupQueue = PopupQueue()) {
+    /// A core deciding with `planner`, no popup waiting yet (`DaemonEvent.waitingLoaded`).
+    public init(planner: consuming OccurrencePlanner) {
         self.planner = planner
-        self.waiting = waiting
+        waiting = PopupQueue()
     }
 
     /// When the daemon must wake next: the planner's next deadline, the next check of a source
@@ -44,76 +45,155 @@ public struct DaemonCore: ~Copyable {
         [planner.nextDeadline, nextCheck, waiting.nextDeadline].compactMap { $0 }.min()
     }
 
-    /// Whether the ledger is pruned at `now`: once a day, when the timer wakes the daemon
-    /// anyway (it would otherwise grow by a record per occurrence forever), and again when the
-    /// clock went back.
+    /// Decides what `event` at `now` makes the daemon do, and keeps what it changes.
     ///
-    /// - Returns: The instant before which records go, when a prune is due; nil otherwise.
-    public mutating func ledgerPruneCutOff(at now: Instant) -> Instant? {
-        if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return nil }
-        ledgerPrunedAt = now
-        return now - Self.ledgerRetention
+    /// - Returns: The effects to carry out, in order. A `.show` is answered with a `.shown`
+    ///   event before the next effect.
+    public mutating func handle(_ event: DaemonEvent, at now: Instant) -> [DaemonEffect] {
+        switch event {
+        case .started:
+            return ledgerPrune(at: now)
+        case .timerWoke(let clockChanged):
+            let waitingOut = takeReadyWaiting(at: now)
+            let planned = clockChanged ? planner.clockChanged(at: now) : planner.timerExpired(at: now)
+            return waitingOut + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
+        case .resumed:
+            return planner.clockChanged(at: now).map(DaemonEffect.init)
+        case .zoneChanged(let zone):
+            return planner.zoneChanged(to: zone, at: now).map(DaemonEffect.init)
+        case .serverAppeared:
+            // The popups held for want of a server go out now rather than at their next retry.
+            waiting.releaseHeld()
+            return takeReadyWaiting(at: now) + planner.serverAppeared(at: now).map(DaemonEffect.init)
+        case .feedLoaded(let load):
+            return feedLoaded(load, at: now)
+        case .shown(let due, let result):
+            planner.shown(due, result, at: now)
+            return []
+        case .waitingLoaded(let popups):
+            waiting = PopupQueue(popups)
+            goingOut = []
+            return []
+        case .popupsChosen(let items):
+            waiting.add(items)
+            return takeReadyWaiting(at: now)
+        case .waitingShown(let item, let result):
+            return waitingShown(item, result, at: now)
+        case .answered(let outcome, let occurrence):
+            return answered(outcome, occurrence: occurrence, at: now)
+        case .sessionStarted(let withoutFeed):
+            owingSessionStart.formUnion(withoutFeed)
+            return []
+        case .callWaits(let token, let occurrenceID):
+            waitingCalls[occurrenceID, default: []].append(token)
+            return []
+        case .callGaveUp(let token, let occurrenceID):
+            waitingCalls[occurrenceID]?.removeAll { $0 == token }
+            if waitingCalls[occurrenceID]?.isEmpty == true { waitingCalls[occurrenceID] = nil }
+            return []
+        }
     }
 
-    /// The session started while `sources` had no feed yet (a portal URL's first start): each
-    /// takes the session start when its first feed arrives, as iNotify checks after downloading.
-    public mutating func sessionStarted(withoutFeed sources: some Sequence<Int>) {
-        owingSessionStart.formUnion(sources)
+    /// A new feed in force: the planner plans added and changed entries and cancels withdrawn
+    /// ones; a changed entry's popup on screen is replaced in place, a withdrawn one's closed;
+    /// the source's waiting popups are looked up again when they go out; a source that owed
+    /// the session start takes it.
+    private mutating func feedLoaded(_ load: FeedLoad, at now: Instant) -> [DaemonEffect] {
+        let location = planner.location(of: load.source)
+        let old = planner.schedule(source: load.source)?.entries ?? []
+        let (changes, planned) = planner.load(
+            load.schedule, source: load.source, settled: load.settled, answers: load.answers, at: now)
+        waiting.forgetEntries(of: location)
+        let screen = ScreenPlan.afterFeedChange(
+            changes, old: old, new: load.schedule.entries, source: location, onScreen: load.onScreen)
+        let sessionStart: [DaemonEffect] =
+            owingSessionStart.remove(load.source) != nil ? [.takeSessionStart(source: load.source)] : []
+        return [.scheduleChanged(source: load.source, changes)] + planned.map(DaemonEffect.init)
+            + screen.map(DaemonEffect.changeScreen) + sessionStart
     }
 
-    /// Whether source `index`, whose feed just arrived, takes the session start now: once, and
-    /// only if it had no feed when the session started.
-    public mutating func takesSessionStart(source index: Int) -> Bool {
-        owingSessionStart.remove(index) != nil
-    }
-
-    /// The user answered a popup (or notify-sched acted at once): an answer that holds for later
-    /// occurrences (Ignore, "Remind Me Later", or the action ending a reminder) goes to the
-    /// planner, and the control calls waiting for this outcome are answered.
+    /// Takes the waiting popups whose time came (`PopupQueue.takeReady`), looking up in the
+    /// feeds in force the entries of those whose feed changed since they were chosen.
     ///
-    /// - Parameters:
-    ///   - outcome: What was handled, and the state change it made.
-    ///   - occurrence: When the answered occurrence was due, as the ledger recorded it; nil when
-    ///     the ledger has no record of it (the planner then learns nothing).
-    ///   - now: The time of the answer.
-    /// - Returns: The tokens of the control calls to answer with `outcome.callAnswer`.
-    public mutating func answered(_ outcome: HandlingOutcome, occurrence: Instant?, at now: Instant) -> [Int] {
+    /// - Returns: The popups to drop, up to the first to show: the others follow one at a time.
+    private mutating func takeReadyWaiting(at now: Instant) -> [DaemonEffect] {
+        var entries: [String: [String: ScheduleEntry]] = [:]
+        for item in waiting.items where item.entry == nil && item.readyAt <= now && entries[item.popup.source] == nil {
+            entries[item.popup.source] = Dictionary(
+                (planner.schedule(at: item.popup.source)?.entries ?? []).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+        }
+        let ready = waiting.takeReady(at: now, quietHours: planner.quietHours, userZone: planner.userZone) {
+            entries[$0.source]?[$0.entryID]
+        }
+        // Kept last first, so that each goes out with a `popLast`.
+        goingOut.insert(contentsOf: ready.reversed(), at: 0)
+        return nextWaitingOut()
+    }
+
+    /// The waiting popups taken to drop, up to the next one to show.
+    private mutating func nextWaitingOut() -> [DaemonEffect] {
+        var effects: [DaemonEffect] = []
+        while let ready = goingOut.popLast() {
+            switch ready {
+            case .drop(let popup):
+                effects.append(.dropWaiting(popup, reason: "\(popup.entryID) is no longer in its feed"))
+            case .show(var item, let entry):
+                item.entry = entry
+                effects.append(.showWaiting(item))
+                return effects
+            }
+        }
+        return effects
+    }
+
+    /// A waiting popup went out, or was passed over (nothing opens its action): the next one
+    /// follows. The server did not take it: it and those still to go out are held for a retry.
+    private mutating func waitingShown(_ item: PopupQueue.Item, _ result: ShowResult, at now: Instant)
+        -> [DaemonEffect]
+    {
+        switch result {
+        case .shown:
+            return nextWaitingOut()
+        case .passedOver:
+            return [.dropWaiting(item.popup, reason: nil)] + nextWaitingOut()
+        case .failed:
+            var held = [item]
+            var dropped: [DaemonEffect] = []
+            for ready in goingOut.reversed() {
+                switch ready {
+                case .show(let item, _): held.append(item)
+                case .drop(let popup):
+                    dropped.append(.dropWaiting(popup, reason: "\(popup.entryID) is no longer in its feed"))
+                }
+            }
+            goingOut = []
+            waiting.putBack(held, heldUntil: now + OccurrencePlanner.retryDelay)
+            return dropped
+        }
+    }
+
+    /// An answer that holds for later occurrences (Ignore, "Remind Me Later", or the action
+    /// ending a reminder) goes to the planner; the control calls waiting for this outcome are
+    /// answered, each once.
+    private mutating func answered(_ outcome: HandlingOutcome, occurrence: Instant?, at now: Instant)
+        -> [DaemonEffect]
+    {
         if let change = outcome.change, let occurrence {
             planner.answered(
                 change, entryID: outcome.occurrence.entryID, source: outcome.occurrence.source,
                 occurrence: occurrence, at: now)
         }
-        return calls(answeredBy: outcome.occurrence.id)
+        guard let calls = waitingCalls.removeValue(forKey: outcome.occurrence.id) else { return [] }
+        let (status, report) = outcome.callAnswer
+        return [.answerCalls(calls, status: status, report: report)]
     }
 
-    /// A notification server appeared: the waiting popups held for want of one go out now, and
-    /// what the planner retries is planned again.
-    ///
-    /// - Returns: The planner's effects; the daemon then shows the waiting popups now ready.
-    public mutating func serverAppeared(at now: Instant) -> [PlannerEffect] {
-        waiting.releaseHeld()
-        return planner.serverAppeared(at: now)
-    }
-
-    /// A control call waits for the outcome of the occurrence `occurrenceID`.
-    ///
-    /// - Returns: The call's token: `answered` names it when the outcome comes.
-    public mutating func callWaits(for occurrenceID: String) -> Int {
-        let token = nextCallToken
-        nextCallToken += 1
-        waitingCalls[occurrenceID, default: []].append(token)
-        return token
-    }
-
-    /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
-    public mutating func callGaveUp(_ token: Int, on occurrenceID: String) {
-        waitingCalls[occurrenceID]?.removeAll { $0 == token }
-        if waitingCalls[occurrenceID]?.isEmpty == true { waitingCalls[occurrenceID] = nil }
-    }
-
-    /// The control calls an outcome of the occurrence `occurrenceID` answers, in the order they
-    /// came: each is answered once.
-    private mutating func calls(answeredBy occurrenceID: String) -> [Int] {
-        waitingCalls.removeValue(forKey: occurrenceID) ?? []
+    /// The ledger is pruned once a day, when the daemon wakes anyway (it would otherwise grow
+    /// by a record per occurrence forever), and again when the clock went back.
+    private mutating func ledgerPrune(at now: Instant) -> [DaemonEffect] {
+        if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return [] }
+        ledgerPrunedAt = now
+        return [.pruneLedger(before: now - Self.ledgerRetention)]
     }
 }

@@ -86,6 +86,14 @@ public struct OccurrencePlanner: ~Copyable {
     /// The schedule in force for source `index`, if its feed was loaded.
     public func schedule(source index: Int) -> Schedule? { schedules[index] }
 
+    /// Where source `index`'s feed comes from.
+    public func location(of index: Int) -> String { sources[index].location }
+
+    /// The schedule in force for the source at `location`, if its feed was loaded.
+    public func schedule(at location: String) -> Schedule? {
+        sources.firstIndex { $0.location == location }.flatMap { schedules[$0] }
+    }
+
     /// Puts `schedule` in force for source `index`: an added entry is planned, a changed one
     /// planned again, a withdrawn one's pending occurrence cancelled; unchanged entries keep
     /// theirs as they are.

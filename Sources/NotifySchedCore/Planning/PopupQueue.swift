@@ -10,7 +10,7 @@
 /// database keeps them across restarts.
 public struct PopupQueue: Sendable {
     /// One waiting popup, as the queue holds it.
-    public struct Item: Sendable {
+    public struct Item: Sendable, Equatable {
         public var popup: WaitingPopup
         /// The entry as it was when chosen; nil after a restart or a change of its feed, when it
         /// is looked up again by id (and the popup dropped if its feed no longer has it).
@@ -27,6 +27,16 @@ public struct PopupQueue: Sendable {
 
         /// The earliest time it may be shown.
         public var readyAt: Instant { max(popup.occurrence, heldUntil ?? popup.occurrence) }
+
+        public static func == (lhs: Item, rhs: Item) -> Bool {
+            let sameEntry =
+                switch (lhs.entry, rhs.entry) {
+                case (nil, nil): true
+                case (let left?, let right?): left.hasSameMeaning(as: right)
+                default: false
+                }
+            return lhs.popup == rhs.popup && sameEntry && lhs.heldUntil == rhs.heldUntil && lhs.order == rhs.order
+        }
     }
 
     /// What to do with a popup whose time has come.

@@ -91,9 +91,6 @@ public struct SourceEventPlan: Sendable {
         }
     }
 
-    /// The occurrence ids of the popups chosen.
-    public var occurrenceIDs: [String] { popups.map(\.popup.occurrenceID) }
-
     /// iNotify's check (seed semantics §1.3–§1.4): when the check is due, it picks one message,
     /// and only while no popup of the source is on screen or waiting (§5.29: one at a time).
     private mutating func checkINotify(

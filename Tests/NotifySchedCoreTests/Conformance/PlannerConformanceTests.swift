@@ -21,7 +21,7 @@ import Testing
         var scenarios = 0
         var simulatedDays = 0
         var showsChecked = 0
-        var plannerCalls = 0
+        var coreEvents = 0
         var divergences = 0
         var answers = 0
         var feedChanges = 0
@@ -39,7 +39,7 @@ import Testing
             print(
                 "planner conformance: \(totals.scenarios) scenarios, \(totals.simulatedDays) simulated days, "
                     + "\(totals.showsChecked) popups checked, \(totals.answers) answers, \(totals.feedChanges) feed changes, "
-                    + "\(totals.plannerCalls) planner calls, "
+                    + "\(totals.coreEvents) events handed to the core, "
                     + "\(totals.divergences) divergences")
         }
     }
@@ -119,7 +119,7 @@ import Testing
             $0.scenarios += 1
             $0.simulatedDays += Int(scenario.length.seconds / 86_400)
             $0.showsChecked += checked
-            $0.plannerCalls += daemon.steps
+            $0.coreEvents += daemon.steps
             $0.divergences += diverged
             $0.answers += answers.count
             $0.feedChanges += scenario.feeds.count - 1

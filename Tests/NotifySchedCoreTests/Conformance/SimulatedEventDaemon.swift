@@ -1,14 +1,14 @@
 import NotifySchedCore
 
 /// Runs an `EventScenario` through the real core in virtual time, as the daemon's interpreter
-/// would: each event goes to `SourceEventPlan` for each source, what it chose waits in a
-/// `PopupQueue` and goes out when the queue says, the user answers popups through
+/// would: each event goes to `SourceEventPlan` for each source, what it chose goes to the
+/// `DaemonCore` and goes out when its effects say, the user answers popups through
 /// `HandlingPolicy` and `HandlingState`, and a state database (the values the daemon stores)
 /// survives restarts. Beside it the `EventOracle` is told the same facts; every choice the core
 /// makes is compared with the oracle's, and every popup shown is checked against the rules of
 /// delivery (never before its occurrence, never in quiet hours unless critical, never twice,
 /// none lost).
-struct SimulatedEventDaemon {
+struct SimulatedEventDaemon: ~Copyable {
     /// What the user does with a popup.
     enum Answer: String {
         case open, ok, remind, ignore, cancel, close
@@ -42,7 +42,8 @@ struct SimulatedEventDaemon {
     private var storedWaiting: [WaitingPopup] = []
     // What a running daemon holds.
     private var running = true
-    private var queue = PopupQueue()
+    /// The running daemon's core.
+    private var core: DaemonCore
     /// The popups on screen, unanswered, by occurrence id.
     private var onScreen: [String: (source: Int, entryID: String)] = [:]
     /// Answers to come, by when.
@@ -64,6 +65,19 @@ struct SimulatedEventDaemon {
         checks = Array(repeating: SourceState(), count: schedules.count)
         news = Array(repeating: NewsState(), count: schedules.count)
         user = SplitMix64(seed: scenario.seed ^ 0x05E5_5107)
+        core = Self.startedCore(scenario, schedules: versions[0], at: scenario.start)
+    }
+
+    /// A daemon's core at its start, with `schedules` loaded, as `Daemon.run()` makes it.
+    private static func startedCore(_ scenario: EventScenario, schedules: [Schedule], at now: Instant) -> DaemonCore {
+        var core = DaemonCore(
+            planner: OccurrencePlanner(
+                sources: locations.map { .init(location: $0) }, now: now, userZone: scenario.zone,
+                quietHours: scenario.quietHours))
+        for (index, schedule) in schedules.enumerated() {
+            _ = core.handle(.feedLoaded(FeedLoad(source: index, schedule: schedule, settled: [:])), at: now)
+        }
+        return core
     }
 
     /// Runs the month, then up to ten more days without happenings, for what waits to go out.
@@ -76,30 +90,27 @@ struct SimulatedEventDaemon {
         while failures.isEmpty {
             let nextHappening = happenings.first.map { scenario.start + $0.after }
             let candidates: [Instant?] = [
-                nextHappening, running ? queue.nextDeadline : nil, answers.map(\.at).min(), restartAt,
+                nextHappening, running ? core.nextWakeUp(nextCheck: nil) : nil, answers.map(\.at).min(), restartAt,
                 running ? serverBack : nil,
             ]
             // Past the month, only what still waits: a restart, the queue, the end of quiet hours.
-            let draining = restartAt != nil || !queue.items.isEmpty
+            let draining = restartAt != nil || !core.waiting.items.isEmpty
             guard let next = candidates.compactMap({ $0 }).min(), next <= end + (draining ? .days(10) : .days(3))
             else { break }
             now = max(now, next)
             if let back = serverBack, back <= now {
                 serverBack = nil
-                if running {
-                    queue.releaseHeld()
-                    deliverWaiting(at: now)
-                }
+                if running { carryOut(core.handle(.serverAppeared, at: now), at: now) }
             }
             if let at = restartAt, at <= now {
                 restartAt = nil
                 running = true
+                core = Self.startedCore(scenario, schedules: schedules, at: now)
                 // `StateStore.waitingPopups()`: by occurrence, then in the order stored.
-                queue = PopupQueue(
-                    storedWaiting.enumerated().sorted {
-                        ($0.element.occurrence, $0.offset) < ($1.element.occurrence, $1.offset)
-                    }
-                    .map(\.element))
+                let stored = storedWaiting.enumerated().sorted {
+                    ($0.element.occurrence, $0.offset) < ($1.element.occurrence, $1.offset)
+                }
+                _ = core.handle(.waitingLoaded(stored.map(\.element)), at: now)
                 sourceEvent(.session("session:start", countsAsRun: true), at: now)
                 continue
             }
@@ -113,7 +124,7 @@ struct SimulatedEventDaemon {
                 happen(happening.happening, at: now, restartAt: &restartAt)
                 continue
             }
-            if running { deliverWaiting(at: now) }
+            if running { carryOut(core.handle(.timerWoke(clockChanged: false), at: now), at: now) }
         }
         guard failures.isEmpty else { return }
         let shownIDs = Set(shown.map(\.id))
@@ -129,7 +140,7 @@ struct SimulatedEventDaemon {
             return
         case .feedChange(let version):
             // A running daemon reads it at once (a file monitor, a check); a stopped one at its start.
-            changeFeeds(to: version)
+            changeFeeds(to: version, at: now)
             return
         default:
             break
@@ -152,31 +163,39 @@ struct SimulatedEventDaemon {
     }
 
     /// Puts a version of the feeds in force, as `Daemon.reconcile` does: the waiting popups look
-    /// their entries up again, and a withdrawn entry's popup on screen is closed.
-    private mutating func changeFeeds(to version: Int) {
+    /// their entries up again, and a withdrawn entry's popup on screen is closed. A daemon that
+    /// is not running reads them at its start.
+    private mutating func changeFeeds(to version: Int, at now: Instant) {
         schedules = versions[version]
         oracle.feedsChanged(to: version)
-        for (index, location) in Self.locations.enumerated() {
-            queue.forgetEntries(of: location)
+        for index in Self.locations.indices {
+            if running {
+                let effects = core.handle(
+                    .feedLoaded(FeedLoad(source: index, schedule: schedules[index], settled: [:])), at: now)
+                carryOut(effects, at: now)
+            }
             onScreen = onScreen.filter { popup in
                 popup.value.source != index || schedules[index].entries.contains { $0.id == popup.value.entryID }
             }
         }
     }
 
-    /// One event for every source, as `Daemon.carryOut(_:source:at:)` does, compared with the
+    /// One event for every source, as `Daemon.choose(_:source:at:)` does, compared with the
     /// oracle; then what is ready goes out.
     private mutating func sourceEvent(_ event: SourceEvent, at now: Instant) {
         events += 1
+        var chosenNow: [PopupQueue.Item] = []
         for (index, schedule) in schedules.enumerated() {
             let location = Self.locations[index]
             let memory = SourceMemory(check: checks[index], news: news[index], handling: handling[location])
             let hasOnScreen = onScreen.values.contains { $0.source == index }
             let plan = SourceEventPlan(
                 event, schedule: schedule, memory: memory, settings: scenario.iNotifySettings, location: location,
-                waiting: queue, onScreen: hasOnScreen, canOpen: { _ in true }, now: now)
+                waiting: core.waiting, onScreen: hasOnScreen, canOpen: { _ in true }, now: now)
             let waitingNames = Set(
-                queue.items.filter { $0.popup.source == location }.map { name(of: $0.popup.entryID, source: index) })
+                core.waiting.items.filter { $0.popup.source == location }.map {
+                    name(of: $0.popup.entryID, source: index)
+                })
             let expected: [EventOracle.Choice]
             switch (index, event) {
             case (0, .session), (0, .manualCheck):
@@ -213,37 +232,40 @@ struct SimulatedEventDaemon {
                     index, name(of: item.popup.entryID, source: index), item.popup.occurrence
                 )
             }
-            queue.add(plan.popups)
+            chosenNow += plan.popups
         }
-        deliverWaiting(at: now)
+        carryOut(core.handle(.popupsChosen(chosenNow), at: now), at: now)
     }
 
-    /// Shows what the queue lets out, as `Daemon.deliverWaiting(at:)` does: with no server, the
-    /// rest waits 30 s.
-    private mutating func deliverWaiting(at now: Instant) {
-        let ready = queue.takeReady(at: now, quietHours: scenario.quietHours, userZone: scenario.zone) { popup in
-            schedules[Self.locations.firstIndex(of: popup.source)!].entries.first { $0.id == popup.entryID }
-        }
-        for (position, decision) in ready.enumerated() {
-            guard case .show(let item, let entry) = decision else {
-                guard case .drop(let popup) = decision,
-                    !schedules[Self.locations.firstIndex(of: popup.source)!].entries.contains(where: {
-                        $0.id == popup.entryID
-                    })
-                else {
+    /// Carries out the core's effects as `Daemon.carryOut(_:at:)` does: with no server, a
+    /// waiting popup fails and the core holds the rest.
+    private mutating func carryOut(_ effects: [DaemonEffect], at now: Instant) {
+        for effect in effects {
+            switch effect {
+            case .showWaiting(let item):
+                guard let entry = item.entry else {
+                    failures.append("a waiting popup was sent out without its entry")
+                    return
+                }
+                let result: ShowResult = serverBack == nil ? .shown : .failed
+                if result == .shown { show(item.popup, entry, at: now) }
+                carryOut(core.handle(.waitingShown(item, result), at: now), at: now)
+            case .dropWaiting(let popup, _):
+                let source = Self.locations.firstIndex(of: popup.source)!
+                guard !schedules[source].entries.contains(where: { $0.id == popup.entryID }) else {
                     failures.append("a waiting popup was dropped though its entry is in the feed")
                     return
                 }
                 storedWaiting.removeAll { $0.occurrenceID == popup.occurrenceID }
                 chosen[popup.occurrenceID] = nil
-                continue
-            }
-            if serverBack != nil {
-                let unshown = ready[position...].compactMap { if case .show(let item, _) = $0 { item } else { nil } }
-                queue.putBack(unshown, heldUntil: now + OccurrencePlanner.retryDelay)
+            case .show(let due):
+                failures.append("\(due.entry.id) is timed: these feeds have none")
                 return
+            case .recordMissed, .follow, .scheduleChanged, .changeScreen, .takeSessionStart, .pruneLedger,
+                .answerCalls:
+                // Timed entries are the planner suite's; the sources here all have their feeds.
+                break
             }
-            show(item.popup, entry, at: now)
         }
     }
 

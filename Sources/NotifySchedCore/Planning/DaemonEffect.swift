@@ -1,0 +1,39 @@
+/// What `DaemonCore.handle(_:at:)` decides the daemon does, in order: the daemon carries each
+/// out and decides nothing.
+public enum DaemonEffect: Sendable, Equatable {
+    /// Show a timed entry's occurrence, record it in the ledger once the server took it, and
+    /// tell the core how it went (`DaemonEvent.shown`).
+    case show(DueOccurrence)
+    /// Show a waiting popup with its `entry` (set: the entry as the feed in force has it),
+    /// record its delivery (which removes it from the stored waiting popups), and tell the core
+    /// how it went (`DaemonEvent.waitingShown`): the next waiting popup comes then, or, when the
+    /// server did not take this one, it and the rest are held for a retry.
+    case showWaiting(PopupQueue.Item)
+    /// Remove a waiting popup that will not be shown from the stored ones, saying why when
+    /// there is a reason to log.
+    case dropWaiting(WaitingPopup, reason: String?)
+    /// Record an occurrence nobody saw as missed.
+    case recordMissed(source: String, entryID: String, occurrence: Instant)
+    /// Store that these entries of `source` are followed from `since` (`PlannerEffect.follow`).
+    case follow(source: String, entryIDs: [String], since: Instant)
+    /// A source's feed changed thus; the daemon reports it.
+    case scheduleChanged(source: Int, ScheduleChanges)
+    /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).
+    case changeScreen(ScreenPlan.Change)
+    /// Run the session start for `source`, whose first feed just arrived.
+    case takeSessionStart(source: Int)
+    /// Remove the ledger's records from before the instant (each entry's latest stays).
+    case pruneLedger(before: Instant)
+    /// Answer the control calls with these tokens.
+    case answerCalls([Int], status: String, report: String)
+
+    init(_ effect: PlannerEffect) {
+        switch effect {
+        case .show(let due): self = .show(due)
+        case .recordMissed(let source, let entryID, let occurrence):
+            self = .recordMissed(source: source, entryID: entryID, occurrence: occurrence)
+        case .follow(let source, let entryIDs, let since):
+            self = .follow(source: source, entryIDs: entryIDs, since: since)
+        }
+    }
+}

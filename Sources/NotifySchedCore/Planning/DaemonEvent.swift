@@ -1,0 +1,65 @@
+/// What happens to the daemon, as `DaemonCore.handle(_:at:)` takes it: the I/O around the core
+/// turns each timer wake-up, signal, bus message and store read into one of these.
+public enum DaemonEvent: Sendable {
+    /// The daemon started and loaded its feeds.
+    case started
+    /// The timer woke the daemon: on time, or early because the wall clock stepped
+    /// (`clockChanged`), after which everything is planned again.
+    case timerWoke(clockChanged: Bool)
+    /// The machine resumed from suspend: everything is planned again.
+    case resumed
+    /// The user's zone changed: floating times follow it.
+    case zoneChanged(ZoneRules)
+    /// A notification server appeared on the bus.
+    case serverAppeared
+    /// A source's feed was read and parsed: at start, after a check, or after a file change.
+    case feedLoaded(FeedLoad)
+    /// A popup the core asked for (`DaemonEffect.show`) was shown, passed over or failed.
+    case shown(DueOccurrence, ShowResult)
+    /// The popups a previous daemon left waiting, as the state database holds them (at start).
+    case waitingLoaded([WaitingPopup])
+    /// A session event, a posted event or a check chose these popups (`SourceEventPlan`), stored
+    /// already; they wait their turn, and those whose time came go out.
+    case popupsChosen([PopupQueue.Item])
+    /// A waiting popup the core asked for (`DaemonEffect.showWaiting`) was shown, passed over
+    /// or failed.
+    case waitingShown(PopupQueue.Item, ShowResult)
+    /// The user answered a popup, or notify-sched acted at once (`handle` without a prompt).
+    /// `occurrence` is when the answered occurrence was due, as the ledger recorded it; nil when
+    /// the ledger has no record of it.
+    case answered(HandlingOutcome, occurrence: Instant?)
+    /// The session started while `withoutFeed` had no feed yet: each takes the session start
+    /// when its first feed arrives (`DaemonEffect.takeSessionStart`).
+    case sessionStarted(withoutFeed: [Int])
+    /// Control call `token` waits for the outcome of occurrence `occurrenceID` (`Handle`, or
+    /// `Test` with wait); the daemon keeps how to reply to it under the token.
+    case callWaits(token: Int, occurrenceID: String)
+    /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
+    case callGaveUp(token: Int, occurrenceID: String)
+}
+
+/// A source's new feed, with what the state database remembers of its entries
+/// (`DaemonEvent.feedLoaded`).
+public struct FeedLoad: Sendable {
+    /// The source's index among the configured sources.
+    public var source: Int
+    /// The schedule the feed parsed to.
+    public var schedule: Schedule
+    /// What each entry is settled through, by entry id (`OccurrencePlanner.load`).
+    public var settled: [String: Instant]
+    /// The answers that hold for later occurrences, by entry id.
+    public var answers: [String: EntryAnswer]
+    /// The popups on screen waiting for an answer, of any source.
+    public var onScreen: [DeliveredOccurrence]
+
+    public init(
+        source: Int, schedule: Schedule, settled: [String: Instant], answers: [String: EntryAnswer] = [:],
+        onScreen: [DeliveredOccurrence] = []
+    ) {
+        self.source = source
+        self.schedule = schedule
+        self.settled = settled
+        self.answers = answers
+        self.onScreen = onScreen
+    }
+}

@@ -1,0 +1,82 @@
+import NotifySchedCore
+import NotifySchedDesktop
+import NotifySchedPlatform
+import NotifySchedStore
+
+// The interpreter: each event goes to the core (`DaemonCore.handle(_:at:)`), and the daemon
+// carries out the effects it returns, deciding nothing itself.
+extension Daemon {
+    /// Hands `event` to the core, carries out what it decides, and arms the timer for the
+    /// core's next wake-up.
+    func perform(_ event: DaemonEvent, at now: Instant) {
+        carryOut(core.handle(event, at: now), at: now)
+        armTimer()
+    }
+
+    /// Carries out the core's effects in order. How a popup's showing went goes back to the
+    /// core (`DaemonEvent.shown`, `.waitingShown`), and what it decides then is carried out
+    /// before the next effect.
+    ///
+    /// - Returns: The occurrence ids of the popups shown.
+    @discardableResult
+    func carryOut(_ effects: [DaemonEffect], at now: Instant) -> [String] {
+        var shown: [String] = []
+        for effect in effects {
+            switch effect {
+            case .show(let due):
+                let result = deliver(due.entry, of: due.location, occurrence: due.occurrence, at: now)
+                if result == .shown {
+                    shown.append(
+                        LedgerRecord.occurrenceID(
+                            source: due.location, entryID: due.entry.id, occurrence: due.occurrence))
+                }
+                shown += carryOut(core.handle(.shown(due, result), at: now), at: now)
+            case .showWaiting(let item):
+                // The core sets the entry of each popup it sends out.
+                let result =
+                    item.entry.map { deliver($0, of: item.popup.source, occurrence: item.popup.occurrence, at: now) }
+                    ?? .passedOver
+                if result == .shown { shown.append(item.popup.occurrenceID) }
+                shown += carryOut(core.handle(.waitingShown(item, result), at: now), at: now)
+            case .dropWaiting(let popup, let reason):
+                dropWaiting(popup, because: reason)
+            case .recordMissed(let source, let entryID, let occurrence):
+                record(entryID, of: source, occurrence: occurrence, .missed, at: now)
+            case .follow(let source, let entryIDs, let since):
+                do {
+                    try store.follow(entryIDs, of: source, since: since)
+                } catch {
+                    report("notify-sched: \(error.message)")
+                }
+            case .scheduleChanged:
+                // The check that read the feed reports it (`reconcile(source:with:at:)`).
+                break
+            case .changeScreen(let change):
+                changeScreen(change)
+            case .takeSessionStart(let index):
+                shown += sessionStart(source: index, at: now)
+            case .pruneLedger(let cutOff):
+                pruneLedger(before: cutOff)
+            case .answerCalls(let tokens, let status, let report):
+                for token in tokens { replies.removeValue(forKey: token)?(status, report) }
+            }
+        }
+        return shown
+    }
+
+    /// Arms the timer for the core's next wake-up.
+    func armTimer() {
+        timer.arm(at: core.nextWakeUp(nextCheck: nextCheck))
+    }
+
+    private func pruneLedger(before cutOff: Instant) {
+        do {
+            let pruned = try store.pruneLedger(recordedBefore: cutOff)
+            if pruned > 0 {
+                report("notify-sched: pruned \(pruned) ledger records from before \(cutOff.rfc3339)")
+            }
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+    }
+}
