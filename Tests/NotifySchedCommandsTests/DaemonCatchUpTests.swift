@@ -6,8 +6,8 @@ import Testing
 /// The time rules of DESIGN §3 as the `notify-sched daemon` process keeps them, on a private
 /// session bus with dbusmock's notification server: a downtime is caught up with one popup per
 /// entry when its latest occurrence is no more than `maxLateness` late and recorded as missed
-/// otherwise; an occurrence the ledger holds is never shown again after the clock stepped back;
-/// and a feed change that withdraws an entry cancels its pending occurrence.
+/// otherwise; and an occurrence the ledger holds is never shown again after the clock stepped
+/// back. (A feed change that withdraws an entry cancels its pending occurrence: `DaemonCoreTests`.)
 ///
 /// The daemon reads the real wall clock, so the past is written into its ledger instead: a
 /// first daemon leaves the state database, the test records in it what a daemon that ran
@@ -31,16 +31,10 @@ struct DaemonCatchUpTests {
         var testDescription: String
     }
 
-    /// Each shown case has a `maxLateness` shorter than the downtime, so that only the latest
-    /// occurrence's lateness lets it through; the missed one differs from the last in nothing
-    /// but its `maxLateness`.
+    /// A month down, the two sides of `maxLateness`: the cases differ in nothing but it. The
+    /// rules over more downtimes are pinned in virtual time (`DaemonCoreTests`, the conformance
+    /// suite); here the daemon reads what its ledger settled and records what it decides.
     static let downtimes = [
-        Downtime(
-            length: .hours(1), repeatInterval: "minute", lateness: .seconds(20), maxLateness: "5min", isShown: true,
-            testDescription: "1 h of a minutely entry, 20 s late, maxLateness 5 min: shown"),
-        Downtime(
-            length: .days(1), repeatInterval: "hour", lateness: .minutes(10), maxLateness: "30min", isShown: true,
-            testDescription: "1 d of an hourly entry, 10 min late, maxLateness 30 min: shown"),
         Downtime(
             length: .days(30), repeatInterval: "day", lateness: .hours(2), maxLateness: "1h", isShown: false,
             testDescription: "30 d of a daily entry, 2 h late, maxLateness 1 h: missed"),
@@ -170,44 +164,5 @@ struct DaemonCatchUpTests {
                 Self.row("hourly", due, popup: nil, .delivered),
                 Self.row("once", due, popup: nil, .delivered),
             ], "the records of the stepped-back occurrences must stay as they were")
-    }
-
-    @Test func aFeedChangeThatWithdrawsAnEntryCancelsItsPendingOccurrence() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let due = Self.wholeSecond(WallClock.now() + .seconds(4))
-        let stamp = due.rfc3339
-        let control = #"{"id": "control", "title": "Control", "fireDate": "\#(stamp)"}"#
-        let immediate = #"{"id": "now", "title": "Right away"}"#
-        let path = try CLI.temporaryFile(
-            #"""
-            {"notifications": [\#(immediate), {"id": "later", "title": "Later", "fireDate": "\#(stamp)"}, \#(control)]}
-            """#)
-        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["Right away"])
-
-        try #"{"notifications": [\#(immediate), \#(control)]}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let synced = try CLI.run(["sync"], environment: bus.environment)
-        #expect(
-            synced
-                == .init(
-                    status: 0, standardOutput: "\(path): 0 added, 0 changed, 1 withdrawn\n- later  Later\n",
-                    standardError: ""))
-        try #require(
-            WallClock.now() < due, "the feed must change before the withdrawn entry falls due, or nothing is proven")
-        _ = try bus.waitForNotifyCalls(2)
-        #expect(WallClock.now() >= due, "the control popup must not come early")
-        // A withdrawn entry left pending would fall due with the control, in the same turn of the
-        // loop, which ends before SIGTERM is handled.
-        #expect(DaemonTests().stop(daemon).status == 0)
-
-        #expect(
-            try bus.notifyCalls().map(\.summary) == ["Right away", "Control"],
-            "a withdrawn entry must not be shown when its time comes")
-        #expect(try bus.closeCalls() == [], "nothing of the withdrawn entry was on screen to close")
-        #expect(
-            try bus.queryState("SELECT entry_id, popup_id, outcome FROM ledger ORDER BY entry_id")
-                == ["control|2|delivered", "now|1|delivered"],
-            "the withdrawn entry's occurrence must leave no record")
     }
 }

@@ -34,30 +34,6 @@ struct DaemonTests {
         return outcome
     }
 
-    @Test func dueEntriesArriveOnTimeAndNothingIsShownTwiceAfterARestart() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let (path, due) = try feed(dueIn: 3)
-        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["Right away"])
-        let calls = try bus.waitForNotifyCalls(2)
-        #expect(Date() >= due, "the popup must not come early")
-        #expect(Date().timeIntervalSince(due) < 2)
-        #expect(calls.map(\.summary) == ["Right away", "Due soon"])
-        let first = stop(daemon)
-        #expect(first.status == 0)
-        #expect(first.standardError.contains("delivered soon"))
-
-        let again = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        Thread.sleep(forTimeInterval: 1)
-        #expect(stop(again).status == 0)
-        let after = try bus.notifyCalls()
-        #expect(after.filter { $0.replaces == 0 }.count == 2, "a restart must not show delivered occurrences again")
-        #expect(
-            after.dropFirst(2).map(\.replaces).sorted() == [1, 2],
-            "the restarted daemon takes over the unanswered popups in place")
-    }
-
     /// The trial that found repeating, calendar and zero-lateness entries never shown: one entry
     /// of each timed kind due within seconds, beside an expired one and one for a newer
     /// application version. Exactly the due ones arrive, none early, the recurring ones again.

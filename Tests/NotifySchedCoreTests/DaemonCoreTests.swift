@@ -158,6 +158,81 @@ import Testing
         #expect(seen.contains(.dropWaiting(items[1].popup, reason: "b is no longer in its feed")))
     }
 
+    /// A downtime the daemon did not see, and what its start must make of it.
+    struct Downtime: Sendable, CustomTestStringConvertible {
+        /// How long before the latest due occurrence the last settled one lies.
+        var length: TimeSpan
+        /// The entry's `repeatInterval`, which `length` is a whole number of.
+        var repeatInterval: String
+        /// How late the latest due occurrence is at the start.
+        var lateness: TimeSpan
+        /// The entry's `maxLateness`; nil for the default of 24 h.
+        var maxLateness: String?
+        /// Whether the latest occurrence is shown (within `maxLateness`) or recorded as missed.
+        var isShown: Bool
+        var testDescription: String
+    }
+
+    /// Each shown case has a `maxLateness` shorter than the downtime, so that only the latest
+    /// occurrence's lateness lets it through; the missed one differs from the last in nothing
+    /// but its `maxLateness`.
+    static let downtimes = [
+        Downtime(
+            length: .hours(1), repeatInterval: "minute", lateness: .seconds(20), maxLateness: "5min", isShown: true,
+            testDescription: "1 h of a minutely entry, 20 s late, maxLateness 5 min: shown"),
+        Downtime(
+            length: .days(1), repeatInterval: "hour", lateness: .minutes(10), maxLateness: "30min", isShown: true,
+            testDescription: "1 d of an hourly entry, 10 min late, maxLateness 30 min: shown"),
+        Downtime(
+            length: .days(30), repeatInterval: "day", lateness: .hours(2), maxLateness: "1h", isShown: false,
+            testDescription: "30 d of a daily entry, 2 h late, maxLateness 1 h: missed"),
+        Downtime(
+            length: .days(30), repeatInterval: "day", lateness: .hours(2), maxLateness: nil, isShown: true,
+            testDescription: "30 d of a daily entry, 2 h late, maxLateness 24 h by default: shown"),
+    ]
+
+    @Test(arguments: downtimes)
+    func aDowntimeFoldsIntoOneCatchUpPopupWithinMaxLatenessAndIsRecordedMissedBeyondIt(_ downtime: Downtime) throws {
+        let latest = noon - downtime.lateness
+        let lastSettled = latest - downtime.length
+        let maxLateness = downtime.maxLateness.map { #", "maxLateness": "\#($0)""# } ?? ""
+        let schedule = try #require(
+            parse(
+                nativeFeed(
+                    #""fireDate": "\#(lastSettled.rfc3339)", "repeatInterval": "\#(downtime.repeatInterval)""#
+                        + maxLateness)
+            ).schedule)
+        // A daemon starting at noon, its state database settled through the last occurrence before the downtime.
+        var core = DaemonCore(planner: OccurrencePlanner(sources: [.init(location: "feed")], now: noon, userZone: .utc))
+        let effects =
+            core.handle(.feedLoaded(FeedLoad(source: 0, schedule: schedule, settled: ["e": lastSettled])), at: noon)
+            + core.handle(.timerWoke(clockChanged: false), at: noon)
+        let shown = effects.compactMap { if case .show(let due) = $0 { due } else { nil } }
+        let missed = effects.compactMap { if case .recordMissed(_, _, let occurrence) = $0 { occurrence } else { nil } }
+        if downtime.isShown {
+            #expect(shown.map(\.occurrence) == [latest], "the missed occurrences fold into one popup, the latest")
+            #expect(shown.first?.foldsEarlier == true)
+            #expect(missed.isEmpty, "nothing is recorded for the folded ones")
+        } else {
+            #expect(shown.isEmpty, "an occurrence later than its maxLateness is not shown")
+            #expect(missed == [latest], "the latest occurrence is recorded as missed")
+        }
+    }
+
+    @Test func aFeedChangeThatWithdrawsAnEntryCancelsItsPendingOccurrence() throws {
+        let one = #"{"id": "later", "title": "Later", "fireDate": "2026-06-01T13:00:00Z"}"#
+        let control = #"{"id": "control", "title": "Control", "fireDate": "2026-06-01T13:00:00Z"}"#
+        var core = core(feed: #"{"notifications": [\#(one), \#(control)]}"#)
+        let withdrawn = try #require(parse(#"{"notifications": [\#(control)]}"#).schedule)
+        let changed = core.handle(.feedLoaded(FeedLoad(source: 0, schedule: withdrawn, settled: [:])), at: noon)
+        let due = core.handle(.timerWoke(clockChanged: false), at: noon + .hours(1))
+        #expect(
+            changed.contains {
+                if case .scheduleChanged(0, let changes) = $0 { changes.withdrawn == [0] } else { false }
+            })
+        #expect(due.compactMap { if case .show(let due) = $0 { due.entry.id } else { nil } } == ["control"])
+    }
+
     /// An outcome of the occurrence `id` of the entry `e` of "feed".
     private func outcome(_ id: String, _ change: StateChange? = nil) throws -> HandlingOutcome {
         let entry = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T12:00:00Z""#)).schedule?.entries.first)
