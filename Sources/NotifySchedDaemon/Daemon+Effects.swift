@@ -54,7 +54,9 @@ extension Daemon {
             case .changeScreen(let change):
                 changeScreen(change)
             case .takeSessionStart(let index):
-                shown += sessionStart(source: index, at: now)
+                shown += sourceEvent(.session("session:start", countsAsRun: true), sources: [index], at: now).shown
+            case .storeChoice(let index, let plan):
+                shown += storeChoice(plan, source: index, at: now)
             case .pruneLedger(let cutOff):
                 pruneLedger(before: cutOff)
             case .answerCalls(let tokens, let status, let report):

@@ -65,11 +65,16 @@ import Testing
             planner: OccurrencePlanner(
                 sources: [.init(location: "a"), .init(location: "b")], now: noon, userZone: .utc))
         let schedule = try #require(parse(nativeFeed(#""events": {"deploy": "ON=1"}"#)).schedule)
-        _ = core.handle(.sessionStarted(withoutFeed: [1]), at: noon)
+        _ = core.handle(.feedLoaded(FeedLoad(source: 0, schedule: schedule, settled: [:])), at: noon)
+        let sources = [0, 1].map { SourceContext(source: $0, settings: INotifySettings(), onScreen: false) }
+        let started = core.handle(
+            .sourceEvent(.session("session:start", countsAsRun: true), sources: sources, canOpen: { _ in true }),
+            at: noon)
         let taken = [0, 1, 1].map { source in
             core.handle(.feedLoaded(FeedLoad(source: source, schedule: schedule, settled: [:])), at: noon)
                 .contains(.takeSessionStart(source: source))
         }
+        #expect(started.map { if case .storeChoice(let source, _) = $0 { source } else { -1 } } == [0])
         #expect(taken == [false, true, false], "source 0 had its feed; 1 takes it once")
     }
 

@@ -6,10 +6,9 @@
 /// argument. Its parts decide each kind of event:
 /// - `planner` (`OccurrencePlanner`): timed entries, through feed loads, timer expiries, clock
 ///   steps, zone changes, a server appearing and the user's answers;
-/// - `waiting` (`PopupQueue`): when each popup chosen by a session event, a posted event or a
-///   check goes out;
-/// - `ScreenPlan` (the popups on screen after a feed change); `SourceEventPlan`, `SourceChecks`
-///   and `ControlCall` take what they decide from as arguments and hold nothing;
+/// - `SourceEventPlan`: what a session event, a posted event or a check chooses for a source;
+/// - `waiting` (`PopupQueue`): when each popup so chosen goes out;
+/// - `ScreenPlan`: the popups on screen after a feed change;
 /// and it holds what joins them: which sources still owe a session start, which control calls
 /// wait for an occurrence's outcome, when the ledger was last pruned, and when to wake next.
 public struct DaemonCore: ~Copyable {
@@ -23,6 +22,8 @@ public struct DaemonCore: ~Copyable {
     /// The waiting popups whose time came, taken from `waiting` and going out one at a time
     /// (each after the previous one's `waitingShown`), the next last.
     private var goingOut: [PopupQueue.Ready] = []
+    /// Whether a waiting popup is being shown: the next one waits for its `waitingShown`.
+    private var waitingInFlight = false
     /// Sources whose feed had not arrived when the session started: they take the session
     /// start when it does.
     private var owingSessionStart: Set<Int> = []
@@ -73,7 +74,10 @@ public struct DaemonCore: ~Copyable {
         case .waitingLoaded(let popups):
             waiting = PopupQueue(popups)
             goingOut = []
+            waitingInFlight = false
             return []
+        case .sourceEvent(let event, let contexts, let canOpen):
+            return sourceEvent(event, contexts, canOpen: canOpen, at: now)
         case .popupsChosen(let items):
             waiting.add(items)
             return takeReadyWaiting(at: now)
@@ -81,9 +85,6 @@ public struct DaemonCore: ~Copyable {
             return waitingShown(item, result, at: now)
         case .answered(let outcome, let occurrence):
             return answered(outcome, occurrence: occurrence, at: now)
-        case .sessionStarted(let withoutFeed):
-            owingSessionStart.formUnion(withoutFeed)
-            return []
         case .callWaits(let token, let occurrenceID):
             waitingCalls[occurrenceID, default: []].append(token)
             return []
@@ -131,17 +132,17 @@ public struct DaemonCore: ~Copyable {
         return nextWaitingOut()
     }
 
-    /// The waiting popups taken to drop, up to the next one to show.
+    /// The waiting popups taken to drop, up to the next one to show: none while one is being shown.
     private mutating func nextWaitingOut() -> [DaemonEffect] {
         var effects: [DaemonEffect] = []
-        while let ready = goingOut.popLast() {
+        while !waitingInFlight, let ready = goingOut.popLast() {
             switch ready {
             case .drop(let popup):
                 effects.append(.dropWaiting(popup, reason: "\(popup.entryID) is no longer in its feed"))
             case .show(var item, let entry):
                 item.entry = entry
+                waitingInFlight = true
                 effects.append(.showWaiting(item))
-                return effects
             }
         }
         return effects
@@ -152,6 +153,7 @@ public struct DaemonCore: ~Copyable {
     private mutating func waitingShown(_ item: PopupQueue.Item, _ result: ShowResult, at now: Instant)
         -> [DaemonEffect]
     {
+        waitingInFlight = false
         switch result {
         case .shown:
             return nextWaitingOut()
@@ -171,6 +173,28 @@ public struct DaemonCore: ~Copyable {
             waiting.putBack(held, heldUntil: now + OccurrencePlanner.retryDelay)
             return dropped
         }
+    }
+
+    /// What `event` decides for each source (`SourceEventPlan`), to store; the popups join the
+    /// waiting ones once stored (`popupsChosen`). A source without its feed at the session start
+    /// takes it when the feed arrives.
+    private mutating func sourceEvent(
+        _ event: SourceEvent, _ contexts: [SourceContext], canOpen: (ActionURL) -> Bool, at now: Instant
+    ) -> [DaemonEffect] {
+        var effects: [DaemonEffect] = []
+        for context in contexts {
+            guard let schedule = planner.schedule(source: context.source) else {
+                if event == .session("session:start", countsAsRun: true) { owingSessionStart.insert(context.source) }
+                continue
+            }
+            let plan = SourceEventPlan(
+                event, schedule: schedule, memory: context.memory, settings: context.settings,
+                location: planner.location(of: context.source), waiting: waiting, onScreen: context.onScreen,
+                canOpen: canOpen, now: now)
+            effects.append(.storeChoice(source: context.source, plan))
+        }
+        // Those waiting already whose time came go out too, first.
+        return effects + takeReadyWaiting(at: now)
     }
 
     /// An answer that holds for later occurrences (Ignore, "Remind Me Later", or the action

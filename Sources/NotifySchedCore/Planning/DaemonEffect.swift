@@ -20,8 +20,13 @@ public enum DaemonEffect: Sendable, Equatable {
     case scheduleChanged(source: Int, ScheduleChanges)
     /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).
     case changeScreen(ScreenPlan.Change)
-    /// Run the session start for `source`, whose first feed just arrived.
+    /// Run the session start for `source`, whose first feed just arrived (hand the core a
+    /// `sourceEvent` for it).
     case takeSessionStart(source: Int)
+    /// Store what a source event decided for `source` (the state it leaves and the popups it
+    /// chose, in one transaction), log its notes, then hand the core the popups
+    /// (`DaemonEvent.popupsChosen`); when the store fails, the popups are not chosen.
+    case storeChoice(source: Int, SourceEventPlan)
     /// Remove the ledger's records from before the instant (each entry's latest stays).
     case pruneLedger(before: Instant)
     /// Answer the control calls with these tokens.

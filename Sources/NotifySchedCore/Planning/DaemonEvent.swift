@@ -1,6 +1,6 @@
 /// What happens to the daemon, as `DaemonCore.handle(_:at:)` takes it: the I/O around the core
 /// turns each timer wake-up, signal, bus message and store read into one of these.
-public enum DaemonEvent: Sendable {
+public enum DaemonEvent {
     /// The daemon started and loaded its feeds.
     case started
     /// The timer woke the daemon: on time, or early because the wall clock stepped
@@ -18,8 +18,15 @@ public enum DaemonEvent: Sendable {
     case shown(DueOccurrence, ShowResult)
     /// The popups a previous daemon left waiting, as the state database holds them (at start).
     case waitingLoaded([WaitingPopup])
-    /// A session event, a posted event or a check chose these popups (`SourceEventPlan`), stored
-    /// already; they wait their turn, and those whose time came go out.
+    /// A session event (`session:start`, `session:resume`, `session:unlock`), an event posted
+    /// with `notify-sched event` or `sync`'s manual check, for `sources`, with what the state
+    /// database remembers of each: `SourceEventPlan` decides for each source with a feed
+    /// (`DaemonEffect.storeChoice`). A source without its feed at the session start takes it
+    /// when its feed arrives (`DaemonEffect.takeSessionStart`). `canOpen` says whether
+    /// something on this desktop opens an action URL.
+    case sourceEvent(SourceEvent, sources: [SourceContext], canOpen: (ActionURL) -> Bool)
+    /// The popups of a `storeChoice`, stored with the state it left: they wait their turn, and
+    /// those whose time came go out.
     case popupsChosen([PopupQueue.Item])
     /// A waiting popup the core asked for (`DaemonEffect.showWaiting`) was shown, passed over
     /// or failed.
@@ -28,14 +35,30 @@ public enum DaemonEvent: Sendable {
     /// `occurrence` is when the answered occurrence was due, as the ledger recorded it; nil when
     /// the ledger has no record of it.
     case answered(HandlingOutcome, occurrence: Instant?)
-    /// The session started while `withoutFeed` had no feed yet: each takes the session start
-    /// when its first feed arrives (`DaemonEffect.takeSessionStart`).
-    case sessionStarted(withoutFeed: [Int])
     /// Control call `token` waits for the outcome of occurrence `occurrenceID` (`Handle`, or
     /// `Test` with wait); the daemon keeps how to reply to it under the token.
     case callWaits(token: Int, occurrenceID: String)
     /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
     case callGaveUp(token: Int, occurrenceID: String)
+}
+
+/// One source as a `DaemonEvent.sourceEvent` finds it.
+public struct SourceContext: Sendable {
+    /// The source's index among the configured sources.
+    public var source: Int
+    /// What the state database remembers of it.
+    public var memory: SourceMemory
+    /// Its iNotify settings (periods, application version, debug).
+    public var settings: INotifySettings
+    /// Whether a popup of the source is on screen, waiting for an answer.
+    public var onScreen: Bool
+
+    public init(source: Int, memory: SourceMemory = SourceMemory(), settings: INotifySettings, onScreen: Bool) {
+        self.source = source
+        self.memory = memory
+        self.settings = settings
+        self.onScreen = onScreen
+    }
 }
 
 /// A source's new feed, with what the state database remembers of its entries

@@ -43,7 +43,7 @@ public struct SourceMemory: Sendable, Equatable {
 ///                                memory: stored, settings: settings, location: path, waiting: queue,
 ///                                onScreen: false, canOpen: { _ in true }, now: now)
 ///     store(plan.check ?? …, plan.news ?? …, waiting: plan.popups.map(\.popup)); queue.add(plan.popups)
-public struct SourceEventPlan: Sendable {
+public struct SourceEventPlan: Sendable, Equatable {
     /// The popups chosen, not yet among the waiting ones: the daemon stores them first.
     public private(set) var popups: [PopupQueue.Item] = []
     /// The iNotify check state to store; nil when it did not change.

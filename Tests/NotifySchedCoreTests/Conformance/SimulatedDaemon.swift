@@ -148,7 +148,8 @@ struct SimulatedDaemon {
                     let effect = effects[position]
                     position += 1
                     switch effect {
-                    case .showWaiting, .dropWaiting, .scheduleChanged, .changeScreen, .takeSessionStart, .pruneLedger,
+                    case .showWaiting, .dropWaiting, .storeChoice, .scheduleChanged, .changeScreen, .takeSessionStart,
+                        .pruneLedger,
                         .answerCalls:
                         // Waiting popups, session starts and calls are the event suite's; the
                         // screen and the ledger's age are not what this suite checks.

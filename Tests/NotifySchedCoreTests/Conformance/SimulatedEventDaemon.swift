@@ -184,57 +184,71 @@ struct SimulatedEventDaemon: ~Copyable {
     /// oracle; then what is ready goes out.
     private mutating func sourceEvent(_ event: SourceEvent, at now: Instant) {
         events += 1
-        var chosenNow: [PopupQueue.Item] = []
-        for (index, schedule) in schedules.enumerated() {
+        var contexts: [SourceContext] = []
+        var expected: [[EventOracle.Choice]] = []
+        for index in schedules.indices {
             let location = Self.locations[index]
-            let memory = SourceMemory(check: checks[index], news: news[index], handling: handling[location])
             let hasOnScreen = onScreen.values.contains { $0.source == index }
-            let plan = SourceEventPlan(
-                event, schedule: schedule, memory: memory, settings: scenario.iNotifySettings, location: location,
-                waiting: core.waiting, onScreen: hasOnScreen, canOpen: { _ in true }, now: now)
+            contexts.append(
+                SourceContext(
+                    source: index,
+                    memory: SourceMemory(check: checks[index], news: news[index], handling: handling[location]),
+                    settings: scenario.iNotifySettings, onScreen: hasOnScreen))
             let waitingNames = Set(
                 core.waiting.items.filter { $0.popup.source == location }.map {
                     name(of: $0.popup.entryID, source: index)
                 })
-            let expected: [EventOracle.Choice]
             switch (index, event) {
             case (0, .session), (0, .manualCheck):
-                expected = oracle.iNotifyCheck(
-                    force: event == .manualCheck, hasPopup: hasOnScreen || !waitingNames.isEmpty, now: now)
+                expected.append(
+                    oracle.iNotifyCheck(
+                        force: event == .manualCheck, hasPopup: hasOnScreen || !waitingNames.isEmpty, now: now))
             case (1, .session(let name, let countsAsRun)):
-                expected = oracle.newsCycle(name, countsAsRun: countsAsRun, waiting: waitingNames, now: now)
+                expected.append(oracle.newsCycle(name, countsAsRun: countsAsRun, waiting: waitingNames, now: now))
             case (1, .posted(let name)):
-                expected = oracle.newsCycle(name, countsAsRun: false, waiting: waitingNames, now: now)
+                expected.append(oracle.newsCycle(name, countsAsRun: false, waiting: waitingNames, now: now))
             case (2, .session(let name, _)), (2, .posted(let name)):
-                expected = oracle.eventEntries(name, waiting: waitingNames, now: now)
+                expected.append(oracle.eventEntries(name, waiting: waitingNames, now: now))
             default:
-                expected = []
+                expected.append([])
             }
+        }
+        let effects = core.handle(.sourceEvent(event, sources: contexts, canOpen: { _ in true }), at: now)
+        for effect in effects {
+            guard case .storeChoice(let index, let plan) = effect else { continue }
             let actual = plan.popups.map {
                 EventOracle.Choice(name: name(of: $0.popup.entryID, source: index), occurrence: $0.popup.occurrence)
             }
-            if actual != expected {
-                failures.append("\(event) at \(now.rfc3339) chose \(actual) of \(location), the seeds say \(expected)")
+            if actual != expected[index] {
+                failures.append(
+                    "\(event) at \(now.rfc3339) chose \(actual) of \(Self.locations[index]), the seeds say \(expected[index])"
+                )
                 return
             }
-            if let check = plan.check {
-                checks[index] = check
-                if plan.forgettingSeen {
-                    handling[location].viewed = []
-                    handling[location].ignored = []
-                }
-            } else if let state = plan.news {
-                news[index] = state
-            }
-            for item in plan.popups {
-                storedWaiting.append(item.popup)
-                chosen[item.popup.occurrenceID] = (
-                    index, name(of: item.popup.entryID, source: index), item.popup.occurrence
-                )
-            }
-            chosenNow += plan.popups
         }
-        carryOut(core.handle(.popupsChosen(chosenNow), at: now), at: now)
+        carryOut(effects, at: now)
+    }
+
+    /// Stores a source event's choice, as `Daemon.storeChoice(_:source:at:)` does, then hands
+    /// the popups to the core.
+    private mutating func storeChoice(_ plan: SourceEventPlan, source index: Int, at now: Instant) {
+        let location = Self.locations[index]
+        if let check = plan.check {
+            checks[index] = check
+            if plan.forgettingSeen {
+                handling[location].viewed = []
+                handling[location].ignored = []
+            }
+        } else if let state = plan.news {
+            news[index] = state
+        }
+        for item in plan.popups {
+            storedWaiting.append(item.popup)
+            chosen[item.popup.occurrenceID] = (
+                index, name(of: item.popup.entryID, source: index), item.popup.occurrence
+            )
+        }
+        carryOut(core.handle(.popupsChosen(plan.popups), at: now), at: now)
     }
 
     /// Carries out the core's effects as `Daemon.carryOut(_:at:)` does: with no server, a
@@ -261,6 +275,8 @@ struct SimulatedEventDaemon: ~Copyable {
             case .show(let due):
                 failures.append("\(due.entry.id) is timed: these feeds have none")
                 return
+            case .storeChoice(let index, let plan):
+                storeChoice(plan, source: index, at: now)
             case .recordMissed, .follow, .scheduleChanged, .changeScreen, .takeSessionStart, .pruneLedger,
                 .answerCalls:
                 // Timed entries are the planner suite's; the sources here all have their feeds.
