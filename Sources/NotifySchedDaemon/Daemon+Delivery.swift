@@ -48,32 +48,38 @@ extension Daemon {
     /// runs now, so that their buttons work again: each is shown again under its id, which
     /// replaces it in place (see `DesktopNotifier.show(_:replacing:onResponse:)`).
     ///
-    /// Only popups that may still be on screen and still matter are taken over: delivered
+    /// Only popups that may still be on screen and still matter are candidates: delivered
     /// within `takeOverWindow`, neither answered nor closed, shown by this very server instance
-    /// (not one of an earlier login, nor a server that restarted and lost them), the latest
-    /// occurrence of an entry its feed still has, the `takeOverLimit` most recent. A popup
-    /// closed in the meantime comes back; the window and the limit bound that.
+    /// (not one of an earlier login, nor a server that restarted and lost them), the
+    /// `takeOverLimit` most recent; the core takes those whose entry is still in its feed. A
+    /// popup closed in the meantime comes back; the window and the limit bound that.
     func takeOverPopups(at now: Instant) {
         guard (try? notifier.currentServer()) != nil, let server = notifier.serverInstance else { return }
         do {
             let unanswered = try store.unanswered(
                 since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
-            let chosen = ScreenPlan.takeOver(
-                unanswered, shownAlready: Set(notifier.popupIDs.keys), entries: entriesByLocation())
-            for (occurrence, popupID) in chosen {
-                do {
-                    try handler.deliver(occurrence, replacing: popupID)
-                } catch {
-                    report("notify-sched: \(error.message)")
-                    continue
-                }
-                let shownAs = notifier.popupIDs[occurrence.id] ?? popupID
-                try store.setPopup(shownAs, server: notifier.serverInstance, forOccurrence: occurrence.id)
-                report("notify-sched: took over the popup of \(occurrence.entryID) (\(occurrence.id))")
-            }
+            perform(.leftOnScreen(unanswered, shownAlready: Set(notifier.popupIDs.keys)), at: now)
         } catch {
             report("notify-sched: \(error.message)")
         }
+    }
+
+    /// Shows again, in place, a popup a previous daemon left unanswered, and stores its new id.
+    func takeOver(_ occurrence: DeliveredOccurrence, popupID: UInt32) {
+        do {
+            try handler.deliver(occurrence, replacing: popupID)
+        } catch {
+            report("notify-sched: \(error.message)")
+            return
+        }
+        do {
+            try store.setPopup(
+                notifier.popupIDs[occurrence.id] ?? popupID, server: notifier.serverInstance,
+                forOccurrence: occurrence.id)
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+        report("notify-sched: took over the popup of \(occurrence.entryID) (\(occurrence.id))")
     }
 
     /// Records the ids a new notification server gave the popups still waiting for an answer,

@@ -53,6 +53,8 @@ extension Daemon {
                 break
             case .changeScreen(let change):
                 changeScreen(change)
+            case .takeOver(let occurrence, let popupID):
+                takeOver(occurrence, popupID: popupID)
             case .takeSessionStart(let index):
                 shown += sourceEvent(.session("session:start", countsAsRun: true), sources: [index], at: now).shown
             case .storeChoice(let index, let plan):

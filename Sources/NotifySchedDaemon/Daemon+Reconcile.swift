@@ -44,14 +44,6 @@ extension Daemon {
         core.planner.schedule(source: index)
     }
 
-    /// The entries of each source's schedule in force, by location; a source whose feed was
-    /// never read has none.
-    func entriesByLocation() -> [String: [ScheduleEntry]] {
-        var entries: [String: [ScheduleEntry]] = [:]
-        for index in sources.indices { entries[sources[index].location] = schedule(of: index)?.entries }
-        return entries
-    }
-
     /// Replaces a popup on screen whose entry changed, or closes one whose entry was withdrawn
     /// (`ScreenPlan.afterFeedChange`).
     func changeScreen(_ change: ScreenPlan.Change) {

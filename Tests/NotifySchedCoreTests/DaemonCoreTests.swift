@@ -238,6 +238,20 @@ import Testing
         #expect(due.compactMap { if case .show(let due) = $0 { due.entry.id } else { nil } } == ["control"])
     }
 
+    @Test func aNewDaemonTakesOverOnlyPopupsItDoesNotShowOfEntriesStillInTheirFeed() throws {
+        var core = core(feed: threeEntries)
+        let entries = try #require(core.planner.schedule(source: 0)?.entries)
+        let gone = try #require(parse(nativeFeed(#""body": "Gone""#)).schedule?.entries.first)
+        let left = [entries[0], entries[1], gone].enumerated().map { index, entry in
+            (
+                occurrence: DeliveredOccurrence(id: "o\(index)", entry: entry, source: "feed", deliveredAt: noon),
+                popupID: UInt32(index + 1)
+            )
+        }
+        let effects = core.handle(.leftOnScreen(left, shownAlready: ["o1"]), at: noon)
+        #expect(effects == [.takeOver(left[0].occurrence, popupID: 1)], "o1 is shown already; e left the feed")
+    }
+
     /// An outcome of the occurrence `id` of the entry `e` of "feed".
     private func outcome(_ id: String, _ change: StateChange? = nil) throws -> HandlingOutcome {
         let entry = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T12:00:00Z""#)).schedule?.entries.first)

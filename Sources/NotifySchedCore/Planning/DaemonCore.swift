@@ -8,7 +8,7 @@
 ///   steps, zone changes, a server appearing and the user's answers;
 /// - `SourceEventPlan`: what a session event, a posted event or a check chooses for a source;
 /// - `waiting` (`PopupQueue`): when each popup so chosen goes out;
-/// - `ScreenPlan`: the popups on screen after a feed change;
+/// - `ScreenPlan`: the popups on screen after a feed change, and those a new daemon takes over;
 /// and it holds what joins them: which sources still owe a session start, which control calls
 /// wait for an occurrence's outcome, when the ledger was last pruned, and when to wake next.
 public struct DaemonCore: ~Copyable {
@@ -66,6 +66,14 @@ public struct DaemonCore: ~Copyable {
             // The popups held for want of a server go out now rather than at their next retry.
             waiting.releaseHeld()
             return takeReadyWaiting(at: now) + planner.serverAppeared(at: now).map(DaemonEffect.init)
+        case .leftOnScreen(let unanswered, let shownAlready):
+            var entries: [String: [ScheduleEntry]] = [:]
+            for location in Set(unanswered.map(\.occurrence.source)) {
+                entries[location] = planner.schedule(at: location)?.entries
+            }
+            return ScreenPlan.takeOver(unanswered, shownAlready: shownAlready, entries: entries).map {
+                .takeOver($0.occurrence, popupID: $0.popupID)
+            }
         case .feedLoaded(let load):
             return feedLoaded(load, at: now)
         case .shown(let due, let result):

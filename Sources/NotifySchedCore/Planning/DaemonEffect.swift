@@ -20,6 +20,9 @@ public enum DaemonEffect: Sendable, Equatable {
     case scheduleChanged(source: Int, ScheduleChanges)
     /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).
     case changeScreen(ScreenPlan.Change)
+    /// Show again, in place of the popup with this id, a popup a previous daemon left
+    /// unanswered, and store the id the server gives it.
+    case takeOver(DeliveredOccurrence, popupID: UInt32)
     /// Run the session start for `source`, whose first feed just arrived (hand the core a
     /// `sourceEvent` for it).
     case takeSessionStart(source: Int)

@@ -12,6 +12,11 @@ public enum DaemonEvent {
     case zoneChanged(ZoneRules)
     /// A notification server appeared on the bus.
     case serverAppeared
+    /// At start, on the notification server that runs now: the popups a previous daemon left
+    /// unanswered there (the state database's candidates, each with its id on the server) and
+    /// the occurrence ids of those this daemon shows itself. Those whose entry is still in its
+    /// feed are taken over (`DaemonEffect.takeOver`), so that their buttons work again.
+    case leftOnScreen([(occurrence: DeliveredOccurrence, popupID: UInt32)], shownAlready: Set<String>)
     /// A source's feed was read and parsed: at start, after a check, or after a file change.
     case feedLoaded(FeedLoad)
     /// A popup the core asked for (`DaemonEffect.show`) was shown, passed over or failed.

@@ -148,7 +148,8 @@ struct SimulatedDaemon {
                     let effect = effects[position]
                     position += 1
                     switch effect {
-                    case .showWaiting, .dropWaiting, .storeChoice, .scheduleChanged, .changeScreen, .takeSessionStart,
+                    case .showWaiting, .dropWaiting, .storeChoice, .scheduleChanged, .changeScreen, .takeOver,
+                        .takeSessionStart,
                         .pruneLedger,
                         .answerCalls:
                         // Waiting popups, session starts and calls are the event suite's; the

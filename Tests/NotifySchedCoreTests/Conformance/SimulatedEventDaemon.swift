@@ -277,7 +277,7 @@ struct SimulatedEventDaemon: ~Copyable {
                 return
             case .storeChoice(let index, let plan):
                 storeChoice(plan, source: index, at: now)
-            case .recordMissed, .follow, .scheduleChanged, .changeScreen, .takeSessionStart, .pruneLedger,
+            case .recordMissed, .follow, .scheduleChanged, .changeScreen, .takeOver, .takeSessionStart, .pruneLedger,
                 .answerCalls:
                 // Timed entries are the planner suite's; the sources here all have their feeds.
                 break
