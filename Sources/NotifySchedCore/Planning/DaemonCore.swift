@@ -48,8 +48,9 @@ public struct DaemonCore: ~Copyable {
 
     /// Decides what `event` at `now` makes the daemon do, and keeps what it changes.
     ///
-    /// - Returns: The effects to carry out, in order. A `.show` is answered with a `.shown`
-    ///   event before the next effect.
+    /// - Returns: The effects to carry out, in order. Some are answered with an event before
+    ///   the next effect: `.show` with `.shown`, `.showWaiting` with `.waitingShown`, a stored
+    ///   `.storeChoice` with `.popupsChosen`.
     public mutating func handle(_ event: DaemonEvent, at now: Instant) -> [DaemonEffect] {
         switch event {
         case .started:
