@@ -193,7 +193,7 @@ public struct DaemonCore: ~Copyable {
         var effects: [DaemonEffect] = []
         for context in contexts {
             guard let schedule = planner.schedule(source: context.source) else {
-                if event == .session("session:start", countsAsRun: true) { owingSessionStart.insert(context.source) }
+                if case .session("session:start", _) = event { owingSessionStart.insert(context.source) }
                 continue
             }
             let plan = SourceEventPlan(
