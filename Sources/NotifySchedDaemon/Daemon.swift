@@ -8,12 +8,13 @@ import NotifySchedStore
 ///
 /// One thread, one GLib main loop (DESIGN §8). What to show, and when, is decided by its
 /// `DaemonCore`, pure: the daemon hands it each event (`DaemonEvent`: a feed loaded, the timer
-/// woke, a resume, a zone change, a server appearing, the popups a session event chose, an
-/// answer) and carries out the effects it returns (`Daemon+Effects.swift`), then arms one
-/// `WallClockTimer` at the core's next wake-up. At start the popups a previous daemon left unanswered are taken over, then the
-/// session-start event runs the iNotify checks and the iSmartNews display cycles; a resume, an
-/// unlock and a zone change come from `SessionWatcher`. Delivery and clicks go through
-/// `NotificationHandler`, and what they change goes to the `StateStore`.
+/// woke, a resume, a zone change, a server appearing, a session or posted event, an answer)
+/// and carries out the effects it returns (`Daemon+Effects.swift`), then arms one
+/// `WallClockTimer` at the core's next wake-up. At start the popups a previous daemon left
+/// unanswered are taken over, then the session-start event runs the iNotify checks and the
+/// iSmartNews display cycles; a resume, an unlock and a zone change come from
+/// `SessionWatcher`. Delivery and clicks go through `NotificationHandler`, and what they change
+/// goes to the `StateStore`.
 public final class Daemon {
     /// The daemon's well-known name on the session bus: owning it makes it the only one.
     public static let busName = "org.notify_sched.Daemon"

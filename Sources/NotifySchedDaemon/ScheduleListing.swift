@@ -77,7 +77,7 @@ public struct ScheduleListing: Sendable {
                 case (.immediate, .some):
                     instants = []
                 default:
-                    let from = settledThrough.map { max(now, Instant(microseconds: $0.microseconds + 1)) } ?? now
+                    let from = settledThrough.map { max(now, $0.nextMicrosecond) } ?? now
                     instants = entry.trigger.occurrences(onOrAfter: from, limit: upcoming, userZone: userZone)
                 }
                 if let expires = entry.expires { instants.removeAll { $0 >= expires } }

@@ -22,7 +22,7 @@ import Testing
         -> Instant?
     {
         var last: Instant?
-        var cursor = Instant(microseconds: (now - .days(31)).microseconds - 1)
+        var cursor = (now - .days(31)).previousMicrosecond
         while let next = expression.nextElapse(after: cursor, in: zone), next < now {
             last = next
             cursor = next

@@ -147,7 +147,7 @@ public struct DaemonCore: ~Copyable {
         while !waitingInFlight, let ready = goingOut.popLast() {
             switch ready {
             case .drop(let popup):
-                effects.append(.dropWaiting(popup, reason: "\(popup.entryID) is no longer in its feed"))
+                effects.append(Self.withdrawn(popup))
             case .show(var item, let entry):
                 item.entry = entry
                 waitingInFlight = true
@@ -175,13 +175,18 @@ public struct DaemonCore: ~Copyable {
                 switch ready {
                 case .show(let item, _): held.append(item)
                 case .drop(let popup):
-                    dropped.append(.dropWaiting(popup, reason: "\(popup.entryID) is no longer in its feed"))
+                    dropped.append(Self.withdrawn(popup))
                 }
             }
             goingOut = []
             waiting.putBack(held, heldUntil: now + OccurrencePlanner.retryDelay)
             return dropped
         }
+    }
+
+    /// A waiting popup dropped because its entry left its feed.
+    private static func withdrawn(_ popup: WaitingPopup) -> DaemonEffect {
+        .dropWaiting(popup, reason: "\(popup.entryID) is no longer in its feed")
     }
 
     /// What `event` decides for each source (`SourceEventPlan`), to store; the popups join the

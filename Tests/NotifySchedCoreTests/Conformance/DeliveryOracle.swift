@@ -155,7 +155,7 @@ struct DeliveryOracle {
     private func latestOwed(
         of entry: ScheduleEntry, atOrBefore instant: Instant, after settled: Instant?, zone: ZoneRules
     ) -> (latest: Instant?, following: Instant?) {
-        var cursor = settled.map { Instant(microseconds: $0.microseconds + 1) } ?? Instant(microseconds: -(1 << 60))
+        var cursor = settled.map(\.nextMicrosecond) ?? Instant(microseconds: -(1 << 60))
         var latest: Instant?
         var limit = 2
         while true {
@@ -165,7 +165,7 @@ struct DeliveryOracle {
                 latest = occurrence
             }
             guard let last = batch.last, batch.count == limit else { return (latest, nil) }
-            cursor = Instant(microseconds: last.microseconds + 1)
+            cursor = last.nextMicrosecond
             limit = min(limit * 2, 256)
         }
     }
