@@ -124,7 +124,7 @@ extension Daemon {
         return ScheduleListing(
             schedules: schedules, now: now, upcoming: upcoming, userZone: userZone,
             history: history, settled: settled,
-            health: Dictionary(sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
+            health: Dictionary(core.polling.sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
     }
 
     private func status(at now: Instant) -> DaemonStatus {
@@ -138,7 +138,8 @@ extension Daemon {
             sources: sources.indices.map { index in
                 DaemonStatus.Source(
                     location: sources[index].location, dialect: schedule(of: index)?.dialect.rawValue,
-                    entries: schedule(of: index)?.entries.count ?? 0, health: SourceHealthReport(sources[index].health))
+                    entries: schedule(of: index)?.entries.count ?? 0,
+                    health: SourceHealthReport(core.polling.sources[index].health))
             },
             pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339))
     }

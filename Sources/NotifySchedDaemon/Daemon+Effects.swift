@@ -48,15 +48,24 @@ extension Daemon {
                 } catch {
                     report("notify-sched: \(error.message)")
                 }
-            case .scheduleChanged:
-                // The check that read the feed reports it (`reconcile(source:with:at:)`).
-                break
             case .changeScreen(let change):
                 changeScreen(change)
             case .takeOver(let occurrence, let popupID):
                 takeOver(occurrence, popupID: popupID)
             case .takeSessionStart(let index):
                 shown += sourceEvent(.session("session:start", countsAsRun: true), sources: [index], at: now).shown
+            case .takeManualCheck:
+                shown += sourceEvent(.manualCheck, sources: Array(sources.indices), at: now).shown
+            case .startCheck(let index):
+                startCheck(of: index, at: now)
+            case .saveHealth(let health):
+                saveHealth(health)
+            case .answerSync(let token, let reports):
+                syncReplies.removeValue(forKey: token)?(reports)
+            case .releaseFreedMemory:
+                FreedMemory.release()
+            case .log(let line):
+                report("notify-sched: \(line)")
             case .storeChoice(let index, let plan):
                 shown += storeChoice(plan, source: index, at: now)
             case .pruneLedger(let cutOff):
@@ -70,7 +79,7 @@ extension Daemon {
 
     /// Arms the timer for the core's next wake-up.
     func armTimer() {
-        timer.arm(at: core.nextWakeUp(nextCheck: nextCheck))
+        timer.arm(at: core.nextWakeUp)
     }
 
     private func pruneLedger(before cutOff: Instant) {

@@ -32,12 +32,6 @@ extension Daemon {
         return result
     }
 
-    /// Checks every iNotify source at once, as iNotify's manual check does (seed semantics
-    /// §5.16), and shows what they chose.
-    func checkINotifySourcesNow(at now: Instant) {
-        sourceEvent(.manualCheck, sources: Array(sources.indices), at: now)
-    }
-
     /// Hands the core `event` for the sources at `indices`, with what the state database
     /// remembers of each, and carries out what it decides.
     ///
@@ -84,7 +78,7 @@ extension Daemon {
                 check: try store.sourceState(location), news: try store.newsState(location),
                 handling: try store.handlingState(location))
             return SourceContext(
-                source: index, memory: memory, settings: sources[index].settings.iNotify,
+                source: index, memory: memory, settings: core.polling.sources[index].settings.iNotify,
                 onScreen: handler.onScreen.values.contains { $0.source == location })
         } catch {
             report("notify-sched: \(location): \(error)")

@@ -4,11 +4,12 @@ import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
-// Following the feeds: loading each source at start and finding its entries.
+// Following the feeds: the state moved to each source's canonical location, and each source
+// opened at start.
 extension Daemon {
     /// Moves the state kept under another spelling of a source's location (a path as typed, by
     /// an earlier version) to its canonical location, the one sources are followed by.
-    func moveStateToCanonicalLocations() {
+    static func moveStateToCanonicalLocations(in store: StateStore, report: (String) -> Void) {
         do {
             for (from, to) in try store.moveSources(toCanonical: SourceLocation.canonical) {
                 report("notify-sched: the state of \(from) is kept under \(to) from now on")
@@ -18,90 +19,83 @@ extension Daemon {
         }
     }
 
-    /// Reads every source at start: a file now, a portal URL from its last good copy in the
-    /// cache, so that start-up waits for no network. A URL without a usable copy (its first
-    /// start, or a copy that expired) is checked at once, on the worker like every check, and
-    /// follows the session start when its feed arrives. Each other source's first check is
-    /// planned (`SourceHealth.firstCheck`): at once, as stored before the restart, or spread
-    /// at random.
+    /// The stored health of `location`, or a fresh one when it cannot be read.
+    static func storedHealth(of location: String, in store: StateStore, report: (String) -> Void) -> SourceHealth {
+        do {
+            return try store.sourceHealth(location)
+        } catch {
+            report("notify-sched: \(error.message)")
+            return SourceHealth(location: location)
+        }
+    }
+
+    /// Opens every source at start (`DaemonEvent.sourceOpened`): a file is read now, a portal
+    /// URL from its last good copy in the cache, so that start-up waits for no network. A URL
+    /// without a usable copy (its first start, or a copy that expired) is checked at once, on a
+    /// worker like every check, and takes the session start when its feed arrives.
     ///
     /// A cached copy is set aside while the start reads it and plans its entries, and restored
     /// once that went through: a copy that crashed a start is not read by the next one.
     func loadSources() {
         let now = WallClock.now()
-        var schedules: [Int: Schedule] = [:]
         var startingFrom: [String] = []
-        sources = configuration.sources.enumerated().map { index, configured in
-            var source = FollowedSource(
-                location: configured.feed, settings: configured.settings, health: storedHealth(of: configured.feed))
-            if let text = configured.publicKey {
-                do {
-                    source.publicKey = try FeedPublicKey(base64: text)
-                } catch {
-                    report("notify-sched: source \(configured.name): \(error); not following it")
-                    source.refusal = "its public key is unusable: \(error)"
-                    return source
-                }
-            }
-            let loaded: LoadedPortalFeed
+        for (index, source) in sources.enumerated() where source.refusal == nil {
+            let opening: SourceOpening
             if source.isURL {
-                if loader.cache.isSetAside(source.location) {
-                    report(
-                        "notify-sched: \(source.location): the last start ended while it read the cached copy of this "
-                            + "feed (a crash?); the copy is set aside until a fresh one arrives; fetching it")
-                    source.health.nextCheck = source.health.firstCheck(
-                        now: now, hasCopy: false, policy: configured.settings.pollingPolicy(for: nil),
-                        using: &polling.generator)
-                    return source
-                }
-                do {
-                    try loader.cache.setAside(source.location)
-                    startingFrom.append(source.location)
-                } catch {
-                    // NetworkError describes itself by its message, naming the file.
-                    report("notify-sched: \(error)")
-                }
-                loaded = loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
-                guard loaded.parsed?.schedule != nil else {
-                    report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
-                    source.health.nextCheck = source.health.firstCheck(
-                        now: now, hasCopy: false, policy: configured.settings.pollingPolicy(for: nil),
-                        using: &polling.generator)
-                    return source
-                }
+                opening = openCached(index, startingFrom: &startingFrom, at: now)
             } else {
-                loaded = loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
+                opening = .read(outcome(of: loadedAtStart(index, at: now), source: index, at: now))
             }
-            for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
-            if let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
-            for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
-                report("notify-sched: \(source.location): \(problem.error)")
-            }
-            schedules[index] = loaded.parsed?.schedule
-            let policy = configured.settings.pollingPolicy(for: loaded.parsed?.schedule?.dialect)
-            if source.isURL {
-                source.health.nextCheck = source.health.firstCheck(
-                    now: now, hasCopy: true, policy: policy, using: &polling.generator)
-            } else {
-                recordCheck(loaded, of: &source, policy: policy, feedVersion: loaded.parsed?.schedule?.version, at: now)
-            }
-            return source
-        }
-        for source in sources { saveHealth(source.health) }
-        for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) {
-            reconcile(source: index, with: schedule, at: now)
+            perform(.sourceOpened(source: index, opening), at: now)
         }
         for url in startingFrom { loader.cache.restore(url) }
         // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
         FreedMemory.release()
-        let count = schedules.values.reduce(0) { $0 + $1.entries.count }
+        let count = sources.indices.reduce(0) { $0 + (schedule(of: $1)?.entries.count ?? 0) }
         report(
             "notify-sched: following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"
         )
     }
 
-    /// How often source `index` is checked, for its settings and the dialect of its feed.
-    func policy(of index: Int) -> PollingPolicy {
-        sources[index].settings.pollingPolicy(for: schedule(of: index)?.dialect)
+    /// Source `index`'s cached copy (a portal URL), set aside while it is read (added to
+    /// `startingFrom`); nothing when it has none usable, or when the last start ended while it
+    /// read this one.
+    private func openCached(_ index: Int, startingFrom: inout [String], at now: Instant) -> SourceOpening {
+        let source = sources[index]
+        guard !loader.cache.isSetAside(source.location) else {
+            report(
+                "notify-sched: \(source.location): the last start ended while it read the cached copy of this "
+                    + "feed (a crash?); the copy is set aside until a fresh one arrives; fetching it")
+            return .nothingCached
+        }
+        do {
+            try loader.cache.setAside(source.location)
+            startingFrom.append(source.location)
+        } catch {
+            // NetworkError describes itself by its message, naming the file.
+            report("notify-sched: \(error)")
+        }
+        guard let schedule = loadedAtStart(index, cached: true, at: now).parsed?.schedule,
+            let load = feedLoad(of: index, schedule)
+        else {
+            report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
+            return .nothingCached
+        }
+        return .cachedCopy(load)
+    }
+
+    /// Source `index` read at start (a URL from its cached copy), its warnings and errors logged.
+    private func loadedAtStart(_ index: Int, cached: Bool = false, at now: Instant) -> LoadedPortalFeed {
+        let source = sources[index]
+        let loaded =
+            cached
+            ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
+            : loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
+        for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
+        if let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
+        for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
+            report("notify-sched: \(source.location): \(problem.error)")
+        }
+        return loaded
     }
 }

@@ -4,39 +4,23 @@ import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
-// A feed change reconciles what is pending and what is on screen (DESIGN §5).
+// A feed change reconciles what is pending and what is on screen (DESIGN §5): the core decides,
+// from what the state database remembers, and the daemon changes the screen.
 extension Daemon {
-    /// Puts `newSchedule` in force for source `index`: the planner plans added and changed
-    /// entries and cancels withdrawn ones' pending occurrences; a changed entry's popup on
-    /// screen is replaced in place, a withdrawn one's closed.
-    ///
-    /// - Returns: What changed; nil when the ledger could not be read, and the schedule in
-    ///   force stays.
-    @discardableResult
-    func reconcile(source index: Int, with newSchedule: Schedule, at now: Instant) -> ScheduleChanges? {
+    /// `schedule`, source `index`'s new feed, with what the state database remembers of its
+    /// entries and the popups on screen, for the core to put in force; nil, logged, when the
+    /// state database cannot say (the planner would take delivered one-shot entries for new
+    /// ones, and show ignored ones).
+    func feedLoad(of index: Int, _ schedule: Schedule) -> FeedLoad? {
         let location = sources[index].location
-        let settled: [String: Instant]
-        let answers: [String: EntryAnswer]
         do {
-            settled = try store.settledThrough(source: location)
-            answers = try store.entryAnswers(source: location)
+            return FeedLoad(
+                source: index, schedule: schedule, settled: try store.settledThrough(source: location),
+                answers: try store.entryAnswers(source: location), onScreen: Array(handler.onScreen.values))
         } catch {
-            // Without them the planner would take delivered one-shot entries for new ones, and
-            // show ignored ones.
             report("notify-sched: \(error.message); \(location) keeps the schedule in force")
             return nil
         }
-        let effects = core.handle(
-            .feedLoaded(
-                FeedLoad(
-                    source: index, schedule: newSchedule, settled: settled, answers: answers,
-                    onScreen: Array(handler.onScreen.values))),
-            at: now)
-        carryOut(effects, at: now)
-        armTimer()
-        return effects.lazy.compactMap { effect -> ScheduleChanges? in
-            if case .scheduleChanged(_, let changes) = effect { changes } else { nil }
-        }.first
     }
 
     /// The schedule in force for source `index`, if its feed was ever read.

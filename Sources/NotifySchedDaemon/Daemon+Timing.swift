@@ -6,7 +6,6 @@ import NotifySchedPlatform
 extension Daemon {
     func timerWoke() {
         let now = WallClock.now()
-        startDueChecks(at: now)
         let clockChanged = timer.acknowledge() == .clockChanged
         if clockChanged { report("notify-sched: the clock changed; planning again") }
         perform(.timerWoke(clockChanged: clockChanged), at: now)

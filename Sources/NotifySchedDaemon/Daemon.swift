@@ -41,13 +41,13 @@ public final class Daemon {
     let language: LanguagePreference
     let report: (String) -> Void
     var handler: NotificationHandler!
-    var sources: [FollowedSource] = []
+    /// How each source is checked, by its index among the configured sources.
+    let sources: [FollowedSource]
     /// The daemon's decisions and the state they need (`DaemonCore`): it decides, the daemon
     /// carries out.
     var core: DaemonCore
-    /// Feed checks the fetch worker finished, waiting for the loop.
+    /// Feed checks the fetch workers finished, waiting for the loop.
     let checkResults: LoopMailbox<CheckResult>
-    var polling = Polling()
     var userZone: ZoneRules { core.planner.userZone }
     /// How feeds are read: in the user's current zone (a calendar expression may end in its
     /// abbreviation), which the core holds.
@@ -58,6 +58,9 @@ public final class Daemon {
     /// How to answer each control call the core has waiting for an occurrence's outcome, by
     /// its token (`DaemonEvent.callWaits`): each takes the status and the report.
     var replies: [Int: (_ status: String, _ report: String) -> Void] = [:]
+    /// How to answer each `Sync` call the core has waiting for its checks, by its token
+    /// (`DaemonEvent.syncRequested`).
+    var syncReplies: [Int: ([SourceCheckReport]) -> Void] = [:]
     /// The token the next waiting control call gets.
     var nextCallToken = 0
     let zones = TimeZoneDatabase()
@@ -107,6 +110,18 @@ public final class Daemon {
         followsSystemZone = environment["TZ"] == nil
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
         language = LanguagePreference.fromEnvironment(environment)
+        Self.moveStateToCanonicalLocations(in: store, report: report)
+        var followed: [FollowedSource] = []
+        var polled: [SourcePolling.Source] = []
+        for configured in configuration.sources {
+            let source = FollowedSource(configured, report: report)
+            followed.append(source)
+            polled.append(
+                SourcePolling.Source(
+                    location: configured.feed, settings: configured.settings, refusal: source.refusal,
+                    health: Self.storedHealth(of: configured.feed, in: store, report: report)))
+        }
+        sources = followed
         let planner = OccurrencePlanner(
             sources: configuration.sources.map {
                 OccurrencePlanner.Source(
@@ -114,7 +129,7 @@ public final class Daemon {
                     remindPeriod: $0.settings.iNotify.remindPeriod)
             },
             now: WallClock.now(), userZone: userZone, quietHours: configuration.quietHours)
-        core = DaemonCore(planner: planner)
+        core = DaemonCore(planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)))
         // The handling state lives in the store, which both the daemon and a `handle` in another
         // process change; the handler's own copy is not read.
         handler = NotificationHandler(
@@ -144,7 +159,6 @@ public final class Daemon {
             }
         }
         watchSession()
-        moveStateToCanonicalLocations()
         loadSources()
         let now = WallClock.now()
         loadWaitingPopups(at: now)

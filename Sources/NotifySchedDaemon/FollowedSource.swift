@@ -1,19 +1,32 @@
 import NotifySchedCore
 import NotifySchedNetwork
 
-/// A feed the daemon follows, with its settings and its health. Its schedule in force is the
-/// planner's (`Daemon.schedule(of:)`).
+/// What the daemon needs to check a source: where its feed is and the key it must be signed
+/// with. Its settings and health are the core's (`SourcePolling`), its schedule in force the
+/// planner's.
 struct FollowedSource {
     /// The path or URL: the source's identity in the ledger and the state database.
-    var location: String
-    var settings: SourceSettings
+    let location: String
     /// The key its feed must be signed with.
-    var publicKey: FeedPublicKey?
+    let publicKey: FeedPublicKey?
     /// Why the source is not checked at all (its configured key is unusable); nil when it is.
-    var refusal: String?
-    /// When it was checked, how that went, and when it is checked next.
-    var health: SourceHealth
+    let refusal: String?
 
     /// Whether the source is a portal URL rather than a file.
     var isURL: Bool { SourceLocation.isURL(location) }
+
+    /// The configured source, its key read; an unusable key is logged, and refuses the source.
+    init(_ configured: SourceConfiguration, report: (String) -> Void) {
+        location = configured.feed
+        guard let text = configured.publicKey else {
+            (publicKey, refusal) = (nil, nil)
+            return
+        }
+        do {
+            (publicKey, refusal) = (try FeedPublicKey(base64: text), nil)
+        } catch {
+            report("notify-sched: source \(configured.name): \(error); not following it")
+            (publicKey, refusal) = (nil, "its public key is unusable: \(error)")
+        }
+    }
 }

@@ -6,6 +6,8 @@
 /// argument. Its parts decide each kind of event:
 /// - `planner` (`OccurrencePlanner`): timed entries, through feed loads, timer expiries, clock
 ///   steps, zone changes, a server appearing and the user's answers;
+/// - `polling` (`SourcePolling`): when each source is checked, which checks run, and which
+///   `notify-sched sync` calls they answer (`DaemonCore+Polling.swift`);
 /// - `SourceEventPlan`: what a session event, a posted event or a check chooses for a source;
 /// - `waiting` (`PopupQueue`): when each popup so chosen goes out;
 /// - `ScreenPlan`: the popups on screen after a feed change, and those a new daemon takes over;
@@ -16,7 +18,9 @@ public struct DaemonCore: ~Copyable {
     public static let ledgerRetention = TimeSpan.days(90)
 
     /// The decisions about timed entries, and the schedule of each source in force.
-    public private(set) var planner: OccurrencePlanner
+    public internal(set) var planner: OccurrencePlanner
+    /// The sources' checks and health.
+    public internal(set) var polling: SourcePolling
     /// Popups chosen by events and checks, waiting to be shown.
     public private(set) var waiting: PopupQueue
     /// The waiting popups whose time came, taken from `waiting` and going out one at a time
@@ -33,32 +37,38 @@ public struct DaemonCore: ~Copyable {
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
 
-    /// A core deciding with `planner`, no popup waiting yet (`DaemonEvent.waitingLoaded`).
-    public init(planner: consuming OccurrencePlanner) {
+    /// A core deciding with `planner` and `polling`, which follow the same sources in the same
+    /// order; no feed in force yet (`DaemonEvent.sourceOpened`) and no popup waiting
+    /// (`DaemonEvent.waitingLoaded`).
+    public init(planner: consuming OccurrencePlanner, polling: SourcePolling) {
+        precondition(
+            planner.sourceCount == polling.sources.count, "the planner and the polling follow the same sources")
         self.planner = planner
+        self.polling = polling
         waiting = PopupQueue()
     }
 
     /// When the daemon must wake next: the planner's next deadline, the next check of a source
-    /// (`nextCheck`, the sources' health decides it) or the next waiting popup, whichever is
-    /// first; nil when nothing is ahead.
-    public func nextWakeUp(nextCheck: Instant?) -> Instant? {
-        [planner.nextDeadline, nextCheck, waiting.nextDeadline].compactMap { $0 }.min()
+    /// or the next waiting popup, whichever is first; nil when nothing is ahead.
+    public var nextWakeUp: Instant? {
+        [planner.nextDeadline, polling.nextCheck, waiting.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Decides what `event` at `now` makes the daemon do, and keeps what it changes.
     ///
     /// - Returns: The effects to carry out, in order. Some are answered with an event before
     ///   the next effect: `.show` with `.shown`, `.showWaiting` with `.waitingShown`, a stored
-    ///   `.storeChoice` with `.popupsChosen`.
+    ///   `.storeChoice` with `.popupsChosen`; `.startCheck` is answered later, with
+    ///   `.checkFinished`.
     public mutating func handle(_ event: DaemonEvent, at now: Instant) -> [DaemonEffect] {
         switch event {
         case .started:
             return ledgerPrune(at: now)
         case .timerWoke(let clockChanged):
+            let checks = startDueChecks(at: now)
             let waitingOut = takeReadyWaiting(at: now)
             let planned = clockChanged ? planner.clockChanged(at: now) : planner.timerExpired(at: now)
-            return waitingOut + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
+            return checks + waitingOut + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
         case .resumed:
             return planner.clockChanged(at: now).map(DaemonEffect.init)
         case .zoneChanged(let zone):
@@ -75,8 +85,13 @@ public struct DaemonCore: ~Copyable {
             return ScreenPlan.takeOver(unanswered, shownAlready: shownAlready, entries: entries).map {
                 .takeOver($0.occurrence, popupID: $0.popupID)
             }
-        case .feedLoaded(let load):
-            return feedLoaded(load, at: now)
+        case .sourceOpened(let source, let opening):
+            return sourceOpened(source, opening, at: now)
+        case .checkFinished(let source, let outcome):
+            return checkFinished(source, outcome, at: now)
+        case .syncRequested(let token):
+            polling.requestSync(token: token)
+            return startDueChecks(at: now)
         case .shown(let due, let result):
             planner.shown(due, result, at: now)
             return []
@@ -104,11 +119,11 @@ public struct DaemonCore: ~Copyable {
         }
     }
 
-    /// A new feed in force: the planner plans added and changed entries and cancels withdrawn
-    /// ones; a changed entry's popup on screen is replaced in place, a withdrawn one's closed;
-    /// the source's waiting popups are looked up again when they go out; a source that owed
-    /// the session start takes it.
-    private mutating func feedLoaded(_ load: FeedLoad, at now: Instant) -> [DaemonEffect] {
+    /// Puts a new feed in force: the planner plans added and changed entries and cancels
+    /// withdrawn ones; a changed entry's popup on screen is replaced in place, a withdrawn
+    /// one's closed; the source's waiting popups are looked up again when they go out; a source
+    /// that owed the session start takes it.
+    mutating func putInForce(_ load: FeedLoad, at now: Instant) -> (changes: ScheduleChanges, effects: [DaemonEffect]) {
         let location = planner.location(of: load.source)
         let old = planner.schedule(source: load.source)?.entries ?? []
         let (changes, planned) = planner.load(
@@ -118,8 +133,7 @@ public struct DaemonCore: ~Copyable {
             changes, old: old, new: load.schedule.entries, source: location, onScreen: load.onScreen)
         let sessionStart: [DaemonEffect] =
             owingSessionStart.remove(load.source) != nil ? [.takeSessionStart(source: load.source)] : []
-        return [.scheduleChanged(source: load.source, changes)] + planned.map(DaemonEffect.init)
-            + screen.map(DaemonEffect.changeScreen) + sessionStart
+        return (changes, planned.map(DaemonEffect.init) + screen.map(DaemonEffect.changeScreen) + sessionStart)
     }
 
     /// Takes the waiting popups whose time came (`PopupQueue.takeReady`), looking up in the

@@ -16,8 +16,6 @@ public enum DaemonEffect: Sendable, Equatable {
     case recordMissed(source: String, entryID: String, occurrence: Instant)
     /// Store that these entries of `source` are followed from `since` (`PlannerEffect.follow`).
     case follow(source: String, entryIDs: [String], since: Instant)
-    /// A source's feed changed thus; the daemon reports it.
-    case scheduleChanged(source: Int, ScheduleChanges)
     /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).
     case changeScreen(ScreenPlan.Change)
     /// Show again, in place of the popup with this id, a popup a previous daemon left
@@ -26,6 +24,20 @@ public enum DaemonEffect: Sendable, Equatable {
     /// Run the session start for `source`, whose first feed just arrived (hand the core a
     /// `sourceEvent` for it).
     case takeSessionStart(source: Int)
+    /// Run iNotify's manual check for every source (hand the core a `sourceEvent` of
+    /// `.manualCheck`): `notify-sched sync` fetched them.
+    case takeManualCheck
+    /// Check source `source` (fetch or read its feed, off the loop) and hand the core what it
+    /// found (`DaemonEvent.checkFinished`).
+    case startCheck(source: Int)
+    /// Store a source's health.
+    case saveHealth(SourceHealth)
+    /// Answer the `sync` control call `token` with what each check found.
+    case answerSync(token: Int, [SourceCheckReport])
+    /// The checks are over: give the pages their parses freed back to the system.
+    case releaseFreedMemory
+    /// Log a line.
+    case log(String)
     /// Store what a source event decided for `source` (the state it leaves and the popups it
     /// chose, in one transaction), log its notes, then hand the core the popups
     /// (`DaemonEvent.popupsChosen`); when the store fails, the popups are not chosen.

@@ -17,8 +17,17 @@ public enum DaemonEvent {
     /// the occurrence ids of those this daemon shows itself. Those whose entry is still in its
     /// feed are taken over (`DaemonEffect.takeOver`), so that their buttons work again.
     case leftOnScreen([(occurrence: DeliveredOccurrence, popupID: UInt32)], shownAlready: Set<String>)
-    /// A source's feed was read and parsed: at start, after a check, or after a file change.
-    case feedLoaded(FeedLoad)
+    /// At start, source `source` opened: a file read, a portal URL's cached copy, or nothing
+    /// usable cached. What it read goes in force, and its first check is planned.
+    case sourceOpened(source: Int, SourceOpening)
+    /// A check of source `source` the core asked for (`DaemonEffect.startCheck`) finished:
+    /// what it found goes in force, its health records it, and the `sync` calls it completes
+    /// are answered.
+    case checkFinished(source: Int, CheckOutcome)
+    /// `notify-sched sync`, control call `token`: every source is checked now, whatever its
+    /// period and backoff (a check under way is followed by a fresh one), and the call is
+    /// answered once all are done (`DaemonEffect.answerSync`).
+    case syncRequested(token: Int)
     /// A popup the core asked for (`DaemonEffect.show`) was shown, passed over or failed.
     case shown(DueOccurrence, ShowResult)
     /// The popups a previous daemon left waiting, as the state database holds them (at start).
@@ -67,7 +76,7 @@ public struct SourceContext: Sendable {
 }
 
 /// A source's new feed, with what the state database remembers of its entries
-/// (`DaemonEvent.feedLoaded`).
+/// (`CheckOutcome.loaded`, `SourceOpening.cachedCopy`).
 public struct FeedLoad: Sendable {
     /// The source's index among the configured sources.
     public var source: Int

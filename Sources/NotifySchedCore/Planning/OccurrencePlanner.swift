@@ -89,6 +89,9 @@ public struct OccurrencePlanner: ~Copyable {
     /// Where source `index`'s feed comes from.
     public func location(of index: Int) -> String { sources[index].location }
 
+    /// How many sources it follows.
+    public var sourceCount: Int { sources.count }
+
     /// The schedule in force for the source at `location`, if its feed was loaded.
     public func schedule(at location: String) -> Schedule? {
         sources.firstIndex { $0.location == location }.flatMap { schedules[$0] }

@@ -127,11 +127,11 @@ struct SimulatedDaemon {
         while trueTime < scenario.length {
             // One daemon's life: from its start to a restart, a crash or the end.
             var core = DaemonCore(
-                planner: OccurrencePlanner(
+                following: OccurrencePlanner(
                     sources: [source], now: wall(), userZone: zone, quietHours: scenario.quietHours))
             var segment = newSegment()
             var effects = core.handle(
-                .feedLoaded(
+                .opened(
                     FeedLoad(
                         source: 0, schedule: schedules[feedVersion], settled: store.settled(), answers: store.answers)),
                 at: wall())
@@ -148,12 +148,12 @@ struct SimulatedDaemon {
                     let effect = effects[position]
                     position += 1
                     switch effect {
-                    case .showWaiting, .dropWaiting, .storeChoice, .scheduleChanged, .changeScreen, .takeOver,
-                        .takeSessionStart,
-                        .pruneLedger,
-                        .answerCalls:
+                    case .showWaiting, .dropWaiting, .storeChoice, .changeScreen, .takeOver, .takeSessionStart,
+                        .takeManualCheck, .pruneLedger, .answerCalls, .startCheck, .saveHealth, .answerSync,
+                        .releaseFreedMemory, .log:
                         // Waiting popups, session starts and calls are the event suite's; the
-                        // screen and the ledger's age are not what this suite checks.
+                        // screen, the ledger's age and the feed's checks (the feed changes when
+                        // the scenario says) are not what this suite checks.
                         break
                     case .follow(_, let entryIDs, let since):
                         for id in entryIDs where store.followed[id] == nil { store.followed[id] = since }
@@ -198,7 +198,7 @@ struct SimulatedDaemon {
                 effects = []
                 guard downtime == nil else { break }
                 // What comes next: the planner's deadline, a disruption, the server's return, the end.
-                let deadline = core.nextWakeUp(nextCheck: nil).map { max($0 - scenario.start - offset, trueTime) }
+                let deadline = core.nextWakeUp.map { max($0 - scenario.start - offset, trueTime) }
                 let disruption = pending.first?.after
                 let back = serverBack.flatMap { $0 > trueTime ? $0 : nil }
                 let answer = answers.values.min { $0.due < $1.due }
@@ -235,7 +235,7 @@ struct SimulatedDaemon {
                         feedVersion = version
                         segment = newSegment(watchedFrom: segment.watchedFrom)
                         effects = core.handle(
-                            .feedLoaded(
+                            .checked(
                                 FeedLoad(
                                     source: 0, schedule: schedules[version], settled: store.settled(),
                                     answers: store.answers)),

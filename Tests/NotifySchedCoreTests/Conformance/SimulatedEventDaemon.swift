@@ -71,11 +71,11 @@ struct SimulatedEventDaemon: ~Copyable {
     /// A daemon's core at its start, with `schedules` loaded, as `Daemon.run()` makes it.
     private static func startedCore(_ scenario: EventScenario, schedules: [Schedule], at now: Instant) -> DaemonCore {
         var core = DaemonCore(
-            planner: OccurrencePlanner(
+            following: OccurrencePlanner(
                 sources: locations.map { .init(location: $0) }, now: now, userZone: scenario.zone,
                 quietHours: scenario.quietHours))
         for (index, schedule) in schedules.enumerated() {
-            _ = core.handle(.feedLoaded(FeedLoad(source: index, schedule: schedule, settled: [:])), at: now)
+            _ = core.handle(.opened(FeedLoad(source: index, schedule: schedule, settled: [:])), at: now)
         }
         return core
     }
@@ -90,7 +90,7 @@ struct SimulatedEventDaemon: ~Copyable {
         while failures.isEmpty {
             let nextHappening = happenings.first.map { scenario.start + $0.after }
             let candidates: [Instant?] = [
-                nextHappening, running ? core.nextWakeUp(nextCheck: nil) : nil, answers.map(\.at).min(), restartAt,
+                nextHappening, running ? core.nextWakeUp : nil, answers.map(\.at).min(), restartAt,
                 running ? serverBack : nil,
             ]
             // Past the month, only what still waits: a restart, the queue, the end of quiet hours.
@@ -162,7 +162,7 @@ struct SimulatedEventDaemon: ~Copyable {
         }
     }
 
-    /// Puts a version of the feeds in force, as `Daemon.reconcile` does: the waiting popups look
+    /// Puts a version of the feeds in force, as a check that found it does: the waiting popups look
     /// their entries up again, and a withdrawn entry's popup on screen is closed. A daemon that
     /// is not running reads them at its start.
     private mutating func changeFeeds(to version: Int, at now: Instant) {
@@ -171,7 +171,7 @@ struct SimulatedEventDaemon: ~Copyable {
         for index in Self.locations.indices {
             if running {
                 let effects = core.handle(
-                    .feedLoaded(FeedLoad(source: index, schedule: schedules[index], settled: [:])), at: now)
+                    .checked(FeedLoad(source: index, schedule: schedules[index], settled: [:])), at: now)
                 carryOut(effects, at: now)
             }
             onScreen = onScreen.filter { popup in
@@ -277,9 +277,10 @@ struct SimulatedEventDaemon: ~Copyable {
                 return
             case .storeChoice(let index, let plan):
                 storeChoice(plan, source: index, at: now)
-            case .recordMissed, .follow, .scheduleChanged, .changeScreen, .takeOver, .takeSessionStart, .pruneLedger,
-                .answerCalls:
-                // Timed entries are the planner suite's; the sources here all have their feeds.
+            case .recordMissed, .follow, .changeScreen, .takeOver, .takeSessionStart, .takeManualCheck, .pruneLedger,
+                .answerCalls, .startCheck, .saveHealth, .answerSync, .releaseFreedMemory, .log:
+                // Timed entries are the planner suite's; the sources here all have their feeds,
+                // which change when the scenario says.
                 break
             }
         }

@@ -1,5 +1,3 @@
-import NotifySchedCore
-
 /// What checking one source came to, as `notify-sched sync` prints it: not modified, the
 /// entries added (`+`), changed (`~`) and withdrawn (`-`), or why it failed.
 ///

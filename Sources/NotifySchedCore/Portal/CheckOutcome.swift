@@ -1,0 +1,25 @@
+/// What reading or checking one source found, as the daemon hands it to its core
+/// (`DaemonEvent.checkFinished`, `SourceOpening.read`).
+public enum CheckOutcome: Sendable {
+    /// The check failed for the reason given (one line naming the location): the feed in force
+    /// stays, and the next check backs off, never before the portal's `Retry-After`.
+    case failed(String, retryAfter: RetryAfter?)
+    /// The portal answered 304 Not Modified: the copy in force, taken at `copyTakenAt`, is
+    /// current; `etag` and `lastModified` are its validators.
+    case notModified(etag: String?, lastModified: String?, copyTakenAt: Instant)
+    /// A good feed to put in force, with the state database's memory of its entries, and the
+    /// portal's validators of it (none for a file).
+    case loaded(FeedLoad, etag: String?, lastModified: String?)
+}
+
+/// How a source opened when the daemon started (`DaemonEvent.sourceOpened`).
+public enum SourceOpening: Sendable {
+    /// A file, read: like a check.
+    case read(CheckOutcome)
+    /// A portal URL's last good copy, from the cache: it is in force until the source's first
+    /// check, planned as `SourceHealth.firstCheck` says.
+    case cachedCopy(FeedLoad)
+    /// A portal URL without a usable copy (its first start, an expired copy, or one set aside
+    /// after a crash): it is checked at once.
+    case nothingCached
+}

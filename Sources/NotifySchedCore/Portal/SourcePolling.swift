@@ -1,0 +1,127 @@
+/// The daemon's sources as polling sees them: each one's settings, health and refusal; the
+/// checks under way and the `notify-sched sync` calls waiting for them (`SourceChecks`); and the
+/// generator the backoff's jitter and the first checks' spread are drawn from.
+///
+/// Part of `DaemonCore`, which decides with it (`DaemonCore+Polling.swift`): pure, the time
+/// and each source's polling policy come in as arguments.
+public struct SourcePolling: Sendable {
+    /// One configured source.
+    public struct Source: Sendable, Equatable {
+        /// Its settings: how often it is checked, and its iNotify settings.
+        public var settings: SourceSettings
+        /// Why it is not checked at all (its configured key is unusable); nil when it is.
+        public var refusal: String?
+        /// When it was checked, how that went, and when it is checked next.
+        public var health: SourceHealth
+
+        /// The path or URL: the source's identity.
+        public var location: String { health.location }
+
+        /// Source `location` with `settings`, as `health` (the stored one; fresh by default)
+        /// says it fares.
+        public init(
+            location: String, settings: SourceSettings = SourceSettings(), refusal: String? = nil,
+            health: SourceHealth? = nil
+        ) {
+            self.settings = settings
+            self.refusal = refusal
+            self.health = health ?? SourceHealth(location: location)
+        }
+    }
+
+    /// The sources, by their index among the configured sources.
+    public private(set) var sources: [Source]
+    private var checks = SourceChecks<SourceCheckReport>()
+    /// The daemon's token of each waiting `sync` call, by the id `checks` gave it.
+    private var syncTokens: [Int: Int] = [:]
+    private var generator: SplitMix64
+
+    /// Polling for `sources`, drawing its randomness from a generator seeded with `seed`.
+    public init(sources: [Source], seed: UInt64) {
+        self.sources = sources
+        generator = SplitMix64(seed: seed)
+    }
+
+    /// The earliest planned check of any source.
+    public var nextCheck: Instant? {
+        sources.lazy.compactMap(\.health.nextCheck).min()
+    }
+
+    /// Whether a check runs.
+    var isChecking: Bool { !checks.running.isEmpty }
+
+    /// Plans the first check of `source` after the daemon started at `now`
+    /// (`SourceHealth.firstCheck`).
+    mutating func planFirstCheck(of source: Int, hasCopy: Bool, policy: PollingPolicy, at now: Instant) {
+        sources[source].health.nextCheck = sources[source].health.firstCheck(
+            now: now, hasCopy: hasCopy, policy: policy, using: &generator)
+    }
+
+    /// Records in `source`'s health a check that succeeded at `now` and plans the next one.
+    mutating func recordSuccess(
+        of source: Int, etag: String?, lastModified: String?, feedVersion: Int64?, copyTakenAt: Instant,
+        policy: PollingPolicy, at now: Instant
+    ) {
+        sources[source].health.recordSuccess(at: now, policy: policy)
+        sources[source].health.etag = etag
+        sources[source].health.lastModified = lastModified
+        sources[source].health.feedVersion = feedVersion
+        sources[source].health.copyTakenAt = copyTakenAt
+    }
+
+    /// Records in `source`'s health a check that failed at `now` and plans the retry.
+    mutating func recordFailure(
+        of source: Int, _ reason: String, retryAfter: RetryAfter?, policy: PollingPolicy, at now: Instant
+    ) {
+        sources[source].health.recordFailure(
+            reason, retryAfter: retryAfter, at: now, policy: policy, using: &generator)
+    }
+
+    /// A `sync` call, `token`, asks for every source to be checked now; a refused source is
+    /// reported failed without a check.
+    mutating func requestSync(token: Int) {
+        var known: [Int: SourceCheckReport] = [:]
+        for (index, source) in sources.enumerated() {
+            if let refusal = source.refusal { known[index] = .failed(source.location, refusal) }
+        }
+        let id = checks.requestSync(of: sources.indices.filter { sources[$0].refusal == nil }, known: known)
+        syncTokens[id] = token
+    }
+
+    /// Chooses the checks to start at `now`: those due and those a `sync` waits for, as many as
+    /// may run at once (`SourceChecks`). A check planned further ahead than its policy (in
+    /// `policies`, by source) allows, the wall clock having stepped back, is brought forward first.
+    ///
+    /// - Returns: The sources to check now, and the `sync` calls answered, by token.
+    mutating func startDueChecks(policies: [PollingPolicy], at now: Instant) -> (
+        check: [Int], answered: [(token: Int, reports: [SourceCheckReport])]
+    ) {
+        for index in sources.indices {
+            let latest = sources[index].health.latestCheck(now: now, policy: policies[index])
+            if let next = sources[index].health.nextCheck, next > latest { sources[index].health.nextCheck = latest }
+        }
+        let due = sources.indices.filter { index in
+            sources[index].refusal == nil && sources[index].health.nextCheck.map { $0 <= now } ?? false
+        }
+        let (chosen, answered) = checks.start(due: due)
+        for index in chosen { sources[index].health.nextCheck = nil }
+        return (chosen, tokens(of: answered))
+    }
+
+    /// The check of `source` finished with `report`.
+    ///
+    /// - Returns: The `sync` calls it answers, by token; nil when no check of `source` ran
+    ///   (a file read at start).
+    mutating func finished(_ source: Int, _ report: SourceCheckReport) -> [(
+        token: Int, reports: [SourceCheckReport]
+    )]? {
+        guard checks.running.contains(source) else { return nil }
+        return tokens(of: checks.finished(source, report))
+    }
+
+    private mutating func tokens(of answered: [(sync: Int, reports: [SourceCheckReport])]) -> [(
+        token: Int, reports: [SourceCheckReport]
+    )] {
+        answered.compactMap { sync, reports in syncTokens.removeValue(forKey: sync).map { ($0, reports) } }
+    }
+}

@@ -1,0 +1,157 @@
+import NotifySchedCore
+import Testing
+
+/// When the daemon's core checks each source, what a check puts in force and records in the
+/// source's health, and which `sync` calls it answers, in virtual time.
+@Suite struct DaemonCorePollingTests {
+    private let noon = instant("2026-06-01T12:00:00Z")
+    private let alpha = #"{"notifications": [{"id": "a", "title": "Alpha", "fireDate": "2026-06-02T12:00:00Z"}]}"#
+    private let beta = #"{"notifications": [{"id": "b", "title": "Beta", "fireDate": "2026-06-02T12:00:00Z"}]}"#
+
+    /// A core following `sources`, checked every minute; `refused` lists those whose key is unusable.
+    private func core(_ sources: [String], refused: Set<String> = []) -> DaemonCore {
+        DaemonCore(
+            planner: OccurrencePlanner(sources: sources.map { .init(location: $0) }, now: noon, userZone: .utc),
+            polling: SourcePolling(
+                sources: sources.map {
+                    .init(
+                        location: $0, settings: SourceSettings(fetchPeriod: .minutes(1)),
+                        refusal: refused.contains($0) ? "its public key is unusable" : nil)
+                },
+                seed: 7))
+    }
+
+    /// `text`'s schedule, as the state database finds it for `source`.
+    private func load(_ text: String, source: Int = 0) throws -> FeedLoad {
+        FeedLoad(source: source, schedule: try #require(parse(text).schedule), settled: [:])
+    }
+
+    private func checksStarted(_ effects: [DaemonEffect]) -> [Int] {
+        effects.compactMap { if case .startCheck(let source) = $0 { source } else { nil } }
+    }
+
+    private func savedHealth(_ effects: [DaemonEffect]) -> [SourceHealth] {
+        effects.compactMap { if case .saveHealth(let health) = $0 { health } else { nil } }
+    }
+
+    @Test func aPortalWithNothingCachedIsCheckedAtOnceAndOneWithACopyWithinTheFirstCheckSpread() throws {
+        var core = core(["a", "b"])
+        let nothing = core.handle(.sourceOpened(source: 0, .nothingCached), at: noon)
+        let copy = core.handle(.sourceOpened(source: 1, .cachedCopy(try load(alpha, source: 1))), at: noon)
+        let woken = core.handle(.timerWoke(clockChanged: false), at: noon)
+        #expect(savedHealth(nothing).map(\.nextCheck) == [noon])
+        let spread = try #require(savedHealth(copy).first?.nextCheck)
+        #expect(spread >= noon && spread <= noon + .minutes(1), "within the first check's spread")
+        #expect(core.planner.schedule(source: 1) != nil, "the copy is in force until its check")
+        #expect(checksStarted(woken) == [0], "the source without a copy is checked at once")
+    }
+
+    @Test func aFailedCheckKeepsTheFeedInForceBacksOffSaysSoAndARecoveryPutsTheNewFeedInForce() throws {
+        var core = core(["feed"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        var now = noon + .minutes(1)
+        #expect(checksStarted(core.handle(.timerWoke(clockChanged: false), at: now)) == [0])
+        var ceilings: [TimeSpan] = []
+        var logs: [String] = []
+        for _ in 1...3 {
+            let failed = core.handle(
+                .checkFinished(source: 0, .failed("feed: the server answered 500", retryAfter: nil)), at: now)
+            let next = try #require(savedHealth(failed).last?.nextCheck)
+            ceilings.append(next - now)
+            logs += failed.compactMap { if case .log(let line) = $0 { line } else { nil } }
+            #expect(
+                core.handle(.timerWoke(clockChanged: false), at: next - .seconds(1)).allSatisfy {
+                    $0 != .startCheck(source: 0)
+                })
+            now = next
+            #expect(checksStarted(core.handle(.timerWoke(clockChanged: false), at: now)) == [0])
+        }
+        #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["a"], "the feed in force stays")
+        #expect(core.polling.sources[0].health.failures == 3)
+        // Full jitter: at least the 10 s floor, at most 1, 2, then 4 min, capped at the 1 min period.
+        #expect(ceilings.allSatisfy { $0 >= .seconds(10) && $0 <= .minutes(1) }, "\(ceilings)")
+        #expect(logs.count == 3)
+        #expect(
+            logs.first?.hasPrefix(
+                "feed: check failed, the feed in force stays: feed: the server answered 500; next check at ") == true)
+
+        let recovered = core.handle(
+            .checkFinished(source: 0, .loaded(try load(beta), etag: "\"2\"", lastModified: nil)), at: now)
+        let health = try #require(savedHealth(recovered).last)
+        #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["b"])
+        #expect(recovered.contains(.log("feed: 1 added, 0 changed, 1 withdrawn")))
+        #expect(
+            (health.failures, health.lastError, health.etag, health.nextCheck) == (0, nil, "\"2\"", now + .minutes(1)))
+    }
+
+    @Test func aRetryAfterHoldsTheNextCheckBackBeyondThePeriod() throws {
+        var core = core(["feed"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        let now = noon + .minutes(1)
+        _ = core.handle(.timerWoke(clockChanged: false), at: now)
+        let refused = core.handle(
+            .checkFinished(source: 0, .failed("feed: the server answered 429", retryAfter: .delay(.minutes(30)))),
+            at: now)
+        #expect(savedHealth(refused).last?.nextCheck.map { $0 >= now + .minutes(30) } == true)
+        #expect(checksStarted(core.handle(.timerWoke(clockChanged: false), at: now + .minutes(29))).isEmpty)
+    }
+
+    @Test func aNotModifiedCheckKeepsTheFeedAndRecordsTheAgeOfTheCopy() throws {
+        var core = core(["feed"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        let now = noon + .minutes(1)
+        _ = core.handle(.timerWoke(clockChanged: false), at: now)
+        let effects = core.handle(
+            .checkFinished(source: 0, .notModified(etag: "\"1\"", lastModified: nil, copyTakenAt: noon - .hours(2))),
+            at: now)
+        let health = try #require(savedHealth(effects).last)
+        #expect(health.copyAge(at: now) == .hours(2) + .minutes(1))
+        #expect((health.lastSuccess, health.etag) == (now, "\"1\""))
+        #expect(!effects.contains { if case .log = $0 { true } else { false } }, "nothing to say")
+    }
+
+    @Test func syncChecksEverySourceNowAndIsAnsweredOnceAllAreDoneAfterTheManualCheck() throws {
+        var core = core(["a", "b", "c"], refused: ["c"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        _ = core.handle(.opened(try load(alpha, source: 1)), at: noon)
+        let asked = core.handle(.syncRequested(token: 7), at: noon + .seconds(5))
+        let first = core.handle(
+            .checkFinished(source: 0, .notModified(etag: nil, lastModified: nil, copyTakenAt: noon)),
+            at: noon + .seconds(6))
+        let last = core.handle(
+            .checkFinished(source: 1, .loaded(try load(beta, source: 1), etag: nil, lastModified: nil)),
+            at: noon + .seconds(7))
+        #expect(checksStarted(asked) == [0, 1], "now, whatever the period; never the refused source")
+        #expect(!first.contains { if case .answerSync = $0 { true } else { false } }, "b is still being checked")
+        #expect(!first.contains(.releaseFreedMemory), "a check still runs")
+        let answers = last.filter {
+            switch $0 {
+            case .takeManualCheck, .answerSync, .releaseFreedMemory: true
+            default: false
+            }
+        }
+        #expect(
+            answers == [
+                .takeManualCheck,
+                .answerSync(
+                    token: 7,
+                    [
+                        .notModified("a"),
+                        .init(
+                            location: "b", failed: false,
+                            lines: [
+                                "b: 1 added, 0 changed, 1 withdrawn", "+ b  Beta", "- a  Alpha",
+                            ]), .failed("c", "its public key is unusable"),
+                    ]),
+                .releaseFreedMemory,
+            ], "iNotify's manual check first, then the answer")
+    }
+
+    @Test func aCheckPlannedBeforeTheWallClockWentBackIsBroughtForward() throws {
+        var core = core(["feed"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        let stepped = noon - .hours(3)
+        _ = core.handle(.timerWoke(clockChanged: true), at: stepped)
+        #expect(core.polling.nextCheck == stepped + .minutes(1), "not three hours and a minute away")
+    }
+}
