@@ -45,10 +45,17 @@ extension DaemonCore {
 
     /// Starts the checks due at `now` and those `sync` calls wait for, as many as may run at once.
     mutating func startDueChecks(at now: Instant) -> [DaemonEffect] {
+        guard polling.hasChecksToStart(at: now) else { return [] }
+        let (check, answered) = polling.startDueChecks(at: now)
+        return answers(answered) + check.map { .startCheck(source: $0) }
+    }
+
+    /// The wall clock stepped: a check planned further ahead than its period allows, on the
+    /// clock before a step back, is brought forward.
+    mutating func bringChecksForward(at now: Instant) {
         var policies: [PollingPolicy] = []
         for index in polling.sources.indices { policies.append(policy(of: index)) }
-        let (check, answered) = polling.startDueChecks(policies: policies, at: now)
-        return answers(answered) + check.map { .startCheck(source: $0) }
+        polling.bringChecksForward(policies: policies, at: now)
     }
 
     /// Answers `sync` calls whose checks are all done. After `notify-sched sync` fetched them,

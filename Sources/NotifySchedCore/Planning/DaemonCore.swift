@@ -65,6 +65,7 @@ public struct DaemonCore: ~Copyable {
         case .started:
             return ledgerPrune(at: now)
         case .timerWoke(let clockChanged):
+            if clockChanged { bringChecksForward(at: now) }
             let checks = startDueChecks(at: now)
             let waitingOut = takeReadyWaiting(at: now)
             let planned = clockChanged ? planner.clockChanged(at: now) : planner.timerExpired(at: now)

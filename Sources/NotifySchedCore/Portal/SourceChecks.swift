@@ -32,6 +32,9 @@ public struct SourceChecks<Report: Sendable>: Sendable {
     private var syncs: [Sync] = []
     private var nextSyncID = 0
 
+    /// Whether a `sync` call waits for checks to start or finish.
+    public var hasSyncsWaiting: Bool { !syncs.isEmpty }
+
     public init(limit: Int = SourceChecks.defaultLimit) {
         self.limit = max(1, limit)
     }

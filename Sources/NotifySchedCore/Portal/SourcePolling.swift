@@ -88,18 +88,27 @@ public struct SourcePolling: Sendable {
         syncTokens[id] = token
     }
 
-    /// Chooses the checks to start at `now`: those due and those a `sync` waits for, as many as
-    /// may run at once (`SourceChecks`). A check planned further ahead than its policy (in
-    /// `policies`, by source) allows, the wall clock having stepped back, is brought forward first.
-    ///
-    /// - Returns: The sources to check now, and the `sync` calls answered, by token.
-    mutating func startDueChecks(policies: [PollingPolicy], at now: Instant) -> (
-        check: [Int], answered: [(token: Int, reports: [SourceCheckReport])]
-    ) {
+    /// Whether a check may start at `now`: one is due, or a `sync` waits for one.
+    func hasChecksToStart(at now: Instant) -> Bool {
+        checks.hasSyncsWaiting || nextCheck.map { $0 <= now } ?? false
+    }
+
+    /// Brings forward each check planned further ahead than its policy (in `policies`, by
+    /// source) allows: planned on a wall clock since stepped back.
+    mutating func bringChecksForward(policies: [PollingPolicy], at now: Instant) {
         for index in sources.indices {
             let latest = sources[index].health.latestCheck(now: now, policy: policies[index])
             if let next = sources[index].health.nextCheck, next > latest { sources[index].health.nextCheck = latest }
         }
+    }
+
+    /// Chooses the checks to start at `now`: those due and those a `sync` waits for, as many as
+    /// may run at once (`SourceChecks`).
+    ///
+    /// - Returns: The sources to check now, and the `sync` calls answered, by token.
+    mutating func startDueChecks(at now: Instant) -> (
+        check: [Int], answered: [(token: Int, reports: [SourceCheckReport])]
+    ) {
         let due = sources.indices.filter { index in
             sources[index].refusal == nil && sources[index].health.nextCheck.map { $0 <= now } ?? false
         }
