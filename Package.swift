@@ -31,9 +31,7 @@ let package = Package(
         // Pure logic: feeds, schedule, time rules. No C, no I/O, no clock.
         .target(
             name: "NotifySchedCore",
-            // Optimized in debug builds too: the conformance suites run 20 000 generated months of
-            // its time arithmetic, which unoptimized takes minutes of the test suite.
-            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            swiftSettings: strictSettings
         ),
         // timerfd and malloc_trim, which glibc declares in headers `import Glibc` leaves out.
         // Part of glibc: no pkg-config name and nothing to install.
@@ -123,8 +121,7 @@ let package = Package(
         .testTarget(
             name: "NotifySchedCoreTests",
             dependencies: ["NotifySchedCore", "NotifySchedPlatform", "NotifySchedTesting"],
-            // Optimized like the core: its conformance suites' simulations and oracles.
-            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NotifySchedStoreTests",

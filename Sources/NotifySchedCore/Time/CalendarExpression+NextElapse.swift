@@ -134,20 +134,29 @@ private struct ElapseSearch {
         guard tm.year <= 2199 else { return -1 }
         var normalized = tm
         guard normalize(&normalized) != nil else { return -1 }
-        let pairs = [
-            (normalized.year, tm.year), (normalized.month, tm.month), (normalized.day, tm.day),
-            (normalized.hour, tm.hour), (normalized.minute, tm.minute), (normalized.second, tm.second),
-        ]
-        guard let level = pairs.firstIndex(where: { $0.0 != $0.1 }) else { return 1 }
-        switch level {
-        case 0: normalized.month = 0
-        case 1: normalized.day = 1
-        case 2: normalized.hour = 0
-        case 3: normalized.minute = 0
-        case 4: normalized.second = 0
-        default: break
+        // The first field `mktime` moved, from the year down, and the fields below it reset.
+        let fellBehind: Bool
+        if normalized.year != tm.year {
+            fellBehind = normalized.year < tm.year
+            normalized.month = 0
+        } else if normalized.month != tm.month {
+            fellBehind = normalized.month < tm.month
+            normalized.day = 1
+        } else if normalized.day != tm.day {
+            fellBehind = normalized.day < tm.day
+            normalized.hour = 0
+        } else if normalized.hour != tm.hour {
+            fellBehind = normalized.hour < tm.hour
+            normalized.minute = 0
+        } else if normalized.minute != tm.minute {
+            fellBehind = normalized.minute < tm.minute
+            normalized.second = 0
+        } else if normalized.second != tm.second {
+            fellBehind = normalized.second < tm.second
+        } else {
+            return 1
         }
-        if pairs[level].0 < pairs[level].1 { return -2 }
+        if fellBehind { return -2 }
         tm = normalized
         return 0
     }

@@ -206,11 +206,13 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
     }
 
     private func lastTransitionIndex(atOrBefore seconds: Int64) -> Int? {
+        // Read once: each read of the property would retain the array again.
+        let times = transitionTimes
         var low = 0
-        var high = transitionTimes.count
+        var high = times.count
         while low < high {
             let middle = (low + high) / 2
-            if transitionTimes[middle] <= seconds {
+            if times[middle] <= seconds {
                 low = middle + 1
             } else {
                 high = middle
