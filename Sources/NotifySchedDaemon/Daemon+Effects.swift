@@ -57,7 +57,7 @@ extension Daemon {
             case .takeManualCheck:
                 shown += sourceEvent(.manualCheck, sources: Array(sources.indices), at: now).shown
             case .startCheck(let index):
-                startCheck(of: index, at: now)
+                startCheck(of: index)
             case .saveHealth(let health):
                 saveHealth(health)
             case .answerSync(let token, let reports):

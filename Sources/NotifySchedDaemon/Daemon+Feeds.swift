@@ -39,13 +39,9 @@ extension Daemon {
     func loadSources() {
         let now = WallClock.now()
         var startingFrom: [String] = []
-        for (index, source) in sources.enumerated() where source.refusal == nil {
-            let opening: SourceOpening
-            if source.isURL {
-                opening = openCached(index, startingFrom: &startingFrom, at: now)
-            } else {
-                opening = .read(outcome(of: loadedAtStart(index, at: now), source: index, at: now))
-            }
+        for (index, source) in sources.enumerated() where core.polling.sources[index].refusal == nil {
+            let opening =
+                source.isURL ? openCached(index, startingFrom: &startingFrom, at: now) : openFile(index, at: now)
             perform(.sourceOpened(source: index, opening), at: now)
         }
         for url in startingFrom { loader.cache.restore(url) }
@@ -75,13 +71,25 @@ extension Daemon {
             // NetworkError describes itself by its message, naming the file.
             report("notify-sched: \(error)")
         }
-        guard let schedule = loadedAtStart(index, cached: true, at: now).parsed?.schedule,
-            let load = feedLoad(of: index, schedule)
-        else {
+        guard let schedule = loadedAtStart(index, cached: true, at: now).parsed?.schedule else {
             report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
             return .nothingCached
         }
-        return .cachedCopy(load)
+        // Without the state database's memory the copy cannot go in force (`feedLoad` says
+        // why); the check at once puts the portal's answer in force, 304 or not.
+        return feedLoad(of: index, schedule).map(SourceOpening.cachedCopy) ?? .nothingCached
+    }
+
+    /// Source `index`'s file, read: with errors, its usable entries, which nothing else stands in
+    /// for at start.
+    private func openFile(_ index: Int, at now: Instant) -> SourceOpening {
+        let loaded = loadedAtStart(index, at: now)
+        if let reason = loaded.unusableReason, let schedule = loaded.parsed?.schedule,
+            let load = feedLoad(of: index, schedule)
+        {
+            return .readWithErrors(load, reason: reason)
+        }
+        return .read(outcome(of: loaded, source: index, at: now))
     }
 
     /// Source `index` read at start (a URL from its cached copy), its warnings and errors logged.

@@ -35,8 +35,9 @@ extension Daemon {
         }
     }
 
-    /// Checks source `index` on a worker thread of its own.
-    func startCheck(of index: Int, at now: Instant) {
+    /// Checks source `index` on a worker thread of its own; a thread that cannot start is a
+    /// failed check, which comes back through the mailbox like the others.
+    func startCheck(of index: Int) {
         let location = sources[index].location
         let publicKey = sources[index].publicKey
         let loader = loader
@@ -49,27 +50,28 @@ extension Daemon {
                 mailbox.post(CheckResult(source: index, feed: feed))
             }
         } catch {
-            perform(
-                .checkFinished(source: index, .failed("\(location): \(error.message)", retryAfter: nil)), at: now)
+            let feed = LoadedPortalFeed(location: location, failure: "\(location): \(error.message)")
+            checkResults.post(CheckResult(source: index, feed: feed))
         }
     }
 
-    /// What a load of source `index` found, for the core: a failure, a portal's 304, or a good
-    /// feed with what the state database remembers of its entries.
+    /// What a load of source `index` found, for the core: a failure, a portal's 304 with its
+    /// cached copy, or a good feed, each copy with what the state database remembers of its
+    /// entries (a failure when it cannot say).
     func outcome(of loaded: LoadedPortalFeed, source index: Int, at now: Instant) -> CheckOutcome {
         let location = sources[index].location
-        if let failure = loaded.unusableReason { return .failed(failure, retryAfter: loaded.fetchError?.retryAfter) }
-        if loaded.origin == .notModified {
-            return .notModified(
-                etag: loaded.validators?.etag, lastModified: loaded.validators?.lastModified,
-                copyTakenAt: loaded.previous?.storedAt ?? now)
+        guard loaded.unusableReason == nil, let schedule = loaded.parsed?.schedule else {
+            return .failed(loaded.unusableReason ?? "\(location): no feed", retryAfter: loaded.fetchError?.retryAfter)
         }
-        // A usable load has a schedule (`unusableReason`).
-        guard let schedule = loaded.parsed?.schedule else { return .failed("\(location): no feed", retryAfter: nil) }
         guard let load = feedLoad(of: index, schedule) else {
             return .failed("\(location): the state database could not be read", retryAfter: nil)
         }
-        return .loaded(load, etag: loaded.validators?.etag, lastModified: loaded.validators?.lastModified)
+        let (etag, lastModified) = (loaded.validators?.etag, loaded.validators?.lastModified)
+        if loaded.origin == .notModified {
+            return .notModified(
+                load, etag: etag, lastModified: lastModified, copyTakenAt: loaded.previous?.storedAt ?? now)
+        }
+        return .loaded(load, etag: etag, lastModified: lastModified)
     }
 
     func saveHealth(_ health: SourceHealth) {

@@ -114,12 +114,12 @@ public final class Daemon {
         var followed: [FollowedSource] = []
         var polled: [SourcePolling.Source] = []
         for configured in configuration.sources {
-            let source = FollowedSource(configured, report: report)
+            let (source, refusal) = FollowedSource.reading(configured, report: report)
             followed.append(source)
             polled.append(
                 SourcePolling.Source(
-                    location: configured.feed, settings: configured.settings, refusal: source.refusal,
-                    health: Self.storedHealth(of: configured.feed, in: store, report: report)))
+                    health: Self.storedHealth(of: configured.feed, in: store, report: report),
+                    settings: configured.settings, refusal: refusal))
         }
         sources = followed
         let planner = OccurrencePlanner(

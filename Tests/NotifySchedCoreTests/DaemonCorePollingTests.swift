@@ -15,7 +15,7 @@ import Testing
             polling: SourcePolling(
                 sources: sources.map {
                     .init(
-                        location: $0, settings: SourceSettings(fetchPeriod: .minutes(1)),
+                        health: SourceHealth(location: $0), settings: SourceSettings(fetchPeriod: .minutes(1)),
                         refusal: refused.contains($0) ? "its public key is unusable" : nil)
                 },
                 seed: 7))
@@ -102,7 +102,9 @@ import Testing
         let now = noon + .minutes(1)
         _ = core.handle(.timerWoke(clockChanged: false), at: now)
         let effects = core.handle(
-            .checkFinished(source: 0, .notModified(etag: "\"1\"", lastModified: nil, copyTakenAt: noon - .hours(2))),
+            .checkFinished(
+                source: 0,
+                .notModified(try load(alpha), etag: "\"1\"", lastModified: nil, copyTakenAt: noon - .hours(2))),
             at: now)
         let health = try #require(savedHealth(effects).last)
         #expect(health.copyAge(at: now) == .hours(2) + .minutes(1))
@@ -116,7 +118,7 @@ import Testing
         _ = core.handle(.opened(try load(alpha, source: 1)), at: noon)
         let asked = core.handle(.syncRequested(token: 7), at: noon + .seconds(5))
         let first = core.handle(
-            .checkFinished(source: 0, .notModified(etag: nil, lastModified: nil, copyTakenAt: noon)),
+            .checkFinished(source: 0, .notModified(try load(alpha), etag: nil, lastModified: nil, copyTakenAt: noon)),
             at: noon + .seconds(6))
         let last = core.handle(
             .checkFinished(source: 1, .loaded(try load(beta, source: 1), etag: nil, lastModified: nil)),
@@ -153,5 +155,48 @@ import Testing
         let stepped = noon - .hours(3)
         _ = core.handle(.timerWoke(clockChanged: true), at: stepped)
         #expect(core.polling.nextCheck == stepped + .minutes(1), "not three hours and a minute away")
+    }
+
+    @Test func aFileWithErrorsAtStartPutsItsUsableEntriesInForceAndCountsAsAFailedCheck() throws {
+        var core = core(["feed"])
+        let effects = core.handle(
+            .sourceOpened(source: 0, .readWithErrors(try load(alpha), reason: "feed: the feed has errors (…)")),
+            at: noon)
+        let health = try #require(savedHealth(effects).last)
+        #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["a"])
+        #expect((health.failures, health.lastError) == (1, "feed: the feed has errors (…)"))
+        #expect(effects.contains { if case .log(let line) = $0 { line.contains("check failed") } else { false } })
+    }
+
+    @Test func aNotModifiedAnswerAfterAFailedCheckPutsTheCachedCopyInForce() throws {
+        // The portal's new feed was cached, but the check failed before it went in force (the
+        // state database could not be read): from now on the portal answers 304.
+        var core = core(["feed"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        let now = noon + .minutes(1)
+        _ = core.handle(.timerWoke(clockChanged: false), at: now)
+        _ = core.handle(
+            .checkFinished(source: 0, .failed("feed: the state database could not be read", retryAfter: nil)), at: now)
+        let next = try #require(core.polling.nextCheck)
+        _ = core.handle(.timerWoke(clockChanged: false), at: next)
+        let effects = core.handle(
+            .checkFinished(source: 0, .notModified(try load(beta), etag: nil, lastModified: nil, copyTakenAt: now)),
+            at: next)
+        #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["b"])
+        #expect(effects.contains(.log("feed: 1 added, 0 changed, 1 withdrawn")))
+    }
+
+    @Test func aRefusedSourceNeverWakesTheDaemon() {
+        // Its stored health planned a check before its key became unusable.
+        var core = DaemonCore(
+            planner: OccurrencePlanner(sources: [.init(location: "feed")], now: noon, userZone: .utc),
+            polling: SourcePolling(
+                sources: [
+                    .init(
+                        health: SourceHealth(location: "feed", nextCheck: noon - .hours(1)),
+                        refusal: "its public key is unusable")
+                ], seed: 1))
+        #expect(core.nextWakeUp == nil, "a check that never comes would wake it at once, forever")
+        #expect(checksStarted(core.handle(.timerWoke(clockChanged: false), at: noon)).isEmpty)
     }
 }

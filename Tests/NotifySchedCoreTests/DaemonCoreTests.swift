@@ -17,18 +17,23 @@ import Testing
 
     @Test func wakesAtTheEarliestOfAnOccurrenceACheckAndAWaitingPopup() throws {
         let schedule = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T13:00:00Z""#)).schedule)
-        /// A core whose feed came from the cache, its first check as stored before the restart.
+        /// A core whose feed came from the cache, checked every 3 h, its first check as stored
+        /// before the restart.
         func core(checkingAt nextCheck: Instant?) -> DaemonCore {
             var core = DaemonCore(
                 planner: OccurrencePlanner(sources: [.init(location: "feed")], now: noon, userZone: .utc),
                 polling: SourcePolling(
-                    sources: [.init(location: "feed", health: SourceHealth(location: "feed", nextCheck: nextCheck))],
+                    sources: [
+                        .init(
+                            health: SourceHealth(location: "feed", nextCheck: nextCheck),
+                            settings: SourceSettings(fetchPeriod: .hours(3)))
+                    ],
                     seed: 1))
             _ = core.handle(
                 .sourceOpened(source: 0, .cachedCopy(FeedLoad(source: 0, schedule: schedule, settled: [:]))), at: noon)
             return core
         }
-        let occurrenceOnly = core(checkingAt: noon + .hours(3)).nextWakeUp
+        let occurrenceFirst = core(checkingAt: noon + .hours(2)).nextWakeUp
         var checkFirst = core(checkingAt: noon + .minutes(30))
         let entry = try #require(parse(nativeFeed(#""events": {"deploy": "ON=1"}"#)).schedule?.entries.first)
         let chosen = checkFirst.handle(
@@ -36,7 +41,7 @@ import Testing
         let popupFirst = checkFirst.nextWakeUp
         let nothingAhead = self.core().nextWakeUp
         // The planner's wheel may wake it a little early for the occurrence, never late.
-        #expect(occurrenceOnly.map { $0 > noon + .minutes(30) && $0 <= instant("2026-06-01T13:00:00Z") } == true)
+        #expect(occurrenceFirst.map { $0 > noon + .minutes(30) && $0 <= instant("2026-06-01T13:00:00Z") } == true)
         #expect(core(checkingAt: noon + .minutes(30)).nextWakeUp == noon + .minutes(30))
         #expect(popupFirst == noon + .minutes(10))
         #expect(nothingAhead == nil, "nothing ahead: no wake-up")

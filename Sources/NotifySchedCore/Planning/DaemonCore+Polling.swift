@@ -7,34 +7,31 @@ extension DaemonCore {
         polling.sources[index].settings.pollingPolicy(for: planner.schedule(source: index)?.dialect)
     }
 
-    /// Source `index` opened at start: a file read goes in force like a check; a portal URL's
-    /// cached copy goes in force and its first check is planned; without one it is checked at once.
+    /// Source `index` opened at start: a file read goes in force like a check (with errors, its
+    /// usable entries, the read counting as failed); a portal URL's cached copy goes in force and
+    /// its first check is planned; without one it is checked at once.
     mutating func sourceOpened(_ index: Int, _ opening: SourceOpening, at now: Instant) -> [DaemonEffect] {
-        var effects: [DaemonEffect] = []
         switch opening {
         case .read(let outcome):
             return apply(outcome, to: index, at: now).effects
+        case .readWithErrors(let load, let reason):
+            let effects = putInForce(load, at: now).effects
+            return effects + apply(.failed(reason, retryAfter: nil), to: index, at: now).effects
         case .cachedCopy(let load):
-            effects = putInForce(load, at: now).effects
+            let effects = putInForce(load, at: now).effects
             polling.planFirstCheck(of: index, hasCopy: true, policy: policy(of: index), at: now)
+            return effects + [.saveHealth(polling.sources[index].health)]
         case .nothingCached:
             polling.planFirstCheck(of: index, hasCopy: false, policy: policy(of: index), at: now)
+            return [.saveHealth(polling.sources[index].health)]
         }
-        return effects + [.saveHealth(polling.sources[index].health)]
     }
 
     /// A check of source `index` finished: what it found goes in force (a good feed) or is
     /// logged (a failure); the `sync` calls it completes are answered, after iNotify's manual
     /// check; the checks it held back start.
     mutating func checkFinished(_ index: Int, _ outcome: CheckOutcome, at now: Instant) -> [DaemonEffect] {
-        let location = polling.sources[index].location
-        var (effects, report, changes) = apply(outcome, to: index, at: now)
-        if case .failed(let reason, _) = outcome {
-            let next = polling.sources[index].health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
-            effects.append(.log("\(location): check failed, the feed in force stays: \(reason)\(next)"))
-        } else if let changes, !changes.isEmpty {
-            effects.append(.log(report.lines[0]))
-        }
+        var (effects, report) = apply(outcome, to: index, at: now)
         if let answered = polling.finished(index, report) {
             effects += answers(answered)
             // The check's parse peaked well above what the schedule keeps.
@@ -66,23 +63,34 @@ extension DaemonCore {
         return [.takeManualCheck] + answered.map { .answerSync(token: $0.token, $0.reports) }
     }
 
-    /// Puts what reading or checking source `index` found in force, and records it in the
-    /// source's health.
+    /// Puts what reading or checking source `index` found in force, records it in the source's
+    /// health, and logs a failure, or what a new feed changed.
     ///
-    /// - Returns: The effects, the last saving the health; the check's report for `sync`; and
-    ///   what changed, when a feed was put in force.
+    /// After a 304, the copy goes in force when the last check did not succeed: a check that
+    /// failed after the copy was cached (the state database could not be read) did not put it
+    /// in force, and the portal will answer 304 from now on.
+    ///
+    /// - Returns: The effects, the last saving the health, and the check's report for `sync`.
     private mutating func apply(_ outcome: CheckOutcome, to index: Int, at now: Instant) -> (
-        effects: [DaemonEffect], report: SourceCheckReport, changes: ScheduleChanges?
+        effects: [DaemonEffect], report: SourceCheckReport
     ) {
         let location = polling.sources[index].location
+        // What changed is said of a feed that replaced another, not of the first one read.
+        let hadFeed = planner.schedule(source: index) != nil
         var effects: [DaemonEffect] = []
+        // What a feed put in force changed; nil when none was.
         var changes: ScheduleChanges?
         let report: SourceCheckReport
         switch outcome {
         case .failed(let reason, let retryAfter):
             polling.recordFailure(of: index, reason, retryAfter: retryAfter, policy: policy(of: index), at: now)
+            let next = polling.sources[index].health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
+            effects.append(.log("\(location): check failed, the feed in force stays: \(reason)\(next)"))
             report = .failed(location, reason)
-        case .notModified(let etag, let lastModified, let copyTakenAt):
+        case .notModified(let copy, let etag, let lastModified, let copyTakenAt):
+            if !hadFeed || polling.sources[index].health.failures > 0 {
+                (changes, effects) = putInForce(copy, at: now)
+            }
             polling.recordSuccess(
                 of: index, etag: etag, lastModified: lastModified,
                 feedVersion: planner.schedule(source: index)?.version,
@@ -97,6 +105,7 @@ extension DaemonCore {
                 copyTakenAt: now, policy: policy(of: index), at: now)
             report = .changed(location, put.changes, from: old, to: load.schedule.entries)
         }
-        return (effects + [.saveHealth(polling.sources[index].health)], report, changes)
+        if hadFeed, let changes, !changes.isEmpty { effects.append(.log("\(location): \(changes.counts)")) }
+        return (effects + [.saveHealth(polling.sources[index].health)], report)
     }
 }

@@ -18,7 +18,7 @@ public struct DaemonCore: ~Copyable {
     public static let ledgerRetention = TimeSpan.days(90)
 
     /// The decisions about timed entries, and the schedule of each source in force.
-    public internal(set) var planner: OccurrencePlanner
+    public private(set) var planner: OccurrencePlanner
     /// The sources' checks and health.
     public internal(set) var polling: SourcePolling
     /// Popups chosen by events and checks, waiting to be shown.

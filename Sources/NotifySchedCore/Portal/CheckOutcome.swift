@@ -4,9 +4,10 @@ public enum CheckOutcome: Sendable {
     /// The check failed for the reason given (one line naming the location): the feed in force
     /// stays, and the next check backs off, never before the portal's `Retry-After`.
     case failed(String, retryAfter: RetryAfter?)
-    /// The portal answered 304 Not Modified: the copy in force, taken at `copyTakenAt`, is
-    /// current; `etag` and `lastModified` are its validators.
-    case notModified(etag: String?, lastModified: String?, copyTakenAt: Instant)
+    /// The portal answered 304 Not Modified: its cached `copy`, taken at `copyTakenAt`, is
+    /// current; `etag` and `lastModified` are its validators. The copy goes in force when the
+    /// source has none, or when its last check did not succeed.
+    case notModified(FeedLoad, etag: String?, lastModified: String?, copyTakenAt: Instant)
     /// A good feed to put in force, with the state database's memory of its entries, and the
     /// portal's validators of it (none for a file).
     case loaded(FeedLoad, etag: String?, lastModified: String?)
@@ -16,6 +17,9 @@ public enum CheckOutcome: Sendable {
 public enum SourceOpening: Sendable {
     /// A file, read: like a check.
     case read(CheckOutcome)
+    /// A file whose feed has errors (`reason`): nothing else being in force at start, its
+    /// usable entries go in force, and the read counts as a failed check.
+    case readWithErrors(FeedLoad, reason: String)
     /// A portal URL's last good copy, from the cache: it is in force until the source's first
     /// check, planned as `SourceHealth.firstCheck` says.
     case cachedCopy(FeedLoad)

@@ -33,13 +33,11 @@ public struct SourceCheckReport: Sendable, Equatable {
     public static func changed(
         _ location: String, _ changes: ScheduleChanges, from old: [ScheduleEntry], to new: [ScheduleEntry]
     ) -> SourceCheckReport {
-        let counts =
-            "\(changes.added.count) added, \(changes.changed.count) changed, \(changes.withdrawn.count) withdrawn"
         let current =
             (changes.added.map { ($0, "+") } + changes.changed.map { ($0.new, "~") }).sorted { $0.0 < $1.0 }
         let lines =
             current.map { position, mark in "\(mark) \(new[position].id)  \(new[position].content.title)" }
             + changes.withdrawn.map { "- \(old[$0].id)  \(old[$0].content.title)" }
-        return SourceCheckReport(location: location, failed: false, lines: ["\(location): \(counts)"] + lines)
+        return SourceCheckReport(location: location, failed: false, lines: ["\(location): \(changes.counts)"] + lines)
     }
 }

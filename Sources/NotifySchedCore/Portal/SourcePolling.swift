@@ -17,15 +17,12 @@ public struct SourcePolling: Sendable {
         /// The path or URL: the source's identity.
         public var location: String { health.location }
 
-        /// Source `location` with `settings`, as `health` (the stored one; fresh by default)
-        /// says it fares.
-        public init(
-            location: String, settings: SourceSettings = SourceSettings(), refusal: String? = nil,
-            health: SourceHealth? = nil
-        ) {
+        /// The source of `health` (the stored one, or a fresh `SourceHealth(location:)`),
+        /// with `settings`; `refusal` says why it is not checked.
+        public init(health: SourceHealth, settings: SourceSettings = SourceSettings(), refusal: String? = nil) {
             self.settings = settings
             self.refusal = refusal
-            self.health = health ?? SourceHealth(location: location)
+            self.health = health
         }
     }
 
@@ -42,22 +39,31 @@ public struct SourcePolling: Sendable {
         generator = SplitMix64(seed: seed)
     }
 
-    /// The earliest planned check of any source.
+    /// The earliest planned check of a source that is checked (a refused one keeps the
+    /// check its stored health planned, which never comes).
+    ///
+    /// - Complexity: O(n) in the sources.
     public var nextCheck: Instant? {
-        sources.lazy.compactMap(\.health.nextCheck).min()
+        sources.lazy.filter { $0.refusal == nil }.compactMap(\.health.nextCheck).min()
     }
 
     /// Whether a check runs.
+    ///
+    /// - Complexity: O(1).
     var isChecking: Bool { !checks.running.isEmpty }
 
     /// Plans the first check of `source` after the daemon started at `now`
     /// (`SourceHealth.firstCheck`).
+    ///
+    /// - Complexity: O(1).
     mutating func planFirstCheck(of source: Int, hasCopy: Bool, policy: PollingPolicy, at now: Instant) {
         sources[source].health.nextCheck = sources[source].health.firstCheck(
             now: now, hasCopy: hasCopy, policy: policy, using: &generator)
     }
 
     /// Records in `source`'s health a check that succeeded at `now` and plans the next one.
+    ///
+    /// - Complexity: O(1).
     mutating func recordSuccess(
         of source: Int, etag: String?, lastModified: String?, feedVersion: Int64?, copyTakenAt: Instant,
         policy: PollingPolicy, at now: Instant
@@ -70,6 +76,8 @@ public struct SourcePolling: Sendable {
     }
 
     /// Records in `source`'s health a check that failed at `now` and plans the retry.
+    ///
+    /// - Complexity: O(1).
     mutating func recordFailure(
         of source: Int, _ reason: String, retryAfter: RetryAfter?, policy: PollingPolicy, at now: Instant
     ) {
@@ -79,6 +87,8 @@ public struct SourcePolling: Sendable {
 
     /// A `sync` call, `token`, asks for every source to be checked now; a refused source is
     /// reported failed without a check.
+    ///
+    /// - Complexity: O(n) in the sources.
     mutating func requestSync(token: Int) {
         var known: [Int: SourceCheckReport] = [:]
         for (index, source) in sources.enumerated() {
@@ -89,12 +99,16 @@ public struct SourcePolling: Sendable {
     }
 
     /// Whether a check may start at `now`: one is due, or a `sync` waits for one.
+    ///
+    /// - Complexity: O(n) in the sources.
     func hasChecksToStart(at now: Instant) -> Bool {
         checks.hasSyncsWaiting || nextCheck.map { $0 <= now } ?? false
     }
 
     /// Brings forward each check planned further ahead than its policy (in `policies`, by
     /// source) allows: planned on a wall clock since stepped back.
+    ///
+    /// - Complexity: O(n) in the sources.
     mutating func bringChecksForward(policies: [PollingPolicy], at now: Instant) {
         for index in sources.indices {
             let latest = sources[index].health.latestCheck(now: now, policy: policies[index])
@@ -106,6 +120,8 @@ public struct SourcePolling: Sendable {
     /// may run at once (`SourceChecks`).
     ///
     /// - Returns: The sources to check now, and the `sync` calls answered, by token.
+    ///
+    /// - Complexity: O(n log n) in the sources (`SourceChecks.start(due:)`).
     mutating func startDueChecks(at now: Instant) -> (
         check: [Int], answered: [(token: Int, reports: [SourceCheckReport])]
     ) {
@@ -121,6 +137,8 @@ public struct SourcePolling: Sendable {
     ///
     /// - Returns: The `sync` calls it answers, by token; nil when no check of `source` ran
     ///   (a file read at start).
+    ///
+    /// - Complexity: O(s) in the waiting `sync` calls.
     mutating func finished(_ source: Int, _ report: SourceCheckReport) -> [(
         token: Int, reports: [SourceCheckReport]
     )]? {

@@ -67,6 +67,11 @@ public struct ScheduleChanges: Sendable, Equatable {
 
     /// Whether nothing was added, changed or withdrawn.
     public var isEmpty: Bool { added.isEmpty && changed.isEmpty && withdrawn.isEmpty }
+
+    /// The counts, as `sync` and the log say them: `N added, N changed, N withdrawn`.
+    public var counts: String {
+        "\(added.count) added, \(changed.count) changed, \(withdrawn.count) withdrawn"
+    }
 }
 
 extension ScheduleEntry {

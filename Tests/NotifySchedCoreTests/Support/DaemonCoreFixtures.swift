@@ -4,7 +4,9 @@ extension DaemonCore {
     /// A core following the planner's sources, each with default settings and a fresh health
     /// (no check planned: the tests hand it the feeds), its randomness seeded with `seed`.
     init(following planner: consuming OccurrencePlanner, seed: UInt64 = 1) {
-        let sources = (0..<planner.sourceCount).map { SourcePolling.Source(location: planner.location(of: $0)) }
+        let sources = (0..<planner.sourceCount).map {
+            SourcePolling.Source(health: SourceHealth(location: planner.location(of: $0)))
+        }
         self.init(planner: planner, polling: SourcePolling(sources: sources, seed: seed))
     }
 }
