@@ -4,7 +4,9 @@ import Testing
 
 /// The daemon's control interface (`org.notify_sched.Daemon1`) through the CLI: `list`,
 /// `status`, `handle` and `test` go through a running daemon, and work on their own without one.
-@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct ControlInterfaceTests {
     typealias CLI = CommandLineHarness
 

@@ -1,6 +1,7 @@
 import Foundation
 import NotifySchedCore
 import NotifySchedPlatform
+import NotifySchedTesting
 import Testing
 
 /// The time rules of DESIGN §3 as the `notify-sched daemon` process keeps them, on a private
@@ -12,7 +13,9 @@ import Testing
 /// The daemon reads the real wall clock, so the past is written into its ledger instead: a
 /// first daemon leaves the state database, the test records in it what a daemon that ran
 /// earlier (or under a clock that was ahead) would have recorded, and a second daemon starts on it.
-@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct DaemonCatchUpTests {
     typealias CLI = CommandLineHarness
 

@@ -1,12 +1,15 @@
 import Foundation
 import Glibc
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 /// The daemon process killed with SIGKILL at random instants of a run of scheduled popups, and
 /// stopped with SIGTERM while it delivers hundreds at once; each time restarted on the same
 /// state: nothing is lost, duplicates stay within the bound and the state database stays intact.
-@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct DaemonCrashTests {
     typealias CLI = CommandLineHarness
 

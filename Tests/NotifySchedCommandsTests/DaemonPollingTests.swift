@@ -4,7 +4,10 @@ import Testing
 
 /// The daemon checking portal feeds on their period (issue 6, "Polling") and reconciling what
 /// changed (DESIGN §5), against a real portal on 127.0.0.1 and dbusmock's notification server.
-extension DaemonTests {
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonPollingTests: DaemonScenario {
     /// A configuration file that follows `url` (with `key`), checked every `period`.
     private func configuration(_ url: String, period: String, key: String? = nil) throws -> String {
         try CLI.temporaryFile(

@@ -1,11 +1,15 @@
 import Foundation
 import Glibc
+import NotifySchedTesting
 import Testing
 
 /// The daemon across restarts, beside a `handle` sharing its database, and in a session that
 /// suspends, locks and changes its time zone (logind, timedated and the screen saver as
 /// dbusmock templates, on a private system bus next to the private session bus).
-extension DaemonTests {
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonSessionTests: DaemonScenario {
     static let actionURL = "https://example.org/go"
 
     /// A feed with one entry, due at once, whose action opens `actionURL`.

@@ -4,10 +4,12 @@ import NotifySchedPlatform
 import NotifySchedTesting
 import Testing
 
-/// `notify-sched daemon` as a process on a private session bus with dbusmock's notification
-/// server: real libnotify, a real timerfd, a real SQLite ledger.
-@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
-struct DaemonTests {
+/// What the daemon's end-to-end suites share: the command-line harness, a feed due soon, and a
+/// stop that must be prompt. The suites are apart so that they run side by side, each one test
+/// at a time, each test on a thread of its own (`.ownThread`): they mostly wait.
+protocol DaemonScenario {}
+
+extension DaemonScenario {
     typealias CLI = CommandLineHarness
 
     /// A feed with an entry due `seconds` from now, one due at once, and one long past.
@@ -33,7 +35,14 @@ struct DaemonTests {
         #expect(Date().timeIntervalSince(asked) < 2, "the daemon must stop within 2 s of SIGTERM")
         return outcome
     }
+}
 
+/// `notify-sched daemon` as a process on a private session bus with dbusmock's notification
+/// server: real libnotify, a real timerfd, a real SQLite ledger.
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonTests: DaemonScenario {
     /// The trial that found repeating, calendar and zero-lateness entries never shown: one entry
     /// of each timed kind due within seconds, beside an expired one and one for a newer
     /// application version. Exactly the due ones arrive, none early, the recurring ones again.

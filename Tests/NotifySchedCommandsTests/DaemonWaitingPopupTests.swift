@@ -1,11 +1,15 @@
 import Foundation
 import Glibc
+import NotifySchedTesting
 import Testing
 
 /// Popups chosen by session events, posted events and iSmartNews queues wait in the state
 /// database until they are shown: for a notification server, for a queue's timeout, for quiet
 /// hours to end. Neither a crash nor a restart loses them or shows them twice.
-extension DaemonTests {
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct DaemonWaitingPopupTests: DaemonScenario {
     /// An iSmartNews message and a native entry that the session start shows.
     private func sessionStartFeeds() throws -> String {
         let news = try CLI.temporaryFile(#"[{"title": "Welcome", "text": "Read the news"}]"#, name: "news.json")
@@ -108,7 +112,7 @@ extension DaemonTests {
     }
 }
 
-extension DaemonTests {
+extension DaemonWaitingPopupTests {
     @Test func syncChecksAnINotifySourceAtOnceWhateverItsPeriodAndFirstStart() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
@@ -135,7 +139,7 @@ extension DaemonTests {
     }
 }
 
-extension DaemonTests {
+extension DaemonWaitingPopupTests {
     @Test func aRestartedDaemonShowsNoSecondINotifyMessageBesideTheOneItTookOver() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

@@ -1,10 +1,13 @@
 import Foundation
+import NotifySchedTesting
 import Testing
 
 /// `notify-sched test` and `handle` on a real session bus against python3-dbusmock's
 /// notification server: real libnotify, real GIO URL handlers. The same scenarios run as unit
 /// tests against a recording notifier in NotifySchedCoreTests.
-@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct DesktopDeliveryTests {
     typealias CLI = CommandLineHarness
 

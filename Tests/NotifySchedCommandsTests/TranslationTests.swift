@@ -1,10 +1,13 @@
 import Foundation
+import NotifySchedTesting
 import Testing
 
 /// The built `notify-sched` in the user's language, on a private bus against dbusmock's
 /// notification server: from its build folder it reads the source tree's `po/*.po`; installed,
 /// the compiled catalogs (`scripts/build-translations`, which `make install` runs).
-@Suite(.serialized, .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct TranslationTests {
     typealias CLI = CommandLineHarness
 

@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 /// 10 000 seeded scenarios. A failing scenario names its seed;
 /// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter EventConformanceTests` replays it
 /// alone, with what was shown.
-@Suite struct EventConformanceTests {
+@Suite(.computeThreads) struct EventConformanceTests {
     static let batches = 50
     static let scenariosPerBatch = 200
     static let totals = Mutex(Totals())

@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// 10 000 seeded scenarios, each a month of true time. A failing scenario names its seed;
 /// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter PlannerConformanceTests` replays it
 /// alone, with what was shown and what was expected.
-@Suite struct PlannerConformanceTests {
+@Suite(.computeThreads) struct PlannerConformanceTests {
     static let batches = 100
     static let scenariosPerBatch = 100
     /// What every batch checked, for the closing line.
