@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Settings every target shares: Swift 6 language mode with the upcoming features that make
@@ -134,7 +134,8 @@ let package = Package(
             dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore", "NotifySchedTesting"],
             swiftSettings: strictSettings
         ),
-        // Test support: a real HTTP(S) portal on 127.0.0.1 (Python's http.server) and test certificates.
+        // Test support: a real HTTP(S) portal on 127.0.0.1 (Python's http.server), test certificates,
+        // and the traits that run tests off Swift concurrency's pool (`ExecutorTrait`).
         .target(
             name: "NotifySchedTesting",
             exclude: ["Fixtures"],

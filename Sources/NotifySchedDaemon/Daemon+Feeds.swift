@@ -39,7 +39,7 @@ extension Daemon {
     func loadSources() {
         let now = WallClock.now()
         var startingFrom: [String] = []
-        for (index, source) in sources.enumerated() where core.polling.sources[index].refusal == nil {
+        for (index, source) in sources.enumerated() where core.polling.sources[index].isChecked {
             let opening =
                 source.isURL ? openCached(index, startingFrom: &startingFrom, at: now) : openFile(index, at: now)
             perform(.sourceOpened(source: index, opening), at: now)
@@ -75,9 +75,12 @@ extension Daemon {
             report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
             return .nothingCached
         }
-        // Without the state database's memory the copy cannot go in force (`feedLoad` says
-        // why); the check at once puts the portal's answer in force, 304 or not.
-        return feedLoad(of: index, schedule).map(SourceOpening.cachedCopy) ?? .nothingCached
+        guard let load = feedLoad(of: index, schedule) else {
+            // The check at once puts the portal's answer in force, 304 or not.
+            report("notify-sched: \(source.location): its cached copy cannot go in force; fetching it")
+            return .nothingCached
+        }
+        return .cachedCopy(load)
     }
 
     /// Source `index`'s file, read: with errors, its usable entries, which nothing else stands in
@@ -92,7 +95,8 @@ extension Daemon {
         return .read(outcome(of: loaded, source: index, at: now))
     }
 
-    /// Source `index` read at start (a URL from its cached copy), its warnings and errors logged.
+    /// Source `index` read at start (a URL from its cached copy), its warnings and errors logged;
+    /// a file's failure is the core's to log, with the next check.
     private func loadedAtStart(_ index: Int, cached: Bool = false, at now: Instant) -> LoadedPortalFeed {
         let source = sources[index]
         let loaded =
@@ -100,7 +104,7 @@ extension Daemon {
             ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
             : loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
         for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
-        if let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
+        if cached, let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
         for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
             report("notify-sched: \(source.location): \(problem.error)")
         }

@@ -55,22 +55,26 @@ extension Daemon {
         }
     }
 
-    /// What a load of source `index` found, for the core: a failure, a portal's 304 with its
-    /// cached copy, or a good feed, each copy with what the state database remembers of its
-    /// entries (a failure when it cannot say).
+    /// What a load of source `index` found, for the core: a failure, a portal's 304 (with its
+    /// cached copy when the core has no feed of the source), or a good feed, each copy with
+    /// what the state database remembers of its entries (a failure when it cannot say).
     func outcome(of loaded: LoadedPortalFeed, source index: Int, at now: Instant) -> CheckOutcome {
         let location = sources[index].location
         guard loaded.unusableReason == nil, let schedule = loaded.parsed?.schedule else {
             return .failed(loaded.unusableReason ?? "\(location): no feed", retryAfter: loaded.fetchError?.retryAfter)
         }
-        guard let load = feedLoad(of: index, schedule) else {
-            return .failed("\(location): the state database could not be read", retryAfter: nil)
-        }
         let (etag, lastModified) = (loaded.validators?.etag, loaded.validators?.lastModified)
+        let unreadable = CheckOutcome.failed("\(location): the state database could not be read", retryAfter: nil)
         if loaded.origin == .notModified {
+            var copy: FeedLoad?
+            if core.needsFeed(of: index) {
+                guard let load = feedLoad(of: index, schedule) else { return unreadable }
+                copy = load
+            }
             return .notModified(
-                load, etag: etag, lastModified: lastModified, copyTakenAt: loaded.previous?.storedAt ?? now)
+                copy: copy, etag: etag, lastModified: lastModified, copyTakenAt: loaded.previous?.storedAt ?? now)
         }
+        guard let load = feedLoad(of: index, schedule) else { return unreadable }
         return .loaded(load, etag: etag, lastModified: lastModified)
     }
 

@@ -18,7 +18,7 @@ extension Daemon {
                 source: index, schedule: schedule, settled: try store.settledThrough(source: location),
                 answers: try store.entryAnswers(source: location), onScreen: Array(handler.onScreen.values))
         } catch {
-            report("notify-sched: \(error.message); \(location) keeps the schedule in force")
+            report("notify-sched: \(location): \(error.message)")
             return nil
         }
     }

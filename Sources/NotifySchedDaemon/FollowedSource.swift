@@ -19,14 +19,15 @@ struct FollowedSource {
     static func reading(_ configured: SourceConfiguration, report: (String) -> Void) -> (
         source: FollowedSource, refusal: String?
     ) {
-        guard let text = configured.publicKey else {
-            return (FollowedSource(location: configured.feed, publicKey: nil), nil)
+        var (publicKey, refusal): (FeedPublicKey?, String?) = (nil, nil)
+        if let text = configured.publicKey {
+            do {
+                publicKey = try FeedPublicKey(base64: text)
+            } catch {
+                report("notify-sched: source \(configured.name): \(error); not following it")
+                refusal = "its public key is unusable: \(error)"
+            }
         }
-        do {
-            return (FollowedSource(location: configured.feed, publicKey: try FeedPublicKey(base64: text)), nil)
-        } catch {
-            report("notify-sched: source \(configured.name): \(error); not following it")
-            return (FollowedSource(location: configured.feed, publicKey: nil), "its public key is unusable: \(error)")
-        }
+        return (FollowedSource(location: configured.feed, publicKey: publicKey), refusal)
     }
 }

@@ -54,6 +54,8 @@ private final class QueueExecutor: TaskExecutor {
 }
 
 /// A task executor with one thread per core, which run the jobs in the order they came.
+///
+/// `@unchecked Sendable`: `jobs` is read and changed only while `condition` is locked.
 private final class ComputeThreads: TaskExecutor, @unchecked Sendable {
     static let shared = ComputeThreads(count: ProcessInfo.processInfo.activeProcessorCount)
 
@@ -63,7 +65,8 @@ private final class ComputeThreads: TaskExecutor, @unchecked Sendable {
 
     private init(count: Int) {
         for index in 0..<max(1, count) {
-            let thread = Thread { [unowned self] in self.work() }
+            // The shared instance lives as long as the process, and so do its threads.
+            let thread = Thread { self.work() }
             thread.name = "compute-\(index)"
             thread.start()
         }

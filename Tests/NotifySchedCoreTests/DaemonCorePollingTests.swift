@@ -104,7 +104,7 @@ import Testing
         let effects = core.handle(
             .checkFinished(
                 source: 0,
-                .notModified(try load(alpha), etag: "\"1\"", lastModified: nil, copyTakenAt: noon - .hours(2))),
+                .notModified(copy: nil, etag: "\"1\"", lastModified: nil, copyTakenAt: noon - .hours(2))),
             at: now)
         let health = try #require(savedHealth(effects).last)
         #expect(health.copyAge(at: now) == .hours(2) + .minutes(1))
@@ -118,7 +118,7 @@ import Testing
         _ = core.handle(.opened(try load(alpha, source: 1)), at: noon)
         let asked = core.handle(.syncRequested(token: 7), at: noon + .seconds(5))
         let first = core.handle(
-            .checkFinished(source: 0, .notModified(try load(alpha), etag: nil, lastModified: nil, copyTakenAt: noon)),
+            .checkFinished(source: 0, .notModified(copy: nil, etag: nil, lastModified: nil, copyTakenAt: noon)),
             at: noon + .seconds(6))
         let last = core.handle(
             .checkFinished(source: 1, .loaded(try load(beta, source: 1), etag: nil, lastModified: nil)),
@@ -165,25 +165,36 @@ import Testing
         let health = try #require(savedHealth(effects).last)
         #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["a"])
         #expect((health.failures, health.lastError) == (1, "feed: the feed has errors (…)"))
-        #expect(effects.contains { if case .log(let line) = $0 { line.contains("check failed") } else { false } })
+        #expect(
+            effects.contains {
+                if case .log(let line) = $0 { line.contains("check failed, the feed in force stays") } else { false }
+            })
     }
 
-    @Test func aNotModifiedAnswerAfterAFailedCheckPutsTheCachedCopyInForce() throws {
-        // The portal's new feed was cached, but the check failed before it went in force (the
-        // state database could not be read): from now on the portal answers 304.
+    @Test func aNotModifiedAnswerForASourceWithoutAFeedPutsTheCachedCopyInForce() throws {
+        // At start the cached copy could not go in force (the state database could not be
+        // read): the portal answers the check at once with 304.
         var core = core(["feed"])
-        _ = core.handle(.opened(try load(alpha)), at: noon)
-        let now = noon + .minutes(1)
-        _ = core.handle(.timerWoke(clockChanged: false), at: now)
-        _ = core.handle(
-            .checkFinished(source: 0, .failed("feed: the state database could not be read", retryAfter: nil)), at: now)
-        let next = try #require(core.polling.nextCheck)
-        _ = core.handle(.timerWoke(clockChanged: false), at: next)
+        _ = core.handle(.sourceOpened(source: 0, .nothingCached), at: noon)
+        let neededAFeed = core.needsFeed(of: 0)
+        #expect(checksStarted(core.handle(.syncRequested(token: 1), at: noon)) == [0])
         let effects = core.handle(
-            .checkFinished(source: 0, .notModified(try load(beta), etag: nil, lastModified: nil, copyTakenAt: now)),
-            at: next)
-        #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["b"])
-        #expect(effects.contains(.log("feed: 1 added, 0 changed, 1 withdrawn")))
+            .checkFinished(
+                source: 0, .notModified(copy: try load(alpha), etag: nil, lastModified: nil, copyTakenAt: noon)),
+            at: noon + .seconds(1))
+        let needsAFeed = core.needsFeed(of: 0)
+        #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["a"])
+        #expect(neededAFeed && !needsAFeed)
+        #expect(
+            effects.contains(
+                .answerSync(
+                    token: 1,
+                    [
+                        .init(
+                            location: "feed", failed: false,
+                            lines: ["feed: 1 added, 0 changed, 0 withdrawn", "+ a  Alpha"])
+                    ]
+                )), "sync says what went in force")
     }
 
     @Test func aRefusedSourceNeverWakesTheDaemon() {

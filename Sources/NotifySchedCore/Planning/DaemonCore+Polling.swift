@@ -2,6 +2,12 @@
 // source's health, when the next check starts, and which `notify-sched sync` calls are answered
 // (issue 6, "Polling").
 extension DaemonCore {
+    /// Whether source `index` has no feed in force: a 304's cached copy then goes in force
+    /// (`CheckOutcome.notModified`).
+    public func needsFeed(of index: Int) -> Bool {
+        planner.schedule(source: index) == nil
+    }
+
     /// How often source `index` is checked: its settings, for the dialect of its feed in force.
     func policy(of index: Int) -> PollingPolicy {
         polling.sources[index].settings.pollingPolicy(for: planner.schedule(source: index)?.dialect)
@@ -63,12 +69,9 @@ extension DaemonCore {
         return [.takeManualCheck] + answered.map { .answerSync(token: $0.token, $0.reports) }
     }
 
-    /// Puts what reading or checking source `index` found in force, records it in the source's
-    /// health, and logs a failure, or what a new feed changed.
-    ///
-    /// After a 304, the copy goes in force when the last check did not succeed: a check that
-    /// failed after the copy was cached (the state database could not be read) did not put it
-    /// in force, and the portal will answer 304 from now on.
+    /// Puts what reading or checking source `index` found in force (after a 304, the cached
+    /// copy when no feed is), records it in the source's health, and logs a failure, or what a
+    /// new feed changed.
     ///
     /// - Returns: The effects, the last saving the health, and the check's report for `sync`.
     private mutating func apply(_ outcome: CheckOutcome, to index: Int, at now: Instant) -> (
@@ -85,17 +88,21 @@ extension DaemonCore {
         case .failed(let reason, let retryAfter):
             polling.recordFailure(of: index, reason, retryAfter: retryAfter, policy: policy(of: index), at: now)
             let next = polling.sources[index].health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
-            effects.append(.log("\(location): check failed, the feed in force stays: \(reason)\(next)"))
+            let consequence = hadFeed ? "the feed in force stays" : "nothing of it is in force"
+            effects.append(.log("\(location): check failed, \(consequence): \(reason)\(next)"))
             report = .failed(location, reason)
         case .notModified(let copy, let etag, let lastModified, let copyTakenAt):
-            if !hadFeed || polling.sources[index].health.failures > 0 {
-                (changes, effects) = putInForce(copy, at: now)
+            if !hadFeed, let copy {
+                let put = putInForce(copy, at: now)
+                (changes, effects) = (put.changes, put.effects)
+                report = .changed(location, put.changes, from: [], to: copy.schedule.entries)
+            } else {
+                report = .notModified(location)
             }
             polling.recordSuccess(
                 of: index, etag: etag, lastModified: lastModified,
                 feedVersion: planner.schedule(source: index)?.version,
                 copyTakenAt: copyTakenAt, policy: policy(of: index), at: now)
-            report = .notModified(location)
         case .loaded(let load, let etag, let lastModified):
             let old = planner.schedule(source: index)?.entries ?? []
             let put = putInForce(load, at: now)

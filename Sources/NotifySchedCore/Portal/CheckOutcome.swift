@@ -4,10 +4,11 @@ public enum CheckOutcome: Sendable {
     /// The check failed for the reason given (one line naming the location): the feed in force
     /// stays, and the next check backs off, never before the portal's `Retry-After`.
     case failed(String, retryAfter: RetryAfter?)
-    /// The portal answered 304 Not Modified: its cached `copy`, taken at `copyTakenAt`, is
-    /// current; `etag` and `lastModified` are its validators. The copy goes in force when the
-    /// source has none, or when its last check did not succeed.
-    case notModified(FeedLoad, etag: String?, lastModified: String?, copyTakenAt: Instant)
+    /// The portal answered 304 Not Modified: its cached copy, taken at `copyTakenAt`, is
+    /// current; `etag` and `lastModified` are its validators. `copy`, the copy with the state
+    /// database's memory, is given when the source has no feed in force
+    /// (`DaemonCore.needsFeed(of:)`: its copy could not go in force at start), and goes in force.
+    case notModified(copy: FeedLoad?, etag: String?, lastModified: String?, copyTakenAt: Instant)
     /// A good feed to put in force, with the state database's memory of its entries, and the
     /// portal's validators of it (none for a file).
     case loaded(FeedLoad, etag: String?, lastModified: String?)

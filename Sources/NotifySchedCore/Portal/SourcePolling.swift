@@ -17,6 +17,9 @@ public struct SourcePolling: Sendable {
         /// The path or URL: the source's identity.
         public var location: String { health.location }
 
+        /// Whether it is checked at all: not refused.
+        public var isChecked: Bool { refusal == nil }
+
         /// The source of `health` (the stored one, or a fresh `SourceHealth(location:)`),
         /// with `settings`; `refusal` says why it is not checked.
         public init(health: SourceHealth, settings: SourceSettings = SourceSettings(), refusal: String? = nil) {
@@ -44,7 +47,7 @@ public struct SourcePolling: Sendable {
     ///
     /// - Complexity: O(n) in the sources.
     public var nextCheck: Instant? {
-        sources.lazy.filter { $0.refusal == nil }.compactMap(\.health.nextCheck).min()
+        sources.lazy.filter(\.isChecked).compactMap(\.health.nextCheck).min()
     }
 
     /// Whether a check runs.
@@ -94,7 +97,7 @@ public struct SourcePolling: Sendable {
         for (index, source) in sources.enumerated() {
             if let refusal = source.refusal { known[index] = .failed(source.location, refusal) }
         }
-        let id = checks.requestSync(of: sources.indices.filter { sources[$0].refusal == nil }, known: known)
+        let id = checks.requestSync(of: sources.indices.filter { sources[$0].isChecked }, known: known)
         syncTokens[id] = token
     }
 
@@ -126,7 +129,7 @@ public struct SourcePolling: Sendable {
         check: [Int], answered: [(token: Int, reports: [SourceCheckReport])]
     ) {
         let due = sources.indices.filter { index in
-            sources[index].refusal == nil && sources[index].health.nextCheck.map { $0 <= now } ?? false
+            sources[index].isChecked && sources[index].health.nextCheck.map { $0 <= now } ?? false
         }
         let (chosen, answered) = checks.start(due: due)
         for index in chosen { sources[index].health.nextCheck = nil }

@@ -128,13 +128,14 @@ private struct ElapseSearch {
     }
 
     /// systemd's `tm_within_bounds`: 1 when `tm` is a real local time, 0 when `mktime` moved it
-    /// forward (and `tm` now holds the moved time, smaller fields reset), negative when it is
+    /// forward (and `tm` now holds the moved time, the next field down reset), negative when it is
     /// past 2199, cannot be converted, or would move backwards.
     private mutating func withinBounds(_ tm: inout BrokenDownTime) -> Int {
         guard tm.year <= 2199 else { return -1 }
         var normalized = tm
         guard normalize(&normalized) != nil else { return -1 }
-        // The first field `mktime` moved, from the year down, and the fields below it reset.
+        // The first field `mktime` moved, from the year down, and the next field down reset
+        // (`find` reset the others).
         let fellBehind: Bool
         if normalized.year != tm.year {
             fellBehind = normalized.year < tm.year
