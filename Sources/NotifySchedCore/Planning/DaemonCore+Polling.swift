@@ -79,7 +79,7 @@ extension DaemonCore {
     ) {
         let location = polling.sources[index].location
         // What changed is said of a feed that replaced another, not of the first one read.
-        let hadFeed = planner.schedule(source: index) != nil
+        let hadFeed = !needsFeed(of: index)
         var effects: [DaemonEffect] = []
         // What a feed put in force changed; nil when none was.
         var changes: ScheduleChanges?
