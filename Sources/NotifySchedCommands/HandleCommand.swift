@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotifySchedCore
 import NotifySchedDesktop
+import NotifySchedPlatform
 import NotifySchedStore
 
 /// `notify-sched handle ID`: `handleLocalNotification` for an occurrence notify-sched delivered.
@@ -14,12 +15,16 @@ struct HandleCommand: ParsableCommand {
             on the answer; with --no-alert it acts at once, as a click on the popup does. Prints the \
             answer (`action: KEY` or `closed: REASON`), `opened: URL` and `marked: CHANGE`. Exit status 0 \
             when handled, 1 when the prompt could not be shown or the URL not opened (nothing is marked \
-            then), 3 when ID is not a notification notify-sched delivered (nothing is shown or opened). \
-            When a daemon runs, it does the handling (unless --allow-scheme is given).
+            then), 3 when ID names no notification notify-sched delivered, or an entry of several sources \
+            (nothing is shown or opened). When a daemon runs, it does the handling (unless --allow-scheme \
+            is given); a prompt it shows stays until answered, also when the daemon restarts.
             """)
 
     @Argument(
-        help: "The occurrence id, as `notify-sched test` prints it and the popup's x-notify-sched-id hint carries.")
+        help: ArgumentHelp(
+            "An occurrence id, as `list`, `status` and `test` print it and the popup's x-notify-sched-id hint "
+                + "carries; or an entry id, for the entry's latest delivered occurrence.",
+            valueName: "id"))
     var id: String
 
     @Flag(name: .customLong("no-alert"), help: "Act at once, without asking.")
@@ -28,30 +33,45 @@ struct HandleCommand: ParsableCommand {
     @OptionGroup var feedOptions: FeedOptions
 
     func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let occurrenceID = try Self.occurrenceID(named: id, environment: environment)
         // A running daemon holds the popups and the state: it handles the id, unless this call
         // allows schemes of its own.
         if feedOptions.allowedSchemes.isEmpty,
-            let results = try RunningDaemon.call("Handle", [.string(id), .boolean(!noAlert)], waits: !noAlert),
+            let results = try RunningDaemon.call(
+                "Handle", [.string(occurrenceID), .boolean(!noAlert)], waits: !noAlert),
             results.count == 2, let status = results[0].string, let report = results[1].string
         {
             try Self.finish(status: status, report: report, id: id)
             return
         }
-        let session = try HandlingSession(
-            schemes: feedOptions.allowedSchemes, environment: ProcessInfo.processInfo.environment)
-        do {
-            _ = try session.store.deliveredOccurrence(id: id)
-        } catch {
-            throw CommandError(.failure, "notify-sched: \(error.message)")
-        }
-        guard session.handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: !noAlert) else {
-            throw CommandError(
-                .notOurs,
-                Messages.catalog.translated(
-                    "notify-sched: {id}: not a notification notify-sched delivered; nothing was done", ["id": id]))
+        let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
+        guard
+            session.handler.handleLocalNotification(LocalNotification(occurrenceID: occurrenceID), showAlert: !noAlert)
+        else {
+            throw CommandError(.notOurs, OccurrenceLookup.notFound.problem(with: id, catalog: Messages.catalog) ?? id)
         }
         session.waitForOutcome()
         try session.finish()
+    }
+
+    /// The occurrence `name` names in the state database: an occurrence id, or an entry id for
+    /// the entry's latest delivered occurrence.
+    ///
+    /// - Throws: `CommandError` with `.notOurs` when it names none or an entry of several
+    ///   sources, `.failure` when the state database cannot be read.
+    static func occurrenceID(named name: String, environment: [String: String]) throws(CommandError) -> String {
+        let lookup: OccurrenceLookup
+        do {
+            let store = try StateStore(path: UserDirectories(environment: environment).stateDatabase)
+            lookup = OccurrenceLookup(name, candidates: try store.occurrences(named: name))
+        } catch {
+            throw CommandError(.failure, "notify-sched: \(error.message)")
+        }
+        guard case .found(let occurrenceID) = lookup else {
+            throw CommandError(.notOurs, lookup.problem(with: name, catalog: Messages.catalog) ?? name)
+        }
+        return occurrenceID
     }
 
     /// Prints what the daemon reported and leaves with the status it stands for.
@@ -60,7 +80,7 @@ struct HandleCommand: ParsableCommand {
         switch status {
         case "unknown":
             throw CommandError(
-                .notOurs, "notify-sched: \(id): not a notification notify-sched delivered; nothing was done")
+                .notOurs, report.isEmpty ? "notify-sched: \(id): not a notification notify-sched delivered" : report)
         case "failed":
             for line in lines.dropLast() { Output.standardOutput.write(line) }
             throw CommandError(.failure, "notify-sched: \(lines.last ?? "handling failed")")

@@ -59,6 +59,12 @@ struct StatusCommand: ParsableCommand {
             let health = source.health.summary
             if !health.isEmpty { lines.append("  \(health)") }
         }
+        for shown in status.onScreen {
+            let what = shown.role == PopupRole.prompt.rawValue ? "prompt" : "on screen"
+            lines.append(
+                "\(what): \(shown.occurrenceID) (\(TerminalText.escaped(shown.entryID)): "
+                    + "\(TerminalText.escaped(shown.title)))")
+        }
         return lines
     }
 

@@ -81,7 +81,7 @@ struct TestCommand: ParsableCommand {
                 try session.store.recordDelivery(
                     LedgerRecord(
                         occurrenceID: id, source: occurrence.source, entryID: id, occurrence: occurrence.deliveredAt,
-                        popupID: session.notifier.popupIDs[id], outcome: .delivered,
+                        popupID: session.notifier.popupIDs[.scheduled(id)], outcome: .delivered,
                         recordedAt: occurrence.deliveredAt),
                     of: occurrence, server: nil)
                 Output.standardOutput.write("delivered: \(id)")
@@ -117,12 +117,13 @@ struct TestCommand: ParsableCommand {
     }
 
     /// Has the running daemon show the popup, so that its buttons keep working after this
-    /// command exits; false when no daemon runs. The title and body are sent as this command
-    /// made them, in the caller's language.
+    /// command exits; false when no daemon runs. The title, body and button label are sent as
+    /// this command made them, in the caller's language.
     private func testThroughDaemon(_ content: NotificationContent) throws(CommandError) -> Bool {
         let delaySeconds = delay.flatMap(TimeSpan.parse).map { UInt32(clamping: $0.microseconds / 1_000_000) } ?? 0
+        let label = content.action.map { HandlingPolicy(catalog: Messages.catalog).actionLabel(of: $0) } ?? ""
         let arguments: [BusValue] = [
-            .string(content.title), .string(content.body), .string(actionLabel ?? ""), .string(actionURL ?? ""),
+            .string(content.title), .string(content.body), .string(label), .string(actionURL ?? ""),
             .string(urgency.rawValue), .unsigned(delaySeconds), .boolean(wait),
         ]
         guard let results = try RunningDaemon.call("Test", arguments, waits: wait || delaySeconds > 0) else {

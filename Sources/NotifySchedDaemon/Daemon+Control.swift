@@ -27,9 +27,11 @@ extension Daemon {
             <method name="Status">
               <arg name="status" type="s" direction="out"/>
             </method>
-            <!-- handleLocalNotification for a delivered occurrence. Answers once handled (after the
-                 prompt when show_alert): status is handled, failed or unknown (not an occurrence
-                 notify-sched delivered: nothing was done); report is what happened, a line each. -->
+            <!-- handleLocalNotification for a delivered occurrence: id is its occurrence id, or an
+                 entry id for the entry's latest delivered occurrence. Answers once handled (after
+                 the prompt when show_alert): status is handled, failed or unknown (the id names no
+                 occurrence notify-sched delivered, or an entry of several sources: nothing was
+                 done); report is what happened, a line each, or why the id names none. -->
             <method name="Handle">
               <arg name="id" type="s" direction="in"/>
               <arg name="show_alert" type="b" direction="in"/>
@@ -141,19 +143,42 @@ extension Daemon {
                     entries: schedule(of: index)?.entries.count ?? 0,
                     health: SourceHealthReport(core.polling.sources[index].health))
             },
-            pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339))
+            pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339),
+            onScreen: [(PopupRole.scheduled, handler.onScreen), (.prompt, handler.prompts)].flatMap { role, shown in
+                shown.values.sorted { ($0.deliveredAt, $0.id) < ($1.deliveredAt, $1.id) }.map {
+                    DaemonStatus.OnScreen(
+                        occurrenceID: $0.id, entryID: $0.entryID, source: $0.source, title: $0.content.title,
+                        role: role.rawValue)
+                }
+            })
     }
 
-    /// Runs `handleLocalNotification` and answers `call` when the outcome is known.
-    private func handle(_ id: String, showAlert: Bool, _ call: BusCall) {
+    /// Runs `handleLocalNotification` for the occurrence `name` names (an occurrence id, or an
+    /// entry id for its latest delivered occurrence) and answers `call` when the outcome is
+    /// known; `unknown`, with the reason, when it names none.
+    private func handle(_ name: String, showAlert: Bool, _ call: BusCall) {
+        let lookup: OccurrenceLookup
+        do {
+            lookup = OccurrenceLookup(name, candidates: try store.occurrences(named: name))
+        } catch {
+            call.reply([.string("failed"), .string(error.message)])
+            return
+        }
+        guard case .found(let id) = lookup else {
+            call.reply([.string("unknown"), .string(lookup.problem(with: name, catalog: handler.policy.catalog) ?? "")])
+            return
+        }
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
-        let token = waitForOutcome(of: id) { status, report in call.reply([.string(status), .string(report)]) }
+        let token = waitForOutcome(of: id, answerOnly: true) { status, report in
+            call.reply([.string(status), .string(report)])
+        }
         guard handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: showAlert) else {
             replies[token] = nil
             perform(.callGaveUp(token: token, occurrenceID: id), at: WallClock.now())
             call.reply([.string("unknown"), .string("")])
             return
         }
+        if showAlert { recordPrompt(about: id) }
     }
 
     /// Shows a test popup of `content` after `delay`, and answers `call` once it is shown (or,
@@ -166,7 +191,7 @@ extension Daemon {
             do throws(CoreError) {
                 let id = try self.show(entry, of: Self.testSource, occurrence: now, at: now)
                 if wait {
-                    self.waitForOutcome(of: id) { status, report in
+                    self.waitForOutcome(of: id, answerOnly: false) { status, report in
                         call.reply([.string(id), .string(status), .string(report)])
                     }
                 } else {
@@ -180,15 +205,17 @@ extension Daemon {
     }
 
     /// Has the core keep a control call waiting for the outcome of `occurrenceID`, answered
-    /// with `reply`.
+    /// with `reply`; with `answerOnly`, the scheduled popup's closing does not end the wait.
     ///
     /// - Returns: The call's token.
     @discardableResult
-    private func waitForOutcome(of occurrenceID: String, reply: @escaping (String, String) -> Void) -> Int {
+    private func waitForOutcome(
+        of occurrenceID: String, answerOnly: Bool, reply: @escaping (String, String) -> Void
+    ) -> Int {
         let token = nextCallToken
         nextCallToken += 1
         replies[token] = reply
-        perform(.callWaits(token: token, occurrenceID: occurrenceID), at: WallClock.now())
+        perform(.callWaits(token: token, occurrenceID: occurrenceID, answerOnly: answerOnly), at: WallClock.now())
         return token
     }
 

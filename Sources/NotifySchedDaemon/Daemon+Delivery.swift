@@ -32,7 +32,7 @@ extension Daemon {
         // once more on restart rather than never.
         let record = LedgerRecord(
             occurrenceID: id, source: source, entryID: entry.id, occurrence: occurrence,
-            popupID: notifier.popupIDs[id], outcome: .delivered, recordedAt: now)
+            popupID: notifier.popupIDs[.scheduled(id)], outcome: .delivered, recordedAt: now)
         do {
             try store.recordDelivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
         } catch {
@@ -58,7 +58,45 @@ extension Daemon {
         do {
             let unanswered = try store.unanswered(
                 since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
-            perform(.leftOnScreen(unanswered, shownAlready: Set(notifier.popupIDs.keys)), at: now)
+            let shownAlready = notifier.popupIDs.keys.filter { $0.role == .scheduled }.map(\.occurrenceID)
+            perform(.leftOnScreen(unanswered, shownAlready: Set(shownAlready)), at: now)
+        } catch {
+            report("notify-sched: \(error.message)")
+        }
+        takeOverPrompts(on: server)
+    }
+
+    /// Takes over the prompts a previous daemon left unanswered on `server`, the notification
+    /// server instance that runs now: each is shown again under its id, and its answer is
+    /// handled here (the `handle` call that asked got its answer when that daemon stopped).
+    private func takeOverPrompts(on server: String) {
+        let prompts: [(occurrence: DeliveredOccurrence, popupID: UInt32)]
+        do {
+            prompts = try store.takePrompts(server: server)
+        } catch {
+            report("notify-sched: \(error.message)")
+            return
+        }
+        for (occurrence, popupID) in prompts {
+            do {
+                try handler.takeOverPrompt(about: occurrence, popupID: popupID)
+            } catch {
+                report("notify-sched: \(error.message)")
+                continue
+            }
+            recordPrompt(about: occurrence.id)
+            report("notify-sched: took over the prompt about \(occurrence.entryID) (\(occurrence.id))")
+        }
+    }
+
+    /// Stores the server's id of the prompt about `occurrenceID`, when one is on screen, so that
+    /// a restarted daemon takes it over.
+    func recordPrompt(about occurrenceID: String) {
+        guard let popupID = notifier.popupIDs[.prompt(occurrenceID)], let server = notifier.serverInstance else {
+            return
+        }
+        do {
+            try store.recordPrompt(about: occurrenceID, popupID: popupID, server: server)
         } catch {
             report("notify-sched: \(error.message)")
         }
@@ -74,7 +112,7 @@ extension Daemon {
         }
         do {
             try store.setPopup(
-                notifier.popupIDs[occurrence.id] ?? popupID, server: notifier.serverInstance,
+                notifier.popupIDs[.scheduled(occurrence.id)] ?? popupID, server: notifier.serverInstance,
                 forOccurrence: occurrence.id)
         } catch {
             report("notify-sched: \(error.message)")
@@ -82,14 +120,19 @@ extension Daemon {
         report("notify-sched: took over the popup of \(occurrence.entryID) (\(occurrence.id))")
     }
 
-    /// Records the ids a new notification server gave the popups still waiting for an answer,
-    /// which the notifier showed there again.
+    /// Records the ids a new notification server gave the popups and prompts still waiting
+    /// for an answer, which the notifier showed there again.
     func recordPopupIDs() {
-        for (occurrenceID, popupID) in notifier.popupIDs {
-            do {
-                try store.setPopup(popupID, server: notifier.serverInstance, forOccurrence: occurrenceID)
-            } catch {
-                report("notify-sched: \(error.message)")
+        for (key, popupID) in notifier.popupIDs {
+            switch key.role {
+            case .scheduled:
+                do {
+                    try store.setPopup(popupID, server: notifier.serverInstance, forOccurrence: key.occurrenceID)
+                } catch {
+                    report("notify-sched: \(error.message)")
+                }
+            case .prompt:
+                recordPrompt(about: key.occurrenceID)
             }
         }
     }

@@ -146,6 +146,8 @@ public final class Daemon {
         defer { loader.fetcher?.shutdown() }
         notifier.onTermination { [unowned self] in
             self.report("notify-sched: stopping")
+            self.perform(.stopping, at: WallClock.now())
+            self.notifier.flushBus()
             self.notifier.stop()
         }
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }

@@ -25,6 +25,16 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var health: SourceHealthReport
     }
 
+    /// A popup on screen waiting for an answer: `notify-sched handle` takes its occurrence id.
+    public struct OnScreen: Codable, Equatable, Sendable {
+        public var occurrenceID: String
+        public var entryID: String
+        public var source: String
+        public var title: String
+        /// `scheduled` (the popup shown when it fell due) or `prompt` (`handle` asks).
+        public var role: String
+    }
+
     /// The daemon's process id.
     public var pid: Int32
     /// notify-sched's version.
@@ -38,4 +48,6 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
     public var pending: Int
     /// When the next one is due, RFC 3339 UTC; nil when none is.
     public var nextDeadline: String?
+    /// The popups and prompts waiting for an answer, by occurrence id.
+    public var onScreen: [OnScreen]
 }

@@ -30,6 +30,8 @@ public struct ScheduleListing: Sendable {
         /// The entry's latest occurrence in the ledger, RFC 3339 UTC, when it was shown; nil
         /// when it never was or the latest one was missed.
         public var lastDelivery: String?
+        /// The occurrence id of that delivery, which `notify-sched handle` takes.
+        public var lastOccurrenceID: String?
         /// What became of the latest occurrence: `pending` (none recorded yet), or the ledger's
         /// outcome (`delivered`, `acted`, `ignored`, `reminded`, `closed`, `missed`).
         public var state: String
@@ -41,7 +43,7 @@ public struct ScheduleListing: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case id, title, body, source, dialect, urgency, action, trigger, occurrences, catchUp, lastDelivery,
-                state, sourceHealth
+                lastOccurrenceID, state, sourceHealth
         }
     }
 
@@ -82,6 +84,7 @@ public struct ScheduleListing: Sendable {
                 }
                 if let expires = entry.expires { instants.removeAll { $0 >= expires } }
                 // What a daemon starting now would deliver at once.
+                let delivered = record.flatMap { $0.outcome == .missed ? nil : $0 }
                 let plan = OccurrencePlan(
                     for: entry, settledThrough: settledThrough, now: now, context: PlanningContext(userZone: userZone))
                 let catchUp: Instant? = if case .immediate = entry.trigger { nil } else { plan.deliver }
@@ -91,7 +94,7 @@ public struct ScheduleListing: Sendable {
                     action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
                     trigger: entry.trigger.summary(news: schedule.news),
                     occurrences: instants.map(\.rfc3339), catchUp: catchUp?.rfc3339,
-                    lastDelivery: record.flatMap { $0.outcome == .missed ? nil : $0.occurrence.rfc3339 },
+                    lastDelivery: delivered?.occurrence.rfc3339, lastOccurrenceID: delivered?.occurrenceID,
                     state: record?.outcome.rawValue ?? "pending", sourceHealth: sourceHealth)
                 rows.append((row, instants.first))
             }
@@ -122,16 +125,17 @@ public struct ScheduleListing: Sendable {
     }
 
     /// The rows as an aligned table: id, next occurrence in local time, title, state, last
-    /// delivery in local time, source; then the health of each source that has one.
+    /// delivery in local time and its occurrence id, source; then the health of each source
+    /// that has one.
     public func table(userZone: ZoneRules) -> String {
-        let header = ["ID", "NEXT", "TITLE", "STATE", "LAST DELIVERY", "SOURCE"]
+        let header = ["ID", "NEXT", "TITLE", "STATE", "LAST DELIVERY", "OCCURRENCE ID", "SOURCE"]
         func local(_ instant: Instant) -> String { instant.rfc3339(offset: userZone.offset(at: instant).seconds) }
         let lines = rows.map { row -> [String] in
             let last = row.lastDelivery.flatMap(Self.instant).map(local) ?? "-"
             // Escaped before the widths are measured, so that the columns line up as printed.
             return [
                 row.id, row.next.map(local) ?? row.trigger, Self.truncated(row.title, to: 40), row.state, last,
-                row.source,
+                row.lastOccurrenceID ?? "-", row.source,
             ].map(TerminalText.escaped)
         }
         var widths = header.map(\.count)

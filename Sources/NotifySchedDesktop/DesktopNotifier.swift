@@ -40,7 +40,7 @@ public final class DesktopNotifier: Notifier {
     private var serverOwner: String?
     private var waiting: [ObjectIdentifier: ShownPopup] = [:]
     /// Popups the server took after `answerLimit`, when their `show` had already failed.
-    private var shownLate: [String: ShownPopup] = [:]
+    private var shownLate: [PopupKey: ShownPopup] = [:]
     /// Calls still waiting for the server after `answerLimit`, and when the first began to wait.
     private var overdueCalls = 0
     private var overdueSince: Instant?
@@ -48,10 +48,12 @@ public final class DesktopNotifier: Notifier {
     /// overdue call may use libnotify on its thread) and popups to close.
     private var heldReleases: [UnsafeMutablePointer<NotifyNotification>] = []
     private var heldCloses: [UnsafeMutablePointer<NotifyNotification>] = []
+    /// Popups to close once the current callback is done.
+    private var pendingCloses: [UnsafeMutablePointer<NotifyNotification>] = []
 
-    /// The server's ids of the popups waiting for an answer, by occurrence id (the popup's
-    /// `x-notify-sched-id`). A popup shown again for a new server gets its new id here.
-    public private(set) var popupIDs: [String: UInt32] = [:]
+    /// The server's ids of the popups waiting for an answer. A popup shown again for a new
+    /// server gets its new id here.
+    public private(set) var popupIDs: [PopupKey: UInt32] = [:]
 
     /// Names the notification server instance that shows popups now: the session bus's GUID
     /// and the server's unique name on it, which no other server and no later session shares.
@@ -72,7 +74,7 @@ public final class DesktopNotifier: Notifier {
         // Objects an overdue call may still use are left to the process's end.
         if overdueCalls == 0 {
             for popup in waiting.values { releaseLater(popup.notification) }
-            for notification in heldReleases + heldCloses { releaseLater(notification) }
+            for notification in heldReleases + heldCloses + pendingCloses { releaseLater(notification) }
         }
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         g_main_loop_unref(loop)
@@ -80,9 +82,11 @@ public final class DesktopNotifier: Notifier {
 
     // MARK: The main loop
 
-    /// Runs the GLib main loop until `stop()` is called.
+    /// Runs the GLib main loop until `stop()` is called; popups answered by then are closed
+    /// before it returns.
     public func run() {
         g_main_loop_run(loop)
+        closePending()
     }
 
     /// Makes `run()` return once the current callback is done.
@@ -125,6 +129,13 @@ public final class DesktopNotifier: Notifier {
                     return 1  // G_SOURCE_CONTINUE
                 }, context, Self.releaseCallback)
         }
+    }
+
+    /// Sends whatever waits to go out on the session bus (replies to calls, above all), at
+    /// most for a second: the process is about to end.
+    public func flushBus() {
+        guard let connection else { return }
+        _ = ServerCall.run(within: .seconds(1), { g_dbus_connection_flush_sync(connection, nil, nil) }, late: { _ in })
     }
 
     /// Asks the session bus for `name` without queueing for it.
@@ -195,10 +206,10 @@ public final class DesktopNotifier: Notifier {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws {
         let server = try currentServer()
-        let occurrenceID = layout(server).occurrenceID
-        if popupID == nil, let late = shownLate[occurrenceID] {
+        let key = layout(server).key
+        if popupID == nil, let late = shownLate[key] {
             try update(late, with: layout, onResponse: onResponse)
-            shownLate[occurrenceID] = nil
+            shownLate[key] = nil
             return
         }
         let shown = ShownPopup(layout: layout, onResponse: onResponse)
@@ -245,10 +256,10 @@ public final class DesktopNotifier: Notifier {
                 releaseLater(notification)
             } else {
                 // Shown after all: the popup is on screen, and its buttons answer as usual.
-                adopt(notification, showing: popup.occurrenceID, for: shown)
+                adopt(notification, showing: popup.key, for: shown)
                 if waiting[ObjectIdentifier(shown)] == nil {
                     wait(for: shown)
-                    shownLate[popup.occurrenceID] = shown
+                    shownLate[popup.key] = shown
                 }
             }
         }
@@ -256,17 +267,17 @@ public final class DesktopNotifier: Notifier {
             g_object_unref(notification)
             throw DesktopError(.showFailed, "the notification server did not take the popup: \(failure)")
         }
-        adopt(notification, showing: popup.occurrenceID, for: shown)
+        adopt(notification, showing: popup.key, for: shown)
     }
 
     /// Makes `notification`, which the server took, the one that shows `shown`.
     private func adopt(
-        _ notification: UnsafeMutablePointer<NotifyNotification>, showing occurrenceID: String, for shown: ShownPopup
+        _ notification: UnsafeMutablePointer<NotifyNotification>, showing key: PopupKey, for shown: ShownPopup
     ) {
         let previous = shown.notification
         shown.notification = notification
-        shown.occurrenceID = occurrenceID
-        popupIDs[occurrenceID] = cnotify_notification_get_id(notification)
+        shown.key = key
+        popupIDs[key] = cnotify_notification_get_id(notification)
         releaseLater(previous)
     }
 
@@ -305,10 +316,10 @@ public final class DesktopNotifier: Notifier {
     // MARK: Feed changes
 
     public func replace(
-        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        _ key: PopupKey, with layout: @escaping (NotificationServer) -> Popup,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
-        guard let shown = waitingPopup(showing: occurrenceID), shown.notification != nil else { return false }
+        guard let shown = waitingPopup(key), shown.notification != nil else { return false }
         try update(shown, with: layout, onResponse: onResponse)
         return true
     }
@@ -330,20 +341,18 @@ public final class DesktopNotifier: Notifier {
         _ = notify_notification_update(notification, popup.summary, popup.body, popup.icon)
         configure(notification, as: popup, for: shown)
         // A popup that now shows another occurrence (a newer one of its entry) keeps its server id.
-        if let previous = shown.occurrenceID, previous != popup.occurrenceID,
-            let popupID = popupIDs.removeValue(forKey: previous)
-        {
-            popupIDs[popup.occurrenceID] = popupID
+        if let previous = shown.key, previous != popup.key, let popupID = popupIDs.removeValue(forKey: previous) {
+            popupIDs[popup.key] = popupID
         }
-        shown.occurrenceID = popup.occurrenceID
+        shown.key = popup.key
         // A late answer needs nothing more: the object is the one `shown` keeps either way.
         if let failure = try callServer({ Self.show(notification) }, late: { _ in }) {
             throw DesktopError(.showFailed, "the notification server did not take the new popup: \(failure)")
         }
     }
 
-    public func close(occurrenceID: String) -> Bool {
-        guard let shown = waitingPopup(showing: occurrenceID) else { return false }
+    public func close(_ key: PopupKey) -> Bool {
+        guard let shown = waitingPopup(key) else { return false }
         if let notification = shown.notification {
             g_object_ref(notification)
             closeOnServer(notification)
@@ -352,8 +361,23 @@ public final class DesktopNotifier: Notifier {
         return true
     }
 
-    /// Closes `notification` on the server, now or once it answers again, and drops it.
+    /// Closes `notification` on the server, from the loop once the current callback is done
+    /// (it may be inside a libnotify signal), or when `run()` returns, or once the server
+    /// answers again; then drops it.
     private func closeOnServer(_ notification: UnsafeMutablePointer<NotifyNotification>) {
+        if pendingCloses.isEmpty {
+            Self.once(afterMilliseconds: nil) { [weak self] in self?.closePending() }
+        }
+        pendingCloses.append(notification)
+    }
+
+    private func closePending() {
+        let closes = pendingCloses
+        pendingCloses = []
+        for notification in closes { closeNow(notification) }
+    }
+
+    private func closeNow(_ notification: UnsafeMutablePointer<NotifyNotification>) {
         guard overdueCalls == 0 else {
             heldCloses.append(notification)
             return
@@ -366,19 +390,26 @@ public final class DesktopNotifier: Notifier {
         if done != nil { releaseLater(notification) }
     }
 
-    private func waitingPopup(showing occurrenceID: String) -> ShownPopup? {
-        waiting.values.first { $0.occurrenceID == occurrenceID && !$0.isAnswered }
+    private func waitingPopup(_ key: PopupKey) -> ShownPopup? {
+        waiting.values.first { $0.key == key && !$0.isAnswered }
     }
 
+    /// Forgets an answered or withdrawn popup. One answered with a button is closed on the
+    /// server too: a resident popup (the prompt) would stay with buttons that no longer act,
+    /// and some servers keep any popup after an action.
     private func finish(_ shown: ShownPopup) {
         waiting[ObjectIdentifier(shown)] = nil
-        if let id = shown.occurrenceID, shownLate[id] === shown { shownLate[id] = nil }
-        if let id = shown.occurrenceID, let notification = shown.notification,
-            popupIDs[id] == cnotify_notification_get_id(notification)
+        if let key = shown.key, shownLate[key] === shown { shownLate[key] = nil }
+        if let key = shown.key, let notification = shown.notification,
+            popupIDs[key] == cnotify_notification_get_id(notification)
         {
-            popupIDs[id] = nil
+            popupIDs[key] = nil
         }
-        releaseLater(shown.notification)
+        if case .action = shown.response, let notification = shown.notification {
+            closeOnServer(notification)
+        } else {
+            releaseLater(shown.notification)
+        }
     }
 
     /// Drops a libnotify object from an idle callback: it may be inside its own signal emission

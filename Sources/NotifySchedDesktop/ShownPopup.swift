@@ -12,9 +12,11 @@ final class ShownPopup {
     var onResponse: (PopupResponse) -> Void
     /// The libnotify object currently showing it; replaced when the server restarts.
     var notification: UnsafeMutablePointer<NotifyNotification>?
-    /// The occurrence it shows, once shown, as last laid out.
-    var occurrenceID: String?
+    /// Which popup it is, once shown, as last laid out.
+    var key: PopupKey?
     private(set) var isAnswered = false
+    /// The answer, once the user gave one.
+    private(set) var response: PopupResponse?
     /// Called once, after the response, so the owner can forget it.
     var onFinished: (ShownPopup) -> Void = { _ in }
 
@@ -29,6 +31,7 @@ final class ShownPopup {
     func respond(_ response: PopupResponse, from source: UnsafeMutablePointer<NotifyNotification>?) {
         guard !isAnswered, source == notification else { return }
         isAnswered = true
+        self.response = response
         onResponse(response)
         onFinished(self)
     }

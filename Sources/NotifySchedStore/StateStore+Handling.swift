@@ -81,6 +81,30 @@ extension StateStore {
         }
     }
 
+    /// The delivered occurrences whose occurrence id or entry id is `id`, for
+    /// `OccurrenceLookup`: the one of that occurrence id, or the latest of each source's entry
+    /// of that id.
+    ///
+    /// - Complexity: O(s log n) for s sources; the ledger's index by entry serves the entry ids.
+    public func occurrences(named id: String) throws(StoreError) -> [OccurrenceLookup.Candidate] {
+        try read("look up \(id)") { database in
+            try Row.fetchAll(
+                database,
+                sql: """
+                    SELECT occurrence_id, source, entry_id, occurrence_us FROM ledger JOIN delivered USING (occurrence_id)
+                    WHERE occurrence_id = ?
+                    UNION
+                    SELECT occurrence_id, source, entry_id, max(occurrence_us) FROM ledger JOIN delivered USING (occurrence_id)
+                    WHERE entry_id = ? GROUP BY source
+                    """,
+                arguments: [id, id]
+            ).map { row in
+                OccurrenceLookup.Candidate(
+                    occurrenceID: row[0], source: row[1], entryID: row[2], occurrence: Instant(microseconds: row[3]))
+            }
+        }
+    }
+
     /// The occurrences whose popups may still be on screen and still matter: delivered since
     /// `since`, not answered or closed yet, shown by the notification server instance `server`,
     /// and the latest occurrence of their entry (a newer one supersedes them); the `limit` most
@@ -111,6 +135,38 @@ extension StateStore {
         }
     }
 
+    /// Records that the prompt about `occurrenceID` is on screen as popup `popupID` of the
+    /// notification server instance `server`, until it is answered (`recordHandling`).
+    public func recordPrompt(about occurrenceID: String, popupID: UInt32, server: String) throws(StoreError) {
+        try write("record the prompt about \(occurrenceID)") { database in
+            try database.execute(
+                sql: "INSERT OR REPLACE INTO prompt (occurrence_id, popup_id, server) VALUES (?, ?, ?)",
+                arguments: [occurrenceID, Int64(popupID), server])
+        }
+    }
+
+    /// The prompts waiting for an answer on the notification server instance `server`, with
+    /// their popup ids there, oldest first. Those of other instances are forgotten: their
+    /// server went away, and the prompts with it.
+    ///
+    /// - Complexity: O(p log n) for p prompts.
+    public func takePrompts(server: String) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+        try write("read the prompts on screen") { database in
+            try database.execute(sql: "DELETE FROM prompt WHERE server != ?", arguments: [server])
+            return try Row.fetchAll(
+                database,
+                sql: """
+                    SELECT delivered.*, ledger.source, ledger.entry_id, prompt.popup_id FROM prompt
+                    JOIN delivered USING (occurrence_id) JOIN ledger USING (occurrence_id)
+                    ORDER BY prompt.rowid
+                    """
+            ).compactMap { row in
+                let popupID: Int64 = row["popup_id"]
+                return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
+            }
+        }
+    }
+
     /// What the user has done with the notifications of `source`.
     public func handlingState(_ source: String) throws(StoreError) -> SourceHandlingState {
         try read("read the handling state of \(source)") { try Self.handlingState(source, in: $0) }
@@ -133,6 +189,9 @@ extension StateStore {
                 var state = HandlingState(sources: [occurrence.source: stored])
                 state.apply(change, to: occurrence, at: now)
                 try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
+            }
+            if outcome.origin == .prompt {
+                try database.execute(sql: "DELETE FROM prompt WHERE occurrence_id = ?", arguments: [occurrence.id])
             }
             if let ledgerOutcome = LedgerOutcome(outcome) {
                 try database.execute(

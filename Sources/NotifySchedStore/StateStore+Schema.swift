@@ -131,6 +131,17 @@ extension StateStore {
                     );
                     """)
         }
+        // The prompts `handle` shows, until answered: a restarted daemon takes them over.
+        migrator.registerMigration("6-prompts") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE prompt (
+                        occurrence_id TEXT PRIMARY KEY NOT NULL REFERENCES ledger (occurrence_id) ON DELETE CASCADE,
+                        popup_id INTEGER NOT NULL,
+                        server TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

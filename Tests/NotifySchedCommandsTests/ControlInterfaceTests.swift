@@ -39,6 +39,7 @@ struct ControlInterfaceTests {
         var id: String
         var state: String
         var lastDelivery: String?
+        var lastOccurrenceID: String?
         var occurrences: [String]
         var sourceHealth: Health?
     }
@@ -118,6 +119,48 @@ struct ControlInterfaceTests {
         stop(daemon)
     }
 
+    @Test func listAndStatusShowTheOccurrenceIdsAndHandleTakesAnEntryIdToo() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let delivered = try #require(try bus.waitForNotifyCalls(1).first)
+        let id = try #require(delivered.hints["x-notify-sched-id"])
+        let listed = try rows(try CLI.run(["list", "--json"], environment: bus.environment))
+        #expect(listed["now"]?.lastOccurrenceID == id)
+        #expect(listed["later"]?.lastOccurrenceID == nil)
+        #expect(try CLI.run(["list"], environment: bus.environment).standardOutput.contains(id))
+        let status = try CLI.run(["status"], environment: bus.environment)
+        #expect(status.standardOutput.contains("on screen: \(id) (now: Right away)"), "\(status.standardOutput)")
+
+        let byEntry = try CLI.run(["handle", "now", "--no-alert"], environment: bus.environment)
+        #expect(byEntry.status == 0, "\(byEntry.standardError)")
+        #expect(byEntry.standardOutput.contains("opened: https://example.org/now"))
+        let never = try CLI.run(["handle", "later"], environment: bus.environment)
+        #expect(never.status == 3, "an entry not delivered yet names no occurrence")
+        #expect(never.standardError.contains("`notify-sched list` shows each entry's last occurrence id"))
+        stop(daemon)
+
+        let withoutDaemon = try CLI.run(["handle", "now", "--no-alert"], environment: bus.environment)
+        #expect(withoutDaemon.status == 0, "\(withoutDaemon.standardError)")
+    }
+
+    @Test func anEntryIdOfTwoSourcesIsRefusedNamingTheOccurrenceIdOfEach() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (first, _) = try followedFeed()
+        let (second, _) = try followedFeed()
+        let config = try CLI.temporaryFile(
+            "[source one]\nfeed = \(first)\n[source two]\nfeed = \(second)\n", name: "config")
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let ids = try bus.waitForNotifyCalls(2).compactMap { $0.hints["x-notify-sched-id"] }
+        let refused = try CLI.run(["handle", "now", "--no-alert"], environment: bus.environment)
+        #expect(refused.status == 3)
+        #expect(ids.allSatisfy(refused.standardError.contains), "\(refused.standardError)")
+        #expect(try CLI.run(["handle", ids[0], "--no-alert"], environment: bus.environment).status == 0)
+        stop(daemon)
+    }
+
     @Test func aTestPopupShownByTheDaemonKeepsItsButtonsWorkingAfterTheCommandExits() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
@@ -134,8 +177,10 @@ struct ControlInterfaceTests {
         #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/test"])
         var french = bus.environment
         french["LANG"] = "fr_FR.UTF-8"
-        #expect(try CLI.run(["test"], environment: french).status == 0)
-        #expect(try bus.waitForNotifyCalls(3).last?.summary == "Test de notify-sched", "in the caller's language")
+        #expect(try CLI.run(["test", "--action-url", "https://example.org/fr"], environment: french).status == 0)
+        let inFrench = try #require(try bus.waitForNotifyCalls(3).last)
+        #expect(inFrench.summary == "Test de notify-sched", "in the caller's language")
+        #expect(inFrench.actions.prefix(2) == ["open", "Plus d'info"], "its button too")
         stop(daemon)
         let id = test.standardOutput.dropFirst("delivered: ".count).trimmingCharacters(in: .newlines)
         let later = try CLI.run(["handle", id, "--no-alert"], environment: bus.environment)

@@ -268,7 +268,8 @@ struct DesktopDeliveryTests {
                         status: 3, standardOutput: "",
                         standardError:
                             "notify-sched: someone-elses-42: not a notification notify-sched delivered; nothing was done\n"
-                    ))
+                            + "`notify-sched list` shows each entry's last occurrence id; `notify-sched handle` takes it, "
+                            + "or the entry's id\n"))
         }
         #expect(try bus.notifyCalls().count == 1)
         #expect(bus.openedURLs() == [])

@@ -81,7 +81,9 @@ struct TranslationTests {
                 == .init(
                     status: 3, standardOutput: "",
                     standardError:
-                        "notify-sched: nope: non è una notifica consegnata da notify-sched; non è stato fatto nulla\n"))
+                        "notify-sched: nope: non è una notifica consegnata da notify-sched; non è stato fatto nulla\n"
+                        + "`notify-sched list` mostra l'ultimo id di occorrenza di ogni voce; "
+                        + "`notify-sched handle` lo accetta, oppure l'id della voce\n"))
     }
 
     @Test func theDaemonsPopupsAreInTheUsersLanguage() throws {

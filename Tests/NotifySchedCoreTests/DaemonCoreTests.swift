@@ -267,16 +267,20 @@ import Testing
     }
 
     /// An outcome of the occurrence `id` of the entry `e` of "feed".
-    private func outcome(_ id: String, _ change: StateChange? = nil) throws -> HandlingOutcome {
+    private func outcome(
+        _ id: String, _ change: StateChange? = nil, from origin: HandlingOutcome.Origin = .popup,
+        response: PopupResponse = .action("open")
+    ) throws -> HandlingOutcome {
         let entry = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T12:00:00Z""#)).schedule?.entries.first)
         return HandlingOutcome(
-            occurrence: DeliveredOccurrence(id: id, entry: entry, source: "feed", deliveredAt: noon), change: change)
+            occurrence: DeliveredOccurrence(id: id, entry: entry, source: "feed", deliveredAt: noon), origin: origin,
+            response: response, change: change)
     }
 
     @Test func callsWaitingForAnOccurrenceAreAnsweredOnceByItsOutcomeInTheOrderTheyCame() throws {
         var core = core()
         for (token, id) in [(1, "a"), (2, "b"), (3, "a"), (4, "a")] {
-            _ = core.handle(.callWaits(token: token, occurrenceID: id), at: noon)
+            _ = core.handle(.callWaits(token: token, occurrenceID: id, answerOnly: false), at: noon)
         }
         _ = core.handle(.callGaveUp(token: 3, occurrenceID: "a"), at: noon)
         let answered = try ["a", "a", "b"].map { core.handle(.answered(try outcome($0), occurrence: nil), at: noon) }
@@ -286,6 +290,37 @@ import Testing
                 [.answerCalls([1, 4], status: status, report: report)], [],
                 [.answerCalls([2], status: status, report: report)],
             ], "each call is answered once")
+    }
+
+    @Test func aHandleCallWaitsThroughTheScheduledPopupsClosingForThePromptsAnswer() throws {
+        var core = core()
+        _ = core.handle(.callWaits(token: 1, occurrenceID: "a", answerOnly: true), at: noon)
+        _ = core.handle(.callWaits(token: 2, occurrenceID: "a", answerOnly: false), at: noon)
+        let popupClosed = try outcome("a", response: .closed(.expired))
+        let closing = core.handle(.answered(popupClosed, occurrence: nil), at: noon)
+        let (closedStatus, closedReport) = popupClosed.callAnswer
+        #expect(closing == [.answerCalls([2], status: closedStatus, report: closedReport)], "test --wait ends")
+        let prompt = try outcome("a", .viewed, from: .prompt)
+        let answer = core.handle(.answered(prompt, occurrence: nil), at: noon)
+        let (status, report) = prompt.callAnswer
+        #expect(answer == [.answerCalls([1], status: status, report: report)], "handle ends with the prompt's answer")
+    }
+
+    @Test func callsStillWaitingWhenTheDaemonStopsAreAnsweredWithAFailureThatSaysWhatStays() {
+        var core = core()
+        _ = core.handle(.callWaits(token: 1, occurrenceID: "a", answerOnly: true), at: noon)
+        _ = core.handle(.callWaits(token: 2, occurrenceID: "b", answerOnly: false), at: noon)
+        let effects = core.handle(.stopping, at: noon)
+        #expect(effects.count == 2)
+        for effect in effects {
+            guard case .answerCalls(let tokens, let status, let report) = effect else {
+                Issue.record("unexpected \(effect)")
+                continue
+            }
+            #expect(status == "failed")
+            #expect(report.contains(tokens == [1] ? "prompt" : "popup"), "\(tokens): \(report)")
+        }
+        #expect(core.handle(.stopping, at: noon) == [], "each call is answered once")
     }
 
     @Test func ignoringARepeatingEntryStopsItsLaterOccurrences() throws {

@@ -49,16 +49,20 @@ import Testing
         let store = try StateStore(path: freshPath())
         let first = try deliver("2026/01/01", at: now, to: store)
         let second = try deliver("2026/02/01", at: now + .seconds(1), to: store)
-        try store.recordHandling(HandlingOutcome(occurrence: first, choice: .remindLater, change: .reminded), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: first, origin: .popup, choice: .remindLater, change: .reminded), at: now)
         #expect(try store.handlingState("feed") == SourceHandlingState(lastReminded: now))
-        try store.recordHandling(HandlingOutcome(occurrence: second, choice: .ignore, change: .ignored), at: now)
-        try store.recordHandling(HandlingOutcome(occurrence: first, choice: .open, change: .viewed), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: second, origin: .popup, choice: .ignore, change: .ignored), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: first, origin: .popup, choice: .open, change: .viewed), at: now)
         #expect(
             try store.handlingState("feed") == SourceHandlingState(viewed: ["2026/01/01"], ignored: ["2026/02/01"]),
             "viewing and ignoring clear iNotify's reminder")
         #expect(try store.ledgerRecord(occurrenceID: first.id)?.outcome == .acted)
         #expect(try store.ledgerRecord(occurrenceID: second.id)?.outcome == .ignored)
-        try store.recordHandling(HandlingOutcome(occurrence: second, response: .closed(.dismissed)), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: second, origin: .popup, response: .closed(.dismissed)), at: now)
         #expect(try store.ledgerRecord(occurrenceID: second.id)?.outcome == .closed)
         #expect(try store.handlingState("other") == SourceHandlingState())
     }
@@ -71,7 +75,8 @@ import Testing
         let declined = policy.decision(for: .action(UserChoice.cancel.rawValue), of: plain)
         #expect(declined.change == .newsShown)
         try store.recordHandling(
-            HandlingOutcome(occurrence: plain, choice: declined.choice, change: declined.change), at: now)
+            HandlingOutcome(occurrence: plain, origin: .popup, choice: declined.choice, change: declined.change),
+            at: now)
         #expect(try store.ledgerRecord(occurrenceID: plain.id)?.outcome == .ignored)
         // OK on an `always` message opens its URL and marks nothing, yet the user acted.
         let always = try deliver(
@@ -79,12 +84,14 @@ import Testing
         let acted = policy.decision(for: .action(UserChoice.open.rawValue), of: always)
         #expect(acted.change == nil)
         try store.recordHandling(
-            HandlingOutcome(occurrence: always, choice: acted.choice, opened: acted.opens), at: now)
+            HandlingOutcome(occurrence: always, origin: .popup, choice: acted.choice, opened: acted.opens), at: now)
         #expect(try store.ledgerRecord(occurrenceID: always.id)?.outcome == .acted)
         // A failed answer leaves the occurrence as it was.
         let failed = try deliver("failed", at: now, dialect: .native, to: store)
         try store.recordHandling(
-            HandlingOutcome(occurrence: failed, choice: .open, failure: CoreError(.cannotOpen, "no handler")), at: now)
+            HandlingOutcome(
+                occurrence: failed, origin: .popup, choice: .open, failure: CoreError(.cannotOpen, "no handler")),
+            at: now)
         #expect(try store.ledgerRecord(occurrenceID: failed.id)?.outcome == .delivered)
     }
 
@@ -93,11 +100,14 @@ import Testing
         let stretch = try deliver("stretch", at: now, dialect: .native, to: store)
         let standup = try deliver("standup", at: now, dialect: .native, to: store)
         try store.recordHandling(
-            HandlingOutcome(occurrence: stretch, choice: .remindLater, change: .reminded), at: now + .minutes(1))
+            HandlingOutcome(occurrence: stretch, origin: .popup, choice: .remindLater, change: .reminded),
+            at: now + .minutes(1))
         try store.recordHandling(
-            HandlingOutcome(occurrence: standup, choice: .remindLater, change: .reminded), at: now + .minutes(1))
+            HandlingOutcome(occurrence: standup, origin: .popup, choice: .remindLater, change: .reminded),
+            at: now + .minutes(1))
         try store.recordHandling(
-            HandlingOutcome(occurrence: standup, choice: .ignore, change: .ignored), at: now + .minutes(2))
+            HandlingOutcome(occurrence: standup, origin: .popup, choice: .ignore, change: .ignored),
+            at: now + .minutes(2))
         #expect(
             try store.entryAnswers(source: "feed") == [
                 "stretch": .remind(occurrence: now, requestedAt: now + .minutes(1)), "standup": .ignored,
@@ -118,7 +128,7 @@ import Testing
                 marked.entryID = "\(writer)-\(index)"
                 do {
                     try stores[writer].recordHandling(
-                        HandlingOutcome(occurrence: marked, choice: .open, change: .viewed), at: now)
+                        HandlingOutcome(occurrence: marked, origin: .popup, choice: .open, change: .viewed), at: now)
                 } catch {
                     failures.add("\(error)")
                 }
@@ -136,7 +146,8 @@ import Testing
         _ = try deliver("elsewhere", at: now, server: "bus :1.9", to: store)
         _ = try deliver("test", at: now, server: nil, to: store)
         let answered = try deliver("answered", at: now, to: store)
-        try store.recordHandling(HandlingOutcome(occurrence: answered, choice: .ok, change: .viewed), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: answered, origin: .popup, choice: .ok, change: .viewed), at: now)
         _ = try deliver("repeating", at: now - .hours(1), to: store)
         _ = try deliver("repeating", at: now, popup: nil, to: store)
         let onScreen = try store.unanswered(since: now - .hours(24), server: "bus :1.4")
@@ -191,10 +202,12 @@ extension StateStoreHandlingTests {
         let store = try StateStore(path: freshPath())
         for (source, entry) in [("feed", "2026/01/01"), ("other", "2026/01/01")] {
             let shown = try deliver(entry, at: now, source: source, to: store)
-            try store.recordHandling(HandlingOutcome(occurrence: shown, choice: .open, change: .viewed), at: now)
+            try store.recordHandling(
+                HandlingOutcome(occurrence: shown, origin: .popup, choice: .open, change: .viewed), at: now)
         }
         let ignored = try deliver("2026/02/01", at: now + .seconds(1), to: store)
-        try store.recordHandling(HandlingOutcome(occurrence: ignored, choice: .ignore, change: .ignored), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: ignored, origin: .popup, choice: .ignore, change: .ignored), at: now)
         try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "feed", forgettingSeen: true)
         #expect(try store.handlingState("feed") == SourceHandlingState())
         #expect(try store.handlingState("other") == SourceHandlingState(viewed: ["2026/01/01"]))

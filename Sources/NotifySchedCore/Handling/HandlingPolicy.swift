@@ -53,7 +53,7 @@ public struct HandlingPolicy: Sendable, Equatable {
         let popup = Popup(
             occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
             icon: occurrence.content.icon, urgency: .critical, buttons: alertButtons(for: occurrence),
-            hasDefaultAction: false, isResident: true, category: occurrence.category)
+            hasDefaultAction: false, isResident: true, category: occurrence.category, role: .prompt)
         return adapted(popup, to: server)
     }
 

@@ -18,6 +18,8 @@ public final class NotificationHandler {
     public var onOutcome: (HandlingOutcome) -> Void = { _ in }
     /// The scheduled popups on screen, waiting for an answer, by occurrence id.
     public private(set) var onScreen: [String: DeliveredOccurrence] = [:]
+    /// The prompts on screen, waiting for an answer, by the id of the occurrence they ask about.
+    public private(set) var prompts: [String: DeliveredOccurrence] = [:]
 
     private let notifier: any Notifier
     private let lookup: (String) -> DeliveredOccurrence?
@@ -55,11 +57,24 @@ public final class NotificationHandler {
     public func handleLocalNotification(_ notification: LocalNotification, showAlert: Bool = true) -> Bool {
         guard let occurrence = occurrence(of: notification) else { return false }
         if showAlert {
-            ask(about: occurrence)
+            // A second `handle` of the same occurrence waits for the prompt already up.
+            if prompts[occurrence.id] == nil { ask(about: occurrence) }
         } else {
-            carryOut(policy.immediateDecision(for: occurrence), for: occurrence, response: nil)
+            carryOut(policy.immediateDecision(for: occurrence), for: occurrence, from: .atOnce, response: nil)
         }
         return true
+    }
+
+    /// Shows again, in place of popup `popupID` of the server, the prompt about `occurrence`
+    /// that a previous daemon left unanswered: its buttons answer to this handler then.
+    ///
+    /// - Throws: `CoreError` with code `.cannotShow` when no server shows it.
+    public func takeOverPrompt(about occurrence: DeliveredOccurrence, popupID: UInt32) throws(CoreError) {
+        do {
+            try showPrompt(about: occurrence, replacing: popupID)
+        } catch {
+            throw CoreError(.cannotShow, "cannot show the prompt about \(occurrence.id) again: \(error)")
+        }
     }
 
     /// Shows `occurrence` as its scheduled popup. A click on the popup or one of its buttons is
@@ -100,7 +115,7 @@ public final class NotificationHandler {
             if let earlier {
                 // Whatever the server says, the earlier popup's answer would now go to this one.
                 onScreen[earlier.id] = nil
-                if try notifier.replace(occurrenceID: earlier.id, with: layout, onResponse: onResponse) {
+                if try notifier.replace(.scheduled(earlier.id), with: layout, onResponse: onResponse) {
                     replaced = earlier.id
                 }
             }
@@ -126,7 +141,7 @@ public final class NotificationHandler {
         let replaced: Bool
         do {
             replaced = try notifier.replace(
-                occurrenceID: occurrence.id, with: { server in policy.scheduledPopup(for: occurrence, on: server) },
+                .scheduled(occurrence.id), with: { server in policy.scheduledPopup(for: occurrence, on: server) },
                 onResponse: { [weak self] response in self?.answeredOnScreen(response, for: occurrence) })
         } catch {
             throw CoreError(.cannotShow, "cannot update notification \(occurrence.id): \(error)")
@@ -142,7 +157,7 @@ public final class NotificationHandler {
     @discardableResult
     public func withdraw(occurrenceID: String) -> Bool {
         guard onScreen.removeValue(forKey: occurrenceID) != nil else { return false }
-        return notifier.close(occurrenceID: occurrenceID)
+        return notifier.close(.scheduled(occurrenceID))
     }
 
     private func ask(about occurrence: DeliveredOccurrence) {
@@ -160,9 +175,7 @@ public final class NotificationHandler {
                                 + "run `{command}` to act at once", ["server": server.name, "command": command])))
                 return
             }
-            try notifier.show(
-                { server in policy.prompt(for: occurrence, on: server) },
-                onResponse: { [weak self] response in self?.answered(response, for: occurrence) })
+            try showPrompt(about: occurrence, replacing: nil)
         } catch {
             fail(
                 occurrence,
@@ -173,32 +186,60 @@ public final class NotificationHandler {
         }
     }
 
+    private func showPrompt(about occurrence: DeliveredOccurrence, replacing popupID: UInt32?) throws {
+        let policy = self.policy
+        try notifier.show(
+            { server in policy.prompt(for: occurrence, on: server) }, replacing: popupID,
+            onResponse: { [weak self] response in self?.promptAnswered(response, for: occurrence) })
+        prompts[occurrence.id] = occurrence
+    }
+
     private func answeredOnScreen(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
         onScreen[occurrence.id] = nil
-        answered(response, for: occurrence)
+        carryOut(policy.decision(for: response, of: occurrence), for: occurrence, from: .popup, response: response)
     }
 
-    private func answered(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
-        carryOut(policy.decision(for: response, of: occurrence), for: occurrence, response: response)
+    private func promptAnswered(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
+        prompts[occurrence.id] = nil
+        carryOut(policy.decision(for: response, of: occurrence), for: occurrence, from: .prompt, response: response)
     }
 
-    private func carryOut(_ decision: Decision, for occurrence: DeliveredOccurrence, response: PopupResponse?) {
-        var outcome = HandlingOutcome(occurrence: occurrence, response: response, choice: decision.choice)
+    /// Carries out `decision`, then closes what the answer leaves without purpose: once an
+    /// occurrence is answered (not merely closed), its scheduled popup and its prompt would
+    /// only act a second time.
+    private func carryOut(
+        _ decision: Decision, for occurrence: DeliveredOccurrence, from origin: HandlingOutcome.Origin,
+        response: PopupResponse?
+    ) {
+        let outcome = outcome(of: decision, for: occurrence, from: origin, response: response)
+        if outcome.failure == nil, outcome.choice != nil {
+            if origin != .popup { withdraw(occurrenceID: occurrence.id) }
+            if origin != .prompt, prompts.removeValue(forKey: occurrence.id) != nil {
+                _ = notifier.close(.prompt(occurrence.id))
+            }
+        }
+        onOutcome(outcome)
+    }
+
+    private func outcome(
+        of decision: Decision, for occurrence: DeliveredOccurrence, from origin: HandlingOutcome.Origin,
+        response: PopupResponse?
+    ) -> HandlingOutcome {
+        var outcome = HandlingOutcome(
+            occurrence: occurrence, origin: origin, response: response, choice: decision.choice)
         if let url = decision.opens {
             guard policy.urlPolicy.allows(scheme: url.scheme) else {
                 let allowed = policy.urlPolicy.allowedSchemes.sorted().joined(separator: ", ")
                 outcome.failure = CoreError(
                     .cannotOpen,
                     "not opening \(url): the URL scheme \"\(url.scheme):\" is not allowed (allowed: \(allowed))")
-                onOutcome(outcome)
-                return
+                return outcome
             }
             do {
                 try notifier.open(url)
             } catch {
                 outcome.failure = CoreError(.cannotOpen, "cannot open \(url): \(error)")
-                onOutcome(outcome)
-                return
+                return outcome
             }
             outcome.opened = url
         }
@@ -206,11 +247,11 @@ public final class NotificationHandler {
             state.apply(change, to: occurrence, at: now())
             outcome.change = change
         }
-        onOutcome(outcome)
+        return outcome
     }
 
     private func fail(_ occurrence: DeliveredOccurrence, _ error: CoreError) {
-        onOutcome(HandlingOutcome(occurrence: occurrence, failure: error))
+        onOutcome(HandlingOutcome(occurrence: occurrence, origin: .prompt, failure: error))
     }
 
     private func occurrence(of notification: LocalNotification) -> DeliveredOccurrence? {

@@ -25,22 +25,21 @@ public protocol Notifier: AnyObject {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws
 
-    /// Shows a popup laid out by `layout` in place of the one showing `occurrenceID`: the server
-    /// replaces it under the same popup id (`replaces_id`), and its answer now goes to
-    /// `onResponse` instead. The new popup may show another occurrence, which then has that id.
+    /// Shows a popup laid out by `layout` in place of the popup `key`: the server replaces it
+    /// under the same popup id (`replaces_id`), and its answer now goes to `onResponse`
+    /// instead. The new popup may show another occurrence, which then has that id.
     ///
-    /// - Returns: false, having shown nothing, when no popup of `occurrenceID` waits for an answer.
+    /// - Returns: false, having shown nothing, when the popup `key` does not wait for an answer.
     /// - Throws: when no server answers or the server refuses the new popup.
     func replace(
-        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        _ key: PopupKey, with layout: @escaping (NotificationServer) -> Popup,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool
 
-    /// Closes the popup showing `occurrenceID` (`CloseNotification`); its closing is not
-    /// reported as an answer.
+    /// Closes the popup `key` (`CloseNotification`); its closing is not reported as an answer.
     ///
-    /// - Returns: false when no popup of `occurrenceID` waits for an answer.
-    func close(occurrenceID: String) -> Bool
+    /// - Returns: false when the popup `key` does not wait for an answer.
+    func close(_ key: PopupKey) -> Bool
 
     /// Whether the desktop has a handler for `url`'s scheme. No side effects.
     func canOpen(_ url: ActionURL) -> Bool
@@ -62,7 +61,19 @@ extension Notifier {
 
 /// What handling one notification came to.
 public struct HandlingOutcome: Sendable, Equatable {
+    /// Where an answer came from.
+    public enum Origin: String, Sendable, Equatable {
+        /// The occurrence's scheduled popup: a click, a button, or its closing.
+        case popup
+        /// The prompt of `handleLocalNotification(_:showAlert: true)`: a button, or its dismissal.
+        case prompt
+        /// `handleLocalNotification(_:showAlert: false)`: notify-sched acted without asking.
+        case atOnce
+    }
+
     public var occurrence: DeliveredOccurrence
+    /// Where the answer came from.
+    public var origin: Origin
     /// The user's answer to the popup or prompt; nil when notify-sched acted without asking.
     public var response: PopupResponse?
     /// What the answer meant.
@@ -76,14 +87,24 @@ public struct HandlingOutcome: Sendable, Equatable {
     public var failure: CoreError?
 
     public init(
-        occurrence: DeliveredOccurrence, response: PopupResponse? = nil, choice: UserChoice? = nil,
+        occurrence: DeliveredOccurrence, origin: Origin, response: PopupResponse? = nil, choice: UserChoice? = nil,
         opened: ActionURL? = nil, change: StateChange? = nil, failure: CoreError? = nil
     ) {
         self.occurrence = occurrence
+        self.origin = origin
         self.response = response
         self.choice = choice
         self.opened = opened
         self.change = change
         self.failure = failure
+    }
+}
+
+extension HandlingOutcome {
+    /// Whether it ends what a `handle` call waits for: anything but the scheduled popup's
+    /// closing (it expired, was dismissed or was replaced while the prompt is up).
+    public var endsHandling: Bool {
+        guard origin == .popup, case .closed = response else { return true }
+        return false
     }
 }

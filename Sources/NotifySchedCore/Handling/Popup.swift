@@ -19,13 +19,16 @@ public struct Popup: Sendable, Equatable {
     public var isResident: Bool
     /// The `category` hint.
     public var category: String?
+    /// Whether it is the occurrence's scheduled popup or the prompt `handle` asks with.
+    public var role: PopupRole
 
     public init(
         occurrenceID: String, summary: String, body: String, icon: String? = nil, urgency: Urgency = .normal,
         buttons: [PopupButton] = [], hasDefaultAction: Bool = false, isResident: Bool = false,
-        category: String? = nil
+        category: String? = nil, role: PopupRole = .scheduled
     ) {
         self.occurrenceID = occurrenceID
+        self.role = role
         self.summary = summary
         self.body = body
         self.icon = icon
@@ -36,6 +39,9 @@ public struct Popup: Sendable, Equatable {
         self.category = category
     }
 
+    /// Which popup of which occurrence it is.
+    public var key: PopupKey { PopupKey(occurrenceID: occurrenceID, role: role) }
+
     /// The hint that carries the occurrence id.
     public static let occurrenceHint = "x-notify-sched-id"
     /// The `desktop-entry` hint's value: the name of notify-sched's desktop file.
@@ -44,6 +50,36 @@ public struct Popup: Sendable, Equatable {
     public static let defaultActionKey = "default"
     /// The most buttons a popup carries (GNOME Shell shows no more).
     public static let maximumButtons = 3
+}
+
+/// Which of an occurrence's popups: the one shown when it fell due, or the prompt of
+/// `handleLocalNotification(_:showAlert: true)`. Both may be on screen at once.
+public enum PopupRole: String, Sendable, Hashable {
+    case scheduled
+    case prompt
+}
+
+/// Names one popup of notify-sched's: its occurrence and its role.
+public struct PopupKey: Sendable, Hashable, CustomStringConvertible {
+    public var occurrenceID: String
+    public var role: PopupRole
+
+    public init(occurrenceID: String, role: PopupRole) {
+        self.occurrenceID = occurrenceID
+        self.role = role
+    }
+
+    /// The scheduled popup of `occurrenceID`.
+    public static func scheduled(_ occurrenceID: String) -> PopupKey {
+        PopupKey(occurrenceID: occurrenceID, role: .scheduled)
+    }
+
+    /// The prompt about `occurrenceID`.
+    public static func prompt(_ occurrenceID: String) -> PopupKey {
+        PopupKey(occurrenceID: occurrenceID, role: .prompt)
+    }
+
+    public var description: String { role == .prompt ? "the prompt about \(occurrenceID)" : occurrenceID }
 }
 
 /// One button of a popup: the key the server reports when it is pressed, and its label.

@@ -32,8 +32,8 @@ public struct DaemonCore: ~Copyable {
     /// start when it does.
     private var owingSessionStart: Set<Int> = []
     /// The control calls waiting for an occurrence's outcome (`Handle`, `Test` with wait), by
-    /// occurrence id, as the daemon's tokens, in the order they came.
-    private var waitingCalls: [String: [Int]] = [:]
+    /// occurrence id, in the order they came.
+    private var waitingCalls: [String: [WaitingCall]] = [:]
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
 
@@ -110,13 +110,26 @@ public struct DaemonCore: ~Copyable {
             return waitingShown(item, result, at: now)
         case .answered(let outcome, let occurrence):
             return answered(outcome, occurrence: occurrence, at: now)
-        case .callWaits(let token, let occurrenceID):
-            waitingCalls[occurrenceID, default: []].append(token)
+        case .callWaits(let token, let occurrenceID, let answerOnly):
+            waitingCalls[occurrenceID, default: []].append(WaitingCall(token: token, answerOnly: answerOnly))
             return []
         case .callGaveUp(let token, let occurrenceID):
-            waitingCalls[occurrenceID]?.removeAll { $0 == token }
+            waitingCalls[occurrenceID]?.removeAll { $0.token == token }
             if waitingCalls[occurrenceID]?.isEmpty == true { waitingCalls[occurrenceID] = nil }
             return []
+        case .stopping:
+            let calls = waitingCalls.values.joined()
+            waitingCalls = [:]
+            return [false, true].compactMap { answerOnly in
+                let tokens = calls.filter { $0.answerOnly == answerOnly }.map(\.token)
+                let what = answerOnly ? "prompt" : "popup"
+                return tokens.isEmpty
+                    ? nil
+                    : .answerCalls(
+                        tokens, status: "failed",
+                        report: "the daemon stopped before the \(what) was answered; "
+                            + "it stays on screen, and the next daemon takes it over")
+            }
         }
     }
 
@@ -237,9 +250,14 @@ public struct DaemonCore: ~Copyable {
                 change, entryID: outcome.occurrence.entryID, source: outcome.occurrence.source,
                 occurrence: occurrence, at: now)
         }
-        guard let calls = waitingCalls.removeValue(forKey: outcome.occurrence.id) else { return [] }
+        guard let calls = waitingCalls[outcome.occurrence.id] else { return [] }
+        let ends = { (call: WaitingCall) in outcome.endsHandling || !call.answerOnly }
+        let ended = calls.filter(ends)
+        let waiting = calls.filter { !ends($0) }
+        waitingCalls[outcome.occurrence.id] = waiting.isEmpty ? nil : waiting
+        guard !ended.isEmpty else { return [] }
         let (status, report) = outcome.callAnswer
-        return [.answerCalls(calls, status: status, report: report)]
+        return [.answerCalls(ended.map(\.token), status: status, report: report)]
     }
 
     /// The ledger is pruned once a day, when the daemon wakes anyway (it would otherwise grow
@@ -249,4 +267,10 @@ public struct DaemonCore: ~Copyable {
         ledgerPrunedAt = now
         return [.pruneLedger(before: now - Self.ledgerRetention)]
     }
+}
+
+/// A control call waiting for an occurrence's outcome (`DaemonEvent.callWaits`).
+private struct WaitingCall {
+    var token: Int
+    var answerOnly: Bool
 }

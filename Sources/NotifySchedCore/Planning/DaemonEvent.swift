@@ -50,10 +50,15 @@ public enum DaemonEvent {
     /// the ledger has no record of it.
     case answered(HandlingOutcome, occurrence: Instant?)
     /// Control call `token` waits for the outcome of occurrence `occurrenceID` (`Handle`, or
-    /// `Test` with wait); the daemon keeps how to reply to it under the token.
-    case callWaits(token: Int, occurrenceID: String)
+    /// `Test` with wait); the daemon keeps how to reply to it under the token. With
+    /// `answerOnly` (`Handle`) only an answer ends the wait, not the scheduled popup's closing:
+    /// the prompt may still be up.
+    case callWaits(token: Int, occurrenceID: String, answerOnly: Bool)
     /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
     case callGaveUp(token: Int, occurrenceID: String)
+    /// The daemon is stopping (SIGTERM or SIGINT): the control calls still waiting are answered
+    /// now, since no answer would reach them later.
+    case stopping
 }
 
 /// One source as a `DaemonEvent.sourceEvent` finds it.

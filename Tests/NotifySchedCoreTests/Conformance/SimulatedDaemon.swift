@@ -266,7 +266,7 @@ struct SimulatedDaemon {
                             id: answer.entryID, entry: entry, source: "feed", deliveredAt: answer.at)
                         effects = core.handle(
                             .answered(
-                                HandlingOutcome(occurrence: delivered, change: answer.change),
+                                HandlingOutcome(occurrence: delivered, origin: .popup, change: answer.change),
                                 occurrence: answer.occurrence),
                             at: answer.at)
                     }

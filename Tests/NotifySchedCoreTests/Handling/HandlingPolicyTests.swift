@@ -59,7 +59,7 @@ import Testing
                         PopupButton(key: "remind", label: "Remind Me Later"),
                         PopupButton(key: "ignore", label: "Ignore"),
                     ],
-                    hasDefaultAction: false, isResident: true))
+                    hasDefaultAction: false, isResident: true, role: .prompt))
     }
 
     @Test func aScheduledZBiMPopupCarriesOnlyItsActionButtonAndTheDefaultAction() {

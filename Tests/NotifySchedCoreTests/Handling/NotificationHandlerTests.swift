@@ -53,7 +53,8 @@ import Testing
         #expect(
             sink.outcomes == [
                 HandlingOutcome(
-                    occurrence: Occurrences.make(.zbim, url: "https://example.org/hub"), response: .action("open"),
+                    occurrence: Occurrences.make(.zbim, url: "https://example.org/hub"), origin: .prompt,
+                    response: .action("open"),
                     choice: .open, opened: Occurrences.url("https://example.org/hub"), change: .viewed)
             ])
         #expect(handler.state["feed"].viewed == ["2011/02/01"], "the ZBiM uuid is marked when acted on")
@@ -99,7 +100,7 @@ import Testing
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
         notifier.answer(.closed(.expired))
-        #expect(sink.outcomes == [HandlingOutcome(occurrence: occurrence, response: .closed(.expired))])
+        #expect(sink.outcomes == [HandlingOutcome(occurrence: occurrence, origin: .popup, response: .closed(.expired))])
         #expect(handler.state == HandlingState(), "ZBiM marks a notification on tap, not on delivery")
     }
 
@@ -156,7 +157,7 @@ import Testing
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
         #expect(handler.withdraw(occurrenceID: occurrence.id))
-        #expect(notifier.calls.last == .close(occurrence.id))
+        #expect(notifier.calls.last == .close(.scheduled(occurrence.id)))
         #expect(!handler.withdraw(occurrenceID: occurrence.id), "a popup closes once")
         #expect(sink.outcomes == [])
         #expect(handler.state == HandlingState())
@@ -337,6 +338,87 @@ import Testing
         notifier.answer(.action("open"))
         #expect(handler.state == HandlingState())
         #expect(notifier.openedURLs == ["https://example.org"])
+    }
+
+    // MARK: The prompt's life cycle
+
+    @Test func theScheduledPopupClosingWhileThePromptIsUpLeavesThePromptWaiting() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        notifier.answer(.scheduled(occurrence.id), .closed(.expired))
+        #expect(notifier.waitingKeys == [.prompt(occurrence.id)], "the prompt stays")
+        #expect(sink.outcomes.map(\.endsHandling) == [false], "the popup's closing does not end handle")
+        notifier.answer(.prompt(occurrence.id), .action("open"))
+        #expect(sink.outcomes.last?.origin == .prompt)
+        #expect(sink.outcomes.last?.endsHandling == true)
+        #expect(notifier.openedURLs == ["https://example.org/notes"])
+    }
+
+    @Test func anAnswerOnThePromptClosesTheOccurrencesScheduledPopup() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.iNotify, url: "https://example.org/update")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        notifier.answer(.prompt(occurrence.id), .action(UserChoice.remindLater.rawValue))
+        #expect(notifier.calls.last == .close(.scheduled(occurrence.id)), "its buttons would act a second time")
+        #expect(notifier.waitingKeys == [])
+        #expect(handler.onScreen.isEmpty && handler.prompts.isEmpty)
+    }
+
+    @Test func aDismissedPromptLeavesTheScheduledPopupOnScreen() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        notifier.answer(.prompt(occurrence.id), .closed(.dismissed))
+        #expect(notifier.waitingKeys == [.scheduled(occurrence.id)], "nothing was answered")
+        #expect(sink.outcomes.map(\.origin) == [.prompt])
+    }
+
+    @Test func anAnswerOnTheScheduledPopupClosesThePromptAboutIt() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        notifier.answer(.scheduled(occurrence.id), .action("default"))
+        #expect(notifier.calls.last == .close(.prompt(occurrence.id)))
+        #expect(notifier.waitingKeys == [])
+        #expect(sink.outcomes.map(\.endsHandling) == [true], "handle ends with the popup's answer")
+    }
+
+    @Test func aSecondHandleOfAnOccurrenceWaitsForThePromptAlreadyUp() {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id)))
+        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id)))
+        #expect(notifier.shownPopups.map(\.role) == [.prompt], "one prompt")
+    }
+
+    @Test func handlingWithoutAlertClosesTheScheduledPopup() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.deliver(occurrence)
+        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id), showAlert: false)
+        #expect(sink.outcomes.map(\.origin) == [.atOnce])
+        #expect(notifier.calls.last == .close(.scheduled(occurrence.id)))
+    }
+
+    @Test func aPromptIsTakenOverInPlaceAndItsAnswerIsHandled() throws {
+        let sink = OutcomeSink()
+        let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
+        let handler = handler([occurrence], sink: sink)
+        try handler.takeOverPrompt(about: occurrence, popupID: 7)
+        #expect(notifier.shownPopups.map(\.role) == [.prompt])
+        notifier.answer(.prompt(occurrence.id), .action("ignore"))
+        #expect(sink.outcomes.map(\.change) == [.ignored])
     }
 
     // MARK: From the feed to the handler

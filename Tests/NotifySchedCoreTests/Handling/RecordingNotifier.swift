@@ -7,7 +7,7 @@ final class RecordingNotifier: Notifier {
     enum Call: Equatable {
         case show(Popup)
         case replace(Popup)
-        case close(String)
+        case close(PopupKey)
         case open(String)
     }
 
@@ -15,8 +15,8 @@ final class RecordingNotifier: Notifier {
     /// URLs whose opening fails, as when no handler is registered for them.
     var unopenable: Set<String> = []
     private(set) var calls: [Call] = []
-    /// The popups waiting for an answer, oldest first: their occurrence ids and responders.
-    private var responders: [(occurrenceID: String, respond: (PopupResponse) -> Void)] = []
+    /// The popups waiting for an answer, oldest first, with their responders.
+    private var responders: [(key: PopupKey, respond: (PopupResponse) -> Void)] = []
 
     init(server: NotificationServer? = RecordingNotifier.fullServer) {
         self.server = server
@@ -40,6 +40,15 @@ final class RecordingNotifier: Notifier {
         responders.removeLast().respond(response)
     }
 
+    /// Answers the popup `key`, as a person at the desktop would.
+    func answer(_ key: PopupKey, _ response: PopupResponse) {
+        guard let index = responders.lastIndex(where: { $0.key == key }) else { return }
+        responders.remove(at: index).respond(response)
+    }
+
+    /// The popups waiting for an answer, oldest first.
+    var waitingKeys: [PopupKey] { responders.map(\.key) }
+
     func currentServer() throws -> NotificationServer {
         guard let server else { throw TestFailure("no server") }
         return server
@@ -51,23 +60,23 @@ final class RecordingNotifier: Notifier {
     ) throws {
         let popup = layout(try currentServer())
         calls.append(.show(popup))
-        responders.append((popup.occurrenceID, onResponse))
+        responders.append((popup.key, onResponse))
     }
 
     func replace(
-        occurrenceID: String, with layout: @escaping (NotificationServer) -> Popup,
+        _ key: PopupKey, with layout: @escaping (NotificationServer) -> Popup,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
-        guard let index = responders.lastIndex(where: { $0.occurrenceID == occurrenceID }) else { return false }
+        guard let index = responders.lastIndex(where: { $0.key == key }) else { return false }
         let popup = layout(try currentServer())
         calls.append(.replace(popup))
-        responders[index] = (popup.occurrenceID, onResponse)
+        responders[index] = (popup.key, onResponse)
         return true
     }
 
-    func close(occurrenceID: String) -> Bool {
-        guard let index = responders.lastIndex(where: { $0.occurrenceID == occurrenceID }) else { return false }
-        calls.append(.close(occurrenceID))
+    func close(_ key: PopupKey) -> Bool {
+        guard let index = responders.lastIndex(where: { $0.key == key }) else { return false }
+        calls.append(.close(key))
         responders.remove(at: index)
         return true
     }

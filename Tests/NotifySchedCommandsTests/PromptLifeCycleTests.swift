@@ -1,0 +1,102 @@
+import Foundation
+import NotifySchedTesting
+import Testing
+
+/// The prompt `notify-sched handle ID` asks with, through a running daemon, from its showing to
+/// its closing: only an answer on it (or its dismissal) ends `handle`, it is closed once
+/// answered with the occurrence's popup, and it outlives a daemon restart.
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct PromptLifeCycleTests {
+    typealias CLI = CommandLineHarness
+
+    /// A daemon following a feed whose one entry is shown at once, with an action; the
+    /// occurrence id of that popup, the server's popup 1; and the daemon's configuration file.
+    private func daemonWithPopup(
+        on bus: PrivateSessionBus
+    ) throws -> (daemon: CLI.RunningCommand, id: String, config: String) {
+        let feed = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "now", "title": "Right away", "action": {"label": "Open", "url": "https://example.org/now"}}
+            ]}
+            """)
+        let config = try CLI.temporaryFile("[source team]\nfeed = \(feed)\n", name: "config")
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let delivered = try #require(try bus.waitForNotifyCalls(1).first)
+        return (daemon, try #require(delivered.hints["x-notify-sched-id"]), config)
+    }
+
+    private func stop(_ daemon: CLI.RunningCommand) -> CLI.Outcome {
+        kill(daemon.process.processIdentifier, SIGTERM)
+        return daemon.finish()
+    }
+
+    private func ledgerOutcome(of id: String, on bus: PrivateSessionBus) throws -> String? {
+        try bus.queryState("SELECT outcome FROM ledger WHERE occurrence_id = '\(id)'").first
+    }
+
+    @Test func handleWaitsThroughThePopupsClosingAndClosesThePromptAndThePopupOnceAnswered() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, id, _) = try daemonWithPopup(on: bus)
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        let prompt = try #require(try bus.waitForNotifyCalls(2).last)
+        #expect(prompt.hints["resident"] == "true")
+
+        try bus.closePopup(1, reason: 1)
+        try bus.waitUntil("the daemon records the popup's closing") {
+            try ledgerOutcome(of: id, on: bus) == "closed"
+        }
+        #expect(handle.process.isRunning, "the popup expired; the prompt is still up and waits")
+
+        try bus.invokeAction("open", onPopup: 2)
+        let outcome = handle.finish()
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("action: open"))
+        #expect(outcome.standardOutput.contains("opened: https://example.org/now"))
+        #expect(try bus.waitForCloseCalls(1) == [2], "the answered prompt is closed")
+        #expect(try ledgerOutcome(of: id, on: bus) == "acted")
+        _ = stop(daemon)
+    }
+
+    @Test func anAnswerOnThePromptClosesThePopupItAsksAbout() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, id, _) = try daemonWithPopup(on: bus)
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        try bus.invokeAction("ignore", onPopup: 2)
+        #expect(handle.finish().standardOutput.contains("marked: ignored"))
+        #expect(Set(try bus.waitForCloseCalls(2)) == [1, 2], "neither the popup nor the prompt acts twice")
+        _ = stop(daemon)
+    }
+
+    @Test func aPromptOutlivesADaemonRestartAndItsHandleIsToldSo() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, id, config) = try daemonWithPopup(on: bus)
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        try bus.waitUntil("the daemon stores the prompt") {
+            try bus.queryState("SELECT popup_id FROM prompt WHERE occurrence_id = '\(id)'") == ["2"]
+        }
+
+        _ = stop(daemon)
+        let told = handle.finish()
+        #expect(told.status == 1)
+        #expect(
+            told.standardError.contains("the daemon stopped before the prompt was answered"), "\(told.standardError)")
+
+        let next = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let calls = try bus.waitForNotifyCalls(4)
+        let takenOver = try #require(calls.dropFirst(2).first { $0.replaces == 2 }, "\(calls)")
+        #expect(takenOver.hints["urgency"] == "2", "the prompt, shown again in place")
+        try bus.invokeAction("open", onPopup: 2)
+        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/now"])
+        try bus.waitUntil("the answer is recorded") { try ledgerOutcome(of: id, on: bus) == "acted" }
+        #expect(try bus.queryState("SELECT count(*) FROM prompt") == ["0"])
+        _ = stop(next)
+    }
+}
