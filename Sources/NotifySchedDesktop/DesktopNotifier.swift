@@ -268,6 +268,23 @@ public final class DesktopNotifier: Notifier {
             throw DesktopError(.showFailed, "the notification server did not take the popup: \(failure)")
         }
         adopt(notification, showing: popup.key, for: shown)
+        if !server.reportsExpiry, !popup.isResident { expireSilently(shown, notification) }
+    }
+
+    /// How long a popup stays on a server that never reports its expiry before notify-sched
+    /// takes it as expired: notification-daemon hides one after 5 to 7 s.
+    static let silentExpiry = TimeSpan.seconds(10)
+
+    /// Takes `shown` as expired once `silentExpiry` passed, if nothing answered it by then, and
+    /// removes it from the server's list, which would otherwise fill up
+    /// (`NotificationServer.reportsExpiry`).
+    private func expireSilently(_ shown: ShownPopup, _ notification: UnsafeMutablePointer<NotifyNotification>) {
+        after(Self.silentExpiry) { [weak self, weak shown] in
+            guard let self, let shown, shown.notification == notification, !shown.isAnswered else { return }
+            g_object_ref(notification)
+            closeOnServer(notification)
+            shown.respond(.closed(.expired), from: notification)
+        }
     }
 
     /// Makes `notification`, which the server took, the one that shows `shown`.
@@ -302,7 +319,7 @@ public final class DesktopNotifier: Notifier {
         let onAction: NotifyActionCallback = { notification, key, context in
             ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
         }
-        for button in popup.buttons.prefix(Popup.maximumButtons) {
+        for button in popup.buttons {
             notify_notification_add_action(
                 notification, button.key, button.label, onAction, shown.retainedContext(), ShownPopup.release)
         }

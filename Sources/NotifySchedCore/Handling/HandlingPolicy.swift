@@ -130,11 +130,17 @@ public struct HandlingPolicy: Sendable, Equatable {
         return Decision(choice: choice, opens: url, change: change)
     }
 
-    /// `popup` as `server` can show it: the body escaped for a server that reads markup; for a
-    /// server without buttons, no actions and a line that says how to act from a terminal.
+    /// `popup` as `server` can show it: the body escaped for a server that reads markup; labels
+    /// every server draws as they are; no `default` action on a server that would draw it as a
+    /// button; for a server without buttons, no actions and a line that says how to act from a
+    /// terminal.
     func adapted(_ popup: Popup, to server: NotificationServer) -> Popup {
         var popup = popup
         if server.readsMarkup { popup.body = MarkupText.escaped(popup.body) }
+        popup.buttons = popup.buttons.prefix(Popup.maximumButtons).map {
+            PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
+        }
+        if server.drawsDefaultActionAsButton { popup.hasDefaultAction = false }
         guard !server.showsButtons else { return popup }
         popup.buttons = []
         popup.hasDefaultAction = false

@@ -24,6 +24,21 @@ public struct NotificationServer: Sendable, Equatable {
     /// The server reads the body as markup, so plain text must be escaped.
     public var readsMarkup: Bool { capabilities.contains("body-markup") }
 
+    /// Whether the server draws the `default` action (a click on the popup itself) as one more
+    /// button, labelled as the action is: xfce4-notifyd 0.7 and lxqt-notificationd 1.2 do, so a
+    /// popup there gets no `default` action rather than a stray button repeating its title
+    /// (README "On the desktop" has the table of servers).
+    public var drawsDefaultActionAsButton: Bool {
+        ["Xfce Notify Daemon", "lxqt-notificationd"].contains(name)
+    }
+
+    /// Whether the server sends `NotificationClosed` when a popup expires. GNOME's
+    /// notification-daemon (3.20) hides an expired popup without a word and keeps it in its list
+    /// until that is full (`MaxNotificationsExceeded`), and shows it again after a restart.
+    public var reportsExpiry: Bool {
+        !(name == "Notification Daemon" && vendor == "GNOME")
+    }
+
     /// `name version (vendor; capabilities)`, for status lines.
     public var summary: String {
         "\(name) \(version) (\(vendor); \(capabilities.sorted().joined(separator: " ")))"

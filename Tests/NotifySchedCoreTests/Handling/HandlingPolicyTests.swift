@@ -125,4 +125,34 @@ import Testing
             HandlingPolicy().scheduledPopup(for: occurrence, on: summaryOnly).summary
                 == "New version (notify-sched handle occ-1 --no-alert)")
     }
+
+    // MARK: What real servers draw (README "On the desktop")
+
+    private func server(named name: String, vendor: String) -> NotificationServer {
+        NotificationServer(
+            name: name, vendor: vendor, version: "1", specVersion: "1.2", capabilities: ["actions", "body"])
+    }
+
+    @Test func aLabelWithAmpersandOrAngleBracketsIsDrawnTheSameOnEveryServer() {
+        let occurrence = Occurrences.make(.native, label: "Q&A <live>", url: "https://example.org")
+        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server)
+        #expect(popup.buttons.map(\.label) == ["Q+A ‹live›"], "markup on some servers, a mnemonic on Qt's")
+    }
+
+    @Test func serversThatDrawTheDefaultActionAsAButtonGetNone() {
+        let occurrence = Occurrences.make(.native, url: "https://example.org")
+        for (name, vendor) in [("Xfce Notify Daemon", "Xfce"), ("lxqt-notificationd", "lxqt.org")] {
+            let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server(named: name, vendor: vendor))
+            #expect(!popup.hasDefaultAction, "\(name) would draw a button repeating the title")
+            #expect(popup.buttons.map(\.key) == ["open"])
+        }
+        let dunst = HandlingPolicy().scheduledPopup(for: occurrence, on: server(named: "dunst", vendor: "knopwob"))
+        #expect(dunst.hasDefaultAction)
+    }
+
+    @Test func onlyGNOMEsNotificationDaemonIsKnownNotToReportExpiry() {
+        #expect(!server(named: "Notification Daemon", vendor: "GNOME").reportsExpiry)
+        #expect(server(named: "Notification Daemon", vendor: "MATE").reportsExpiry)
+        #expect(server(named: "dunst", vendor: "knopwob").reportsExpiry)
+    }
 }
