@@ -23,6 +23,14 @@ enum RunningDaemon {
                 arguments: arguments, timeout: waits ? nil : promptTimeout)
         } catch let error as DesktopError where error.code == .noService || error.code == .noSessionBus {
             return nil
+        } catch let error as DesktopError where error.code == .noReply && waits {
+            // The call had no time limit: the daemon left the bus before it could answer.
+            throw CommandError(
+                .failure,
+                Messages.catalog.translated(
+                    "notify-sched: the daemon stopped before it answered (it was killed or crashed); a prompt "
+                        + "or popup it showed stays on screen, and the next daemon takes it over: {cause}",
+                    ["cause": error.message]))
         } catch {
             throw CommandError(.failure, "notify-sched: the daemon's \(method) call failed: \(error)")
         }

@@ -13,7 +13,10 @@ struct TestCommand: ParsableCommand {
         discussion: """
             Prints `delivered: ID`; `notify-sched handle ID` acts on it later. With --wait it stays \
             until the popup is clicked or closed and prints `action: KEY` or `closed: REASON`; a click \
-            on the popup or its action button opens the action URL before it exits. Exit status 1 when \
+            on the popup or its action button opens the action URL before it exits. A running daemon \
+            shows the popup and hears its buttons after the command exits; without a daemon and \
+            without --wait nothing would, so the popup has no buttons and says to run \
+            `notify-sched handle ID --no-alert` instead. Exit status 1 when \
             the URL's scheme is not allowed, no notification server answers, or the URL cannot be opened.
             """)
 
@@ -76,7 +79,8 @@ struct TestCommand: ParsableCommand {
                 id: id, source: "notify-sched test", entryID: id, dialect: .native, content: content,
                 deliveredAt: WallClock.now())
             do {
-                try session.handler.deliver(occurrence)
+                // Without --wait nothing hears a click once this command exits.
+                try session.handler.deliver(occurrence, heard: wait)
                 // Recorded for `handle ID`; no server instance, so no daemon ever shows it again.
                 try session.store.recordDelivery(
                     LedgerRecord(

@@ -190,6 +190,8 @@ public final class BusService {
                 throw DesktopError(.callFailed, message)
             case "org.freedesktop.DBus.Error.ServiceUnknown"?, "org.freedesktop.DBus.Error.NameHasNoOwner"?:
                 throw DesktopError(.noService, "nothing owns \(name) on the session bus: \(message)")
+            case "org.freedesktop.DBus.Error.NoReply"?:
+                throw DesktopError(.noReply, "\(name) did not answer \(method): \(message)")
             default:
                 throw DesktopError(.callFailed, "\(name) did not answer \(method): \(message)")
             }

@@ -21,4 +21,6 @@ extension ErrorCode where Domain == DesktopErrorDomain {
     public static var noService: Self { Self(rawValue: "desktop.no-service") }
     /// The service answered the call with an error.
     public static var callFailed: Self { Self(rawValue: "desktop.call-failed") }
+    /// No answer came: the service left the bus first, or the call's time ran out.
+    public static var noReply: Self { Self(rawValue: "desktop.no-reply") }
 }

@@ -33,15 +33,16 @@ struct DesktopDeliveryTests {
     @Test func aPopupCarriesTitleEscapedBodyHintsButtonsAndTheDefaultAction() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)
-        let outcome = try CLI.run(
+        let outcome = try waitingTest(
             [
-                "test", "--title", "Release <1.2>", "--body", "Fish & chips <b>now</b>", "--action-label", "Read",
+                "--title", "Release <1.2>", "--body", "Fish & chips <b>now</b>", "--action-label", "Read",
                 "--action-url", "https://example.org/notes?a=1&b=2", "--urgency", "critical",
-            ], environment: bus.environment)
+            ], on: bus
+        ) { try $0.closePopup(1, reason: 2) }
         #expect(outcome.status == 0)
         #expect(outcome.standardError == "")
         let id = try deliveredID(outcome.standardOutput)
-        #expect(outcome.standardOutput == "delivered: \(id)\n")
+        #expect(outcome.standardOutput == "delivered: \(id)\nclosed: dismissed\n")
         #expect(
             try bus.notifyCalls() == [
                 PrivateSessionBus.NotifyCall(
@@ -55,13 +56,28 @@ struct DesktopDeliveryTests {
     @Test func withoutATitleThePopupSaysItIsATestAndTheBodyIsPlainForAPlainServer() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
-        #expect(try CLI.run(["test", "--body", "a & b"], environment: bus.environment).status == 0)
+        _ = try waitingTest(["--body", "a & b"], on: bus) { try $0.closePopup(1, reason: 2) }
         let calls = try bus.notifyCalls()
         #expect(calls.map(\.summary) == ["notify-sched test"])
         #expect(calls.map(\.body) == ["a & b"])
         #expect(calls.map(\.actions) == [["default", "notify-sched test"]])
-        #expect(try CLI.run(["test"], environment: bus.environment).status == 0)
-        #expect(try bus.notifyCalls().last?.body == "This is a test notification from notify-sched.")
+    }
+
+    @Test func withoutWaitOrADaemonTheTestPopupHasNoButtonsThatWouldDieAndSaysHowToAct() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let outcome = try CLI.run(["test", "--action-url", "https://example.org/later"], environment: bus.environment)
+        #expect(outcome.status == 0)
+        let id = try deliveredID(outcome.standardOutput)
+        let call = try #require(try bus.notifyCalls().first)
+        #expect(call.actions == [], "nothing hears a click once test exits")
+        #expect(
+            call.body
+                == "This is a test notification from notify-sched.\n\n"
+                + "To act on it, run: notify-sched handle \(id) --no-alert")
+        let acted = try CLI.run(["handle", id, "--no-alert"], environment: bus.environment)
+        #expect(acted.status == 0, "\(acted.standardError)")
+        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/later"])
     }
 
     @Test func aClickOnThePopupOpensTheURLWithTheDesktopsHandlerBeforeTestExits() throws {

@@ -99,4 +99,45 @@ struct PromptLifeCycleTests {
         #expect(try bus.queryState("SELECT count(*) FROM prompt") == ["0"])
         _ = stop(next)
     }
+
+    @Test func aHandleWhoseDaemonIsKilledSaysSoAndThePromptIsTakenOverByTheNext() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, id, config) = try daemonWithPopup(on: bus)
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        try bus.waitUntil("the daemon stores the prompt") {
+            try bus.queryState("SELECT count(*) FROM prompt") == ["1"]
+        }
+        kill(daemon.process.processIdentifier, SIGKILL)
+        _ = daemon.finish()
+        let told = handle.finish()
+        #expect(told.status == 1)
+        #expect(told.standardError.contains("the daemon stopped before it answered"), "\(told.standardError)")
+
+        let next = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        try bus.waitUntil("the next daemon shows the prompt again in place") {
+            try bus.notifyCalls().dropFirst(2).contains { $0.replaces == 2 && $0.hints["urgency"] == "2" }
+        }
+        _ = stop(next)
+    }
+
+    @Test func anAnsweredOccurrenceIsNotShownAgainWhenTheServerRestarts() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, id, _) = try daemonWithPopup(on: bus)
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        try bus.invokeAction("open", onPopup: 2)
+        #expect(handle.finish().status == 0)
+        _ = try bus.waitForCloseCalls(2)
+        bus.stopServer()
+        try bus.startServer(capabilities: ["actions", "body"])
+        // Logged once the popups still waiting went to the new server (nothing else may ask
+        // the daemon for the server before: it would meet the new one without that hand-over).
+        try daemon.waitForStandardError(
+            containing: "notify-sched: notification server: none\nnotify-sched: notification server: ")
+        #expect(try bus.notifyCalls() == [], "neither the popup nor the prompt comes back")
+        _ = stop(daemon)
+    }
 }

@@ -11,16 +11,19 @@ import Testing
 struct TranslationTests {
     typealias CLI = CommandLineHarness
 
-    /// Runs `test --action-url https://example.org` with `environment` and returns what it
-    /// printed and the `Notify` call the server received.
+    /// Runs `test --action-url https://example.org --wait` with `environment`, dismisses its
+    /// popup, and returns what it printed and the `Notify` call the server received.
     func testPopup(
         _ environment: [String: String], capabilities: [String] = ["actions", "body"]
     ) throws -> (CLI.Outcome, PrivateSessionBus.NotifyCall) {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: capabilities)
-        let outcome = try CLI.run(
-            ["test", "--action-url", "https://example.org"], environment: bus.environment.merging(environment) { $1 })
-        return (outcome, try #require(try bus.notifyCalls().first))
+        let running = try CLI.start(
+            ["test", "--action-url", "https://example.org", "--wait"],
+            environment: bus.environment.merging(environment) { $1 })
+        let call = try #require(try bus.waitForNotifyCalls(1).first)
+        try bus.closePopup(1, reason: 2)
+        return (running.finish(), call)
     }
 
     @Test func inFrenchTheActionButtonSaysPlusDInfoAndTheTestPopupIsFrench() throws {
@@ -68,7 +71,8 @@ struct TranslationTests {
 
     @Test func theLineThatSaysHowToActIsTranslatedForAServerWithoutButtons() throws {
         let (outcome, call) = try testPopup(["LANG": "es_ES.UTF-8"], capabilities: ["body"])
-        let id = String(outcome.standardOutput.dropFirst("entregada: ".count).dropLast())
+        let firstLine = outcome.standardOutput.split(separator: "\n").first ?? ""
+        let id = String(firstLine.dropFirst("entregada: ".count))
         #expect(call.body.hasSuffix("\n\nPara responder, ejecute: notify-sched handle \(id) --no-alert"))
     }
 

@@ -31,8 +31,12 @@ public struct HandlingPolicy: Sendable, Equatable {
     /// The popup shown when `occurrence` falls due, laid out for `server`.
     ///
     /// A click on it, or on its action button, is an answer the user already gave: it is
-    /// handled as `showAlert: false`.
-    public func scheduledPopup(for occurrence: DeliveredOccurrence, on server: NotificationServer) -> Popup {
+    /// handled as `showAlert: false`. Without `heard`, nothing will hear that answer (a `test`
+    /// that exits at once, with no daemon): the popup is laid out as for a server without
+    /// buttons, saying how to act from a terminal, rather than with buttons that do nothing.
+    public func scheduledPopup(
+        for occurrence: DeliveredOccurrence, on server: NotificationServer, heard: Bool = true
+    ) -> Popup {
         let buttons: [PopupButton]
         switch occurrence.dialect {
         case .iNotify, .iSmartNews:
@@ -44,7 +48,7 @@ public struct HandlingPolicy: Sendable, Equatable {
             occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
             icon: occurrence.content.icon, urgency: occurrence.content.urgency, buttons: buttons,
             hasDefaultAction: true, category: occurrence.category)
-        return adapted(popup, to: server)
+        return adapted(popup, to: server, heard: heard)
     }
 
     /// The prompt of `handleLocalNotification(_:showAlert: true)`: an urgent popup that stays
@@ -132,16 +136,16 @@ public struct HandlingPolicy: Sendable, Equatable {
 
     /// `popup` as `server` can show it: the body escaped for a server that reads markup; labels
     /// every server draws as they are; no `default` action on a server that would draw it as a
-    /// button; for a server without buttons, no actions and a line that says how to act from a
-    /// terminal.
-    func adapted(_ popup: Popup, to server: NotificationServer) -> Popup {
+    /// button; for a server without buttons, or when nothing will hear an answer (`heard`), no
+    /// actions and a line that says how to act from a terminal.
+    func adapted(_ popup: Popup, to server: NotificationServer, heard: Bool = true) -> Popup {
         var popup = popup
         if server.readsMarkup { popup.body = MarkupText.escaped(popup.body) }
         popup.buttons = popup.buttons.prefix(Popup.maximumButtons).map {
             PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
         }
         if server.drawsDefaultActionAsButton { popup.hasDefaultAction = false }
-        guard !server.showsButtons else { return popup }
+        guard !server.showsButtons || !heard else { return popup }
         popup.buttons = []
         popup.hasDefaultAction = false
         let command = "\(commandName) handle \(popup.occurrenceID) --no-alert"

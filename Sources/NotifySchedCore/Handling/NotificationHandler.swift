@@ -89,7 +89,8 @@ public final class NotificationHandler {
     /// which offers the same message again at every check, the caller moves on to the next.
     ///
     /// With `popupID` it replaces that popup of the server in place: a restarted daemon takes
-    /// over the popups its predecessor left on screen this way.
+    /// over the popups its predecessor left on screen this way. Without `heard`, nothing will
+    /// hear an answer to it (`HandlingPolicy.scheduledPopup(for:on:heard:)`).
     ///
     /// - Returns: The id of the other occurrence whose popup it replaced, if any: that one went
     ///   away unanswered.
@@ -97,7 +98,7 @@ public final class NotificationHandler {
     ///   an iNotify message is skipped for its URL.
     @discardableResult
     public func deliver(
-        _ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil
+        _ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil, heard: Bool = true
     ) throws(CoreError) -> String? {
         let policy = self.policy
         if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
@@ -105,7 +106,9 @@ public final class NotificationHandler {
         {
             throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
         }
-        let layout = { (server: NotificationServer) in policy.scheduledPopup(for: occurrence, on: server) }
+        let layout = { (server: NotificationServer) in
+            policy.scheduledPopup(for: occurrence, on: server, heard: heard)
+        }
         let onResponse: (PopupResponse) -> Void = { [weak self] in self?.answeredOnScreen($0, for: occurrence) }
         let earlier =
             popupID == nil

@@ -155,4 +155,11 @@ import Testing
         #expect(server(named: "Notification Daemon", vendor: "MATE").reportsExpiry)
         #expect(server(named: "dunst", vendor: "knopwob").reportsExpiry)
     }
+
+    @Test func aPopupNothingWillHearIsLaidOutWithoutButtonsSayingHowToAct() {
+        let occurrence = Occurrences.make(.native, url: "https://example.org")
+        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server, heard: false)
+        #expect(popup.buttons == [] && !popup.hasDefaultAction)
+        #expect(popup.body.hasSuffix("To act on it, run: notify-sched handle occ-1 --no-alert</i>"))
+    }
 }
