@@ -190,7 +190,7 @@ extension StateStore {
                 state.apply(change, to: occurrence, at: now)
                 try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
             }
-            if outcome.origin == .prompt {
+            if outcome.endsPrompt {
                 try database.execute(sql: "DELETE FROM prompt WHERE occurrence_id = ?", arguments: [occurrence.id])
             }
             if let ledgerOutcome = LedgerOutcome(outcome) {

@@ -30,6 +30,16 @@ struct ControlInterfaceTests {
         _ = daemon.finish()
     }
 
+    /// A notification server and a daemon following `followedFeed()` on `bus`, once it showed
+    /// the entry due at once; and that popup's occurrence id.
+    private func daemonShowingItsFirstPopup(on bus: PrivateSessionBus) throws -> (CLI.RunningCommand, String) {
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (_, config) = try followedFeed()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let delivered = try #require(try bus.waitForNotifyCalls(1).first)
+        return (daemon, try #require(delivered.hints["x-notify-sched-id"]))
+    }
+
     private struct Row: Decodable {
         struct Health: Decodable {
             var lastSuccess: String?
@@ -97,11 +107,7 @@ struct ControlInterfaceTests {
 
     @Test func handleGoesThroughTheRunningDaemonWhichAsksThenActs() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let (_, config) = try followedFeed()
-        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        let delivered = try #require(try bus.waitForNotifyCalls(1).first)
-        let id = try #require(delivered.hints["x-notify-sched-id"])
+        let (daemon, id) = try daemonShowingItsFirstPopup(on: bus)
 
         let handle = try CLI.start(["handle", id], environment: bus.environment)
         let prompt = try #require(try bus.waitForNotifyCalls(2).last)
@@ -121,11 +127,7 @@ struct ControlInterfaceTests {
 
     @Test func listAndStatusShowTheOccurrenceIdsAndHandleTakesAnEntryIdToo() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let (_, config) = try followedFeed()
-        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        let delivered = try #require(try bus.waitForNotifyCalls(1).first)
-        let id = try #require(delivered.hints["x-notify-sched-id"])
+        let (daemon, id) = try daemonShowingItsFirstPopup(on: bus)
         let listed = try rows(try CLI.run(["list", "--json"], environment: bus.environment))
         #expect(listed["now"]?.lastOccurrenceID == id)
         #expect(listed["later"]?.lastOccurrenceID == nil)

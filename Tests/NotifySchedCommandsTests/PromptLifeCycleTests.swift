@@ -33,6 +33,17 @@ struct PromptLifeCycleTests {
         return daemon.finish()
     }
 
+    /// Runs `handle ID` and waits until its prompt, the server's popup 2, is stored for the
+    /// next daemon.
+    private func storedPrompt(about id: String, on bus: PrivateSessionBus) throws -> CLI.RunningCommand {
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        try bus.waitUntil("the daemon stores the prompt") {
+            try bus.queryState("SELECT popup_id FROM prompt WHERE occurrence_id = '\(id)'") == ["2"]
+        }
+        return handle
+    }
+
     private func ledgerOutcome(of id: String, on bus: PrivateSessionBus) throws -> String? {
         try bus.queryState("SELECT outcome FROM ledger WHERE occurrence_id = '\(id)'").first
     }
@@ -73,15 +84,29 @@ struct PromptLifeCycleTests {
         _ = stop(daemon)
     }
 
+    @Test func anAnswerOnThePopupClosesItsPromptWhichNoDaemonTakesOverAgain() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, id, config) = try daemonWithPopup(on: bus)
+        let handle = try storedPrompt(about: id, on: bus)
+        try bus.invokeAction("open", onPopup: 1)
+        let outcome = handle.finish()
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("opened: https://example.org/now"), "handle ends with that answer")
+        #expect(try bus.waitForCloseCalls(2).contains(2), "the prompt would act a second time")
+        #expect(try bus.queryState("SELECT count(*) FROM prompt") == ["0"])
+        _ = stop(daemon)
+        let next = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        try next.waitForStandardError(containing: "notify-sched: ready")
+        #expect(try bus.notifyCalls().count == 2, "nothing is shown again")
+        _ = stop(next)
+    }
+
     @Test func aPromptOutlivesADaemonRestartAndItsHandleIsToldSo() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, config) = try daemonWithPopup(on: bus)
-        let handle = try CLI.start(["handle", id], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(2)
-        try bus.waitUntil("the daemon stores the prompt") {
-            try bus.queryState("SELECT popup_id FROM prompt WHERE occurrence_id = '\(id)'") == ["2"]
-        }
+        let handle = try storedPrompt(about: id, on: bus)
 
         _ = stop(daemon)
         let told = handle.finish()
@@ -104,11 +129,7 @@ struct PromptLifeCycleTests {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, config) = try daemonWithPopup(on: bus)
-        let handle = try CLI.start(["handle", id], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(2)
-        try bus.waitUntil("the daemon stores the prompt") {
-            try bus.queryState("SELECT count(*) FROM prompt") == ["1"]
-        }
+        let handle = try storedPrompt(about: id, on: bus)
         kill(daemon.process.processIdentifier, SIGKILL)
         _ = daemon.finish()
         let told = handle.finish()

@@ -215,7 +215,7 @@ public final class NotificationHandler {
         response: PopupResponse?
     ) {
         let outcome = outcome(of: decision, for: occurrence, from: origin, response: response)
-        if outcome.failure == nil, outcome.choice != nil {
+        if outcome.answersOccurrence {
             if origin != .popup { withdraw(occurrenceID: occurrence.id) }
             if origin != .prompt, prompts.removeValue(forKey: occurrence.id) != nil {
                 _ = notifier.close(.prompt(occurrence.id))

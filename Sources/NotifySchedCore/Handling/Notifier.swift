@@ -107,4 +107,11 @@ extension HandlingOutcome {
         guard origin == .popup, case .closed = response else { return true }
         return false
     }
+
+    /// Whether the occurrence is answered: a choice was carried out. Its scheduled popup and
+    /// its prompt are closed then, whichever of them (or `handle --no-alert`) answered.
+    public var answersOccurrence: Bool { failure == nil && choice != nil }
+
+    /// Whether no prompt about the occurrence is left waiting after it.
+    public var endsPrompt: Bool { origin == .prompt || answersOccurrence }
 }
