@@ -59,8 +59,8 @@ struct StatusCommand: ParsableCommand {
             let health = source.health.summary
             if !health.isEmpty { lines.append("  \(health)") }
         }
-        for shown in status.onScreen {
-            let what = shown.role == PopupRole.prompt.rawValue ? "prompt" : "on screen"
+        for shown in status.onScreen ?? [] {
+            let what = shown.role == .prompt ? "prompt" : "on screen"
             lines.append(
                 "\(what): \(shown.occurrenceID) (\(TerminalText.escaped(shown.entryID)): "
                     + "\(TerminalText.escaped(shown.title)))")

@@ -148,7 +148,7 @@ extension Daemon {
                 shown.values.sorted { ($0.deliveredAt, $0.id) < ($1.deliveredAt, $1.id) }.map {
                     DaemonStatus.OnScreen(
                         occurrenceID: $0.id, entryID: $0.entryID, source: $0.source, title: $0.content.title,
-                        role: role.rawValue)
+                        role: role)
                 }
             })
     }

@@ -63,16 +63,18 @@ extension Daemon {
         } catch {
             report("notify-sched: \(error.message)")
         }
-        takeOverPrompts(on: server)
+        takeOverPrompts(on: server, at: now)
     }
 
     /// Takes over the prompts a previous daemon left unanswered on `server`, the notification
-    /// server instance that runs now: each is shown again under its id, and its answer is
-    /// handled here (the `handle` call that asked got its answer when that daemon stopped).
-    private func takeOverPrompts(on server: String) {
+    /// server instance that runs now, within the window and limit of popups: each is shown
+    /// again under its id, and its answer is handled here (the `handle` call that asked got its
+    /// answer when that daemon stopped).
+    private func takeOverPrompts(on server: String, at now: Instant) {
         let prompts: [(occurrence: DeliveredOccurrence, popupID: UInt32)]
         do {
-            prompts = try store.takePrompts(server: server)
+            prompts = try store.promptsToTakeOver(
+                server: server, since: now - Self.takeOverWindow, limit: Self.takeOverLimit)
         } catch {
             report("notify-sched: \(error.message)")
             return
@@ -96,7 +98,7 @@ extension Daemon {
             return
         }
         do {
-            try store.recordPrompt(about: occurrenceID, popupID: popupID, server: server)
+            try store.recordPrompt(about: occurrenceID, popupID: popupID, server: server, at: WallClock.now())
         } catch {
             report("notify-sched: \(error.message)")
         }

@@ -31,8 +31,8 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var entryID: String
         public var source: String
         public var title: String
-        /// `scheduled` (the popup shown when it fell due) or `prompt` (`handle` asks).
-        public var role: String
+        /// The popup shown when it fell due, or the prompt `handle` asks with.
+        public var role: PopupRole
     }
 
     /// The daemon's process id.
@@ -48,6 +48,7 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
     public var pending: Int
     /// When the next one is due, RFC 3339 UTC; nil when none is.
     public var nextDeadline: String?
-    /// The popups and prompts waiting for an answer, by occurrence id.
-    public var onScreen: [OnScreen]
+    /// The popups and prompts waiting for an answer, by occurrence id; nil from a daemon older
+    /// than this field.
+    public var onScreen: [OnScreen]?
 }

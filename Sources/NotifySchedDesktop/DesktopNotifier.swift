@@ -132,7 +132,8 @@ public final class DesktopNotifier: Notifier {
     }
 
     /// Sends whatever waits to go out on the session bus (replies to calls, above all), at
-    /// most for a second: the process is about to end.
+    /// most for a second: the process is about to end. GIO's session-bus connection is one per
+    /// process, so this is also the connection `BusService` answers calls on.
     public func flushBus() {
         guard let connection else { return }
         _ = ServerCall.run(within: .seconds(1), { g_dbus_connection_flush_sync(connection, nil, nil) }, late: { _ in })
@@ -257,6 +258,7 @@ public final class DesktopNotifier: Notifier {
             } else {
                 // Shown after all: the popup is on screen, and its buttons answer as usual.
                 adopt(notification, showing: popup.key, for: shown)
+                sent(shown, as: popup, on: server)
                 if waiting[ObjectIdentifier(shown)] == nil {
                     wait(for: shown)
                     shownLate[popup.key] = shown
@@ -268,19 +270,26 @@ public final class DesktopNotifier: Notifier {
             throw DesktopError(.showFailed, "the notification server did not take the popup: \(failure)")
         }
         adopt(notification, showing: popup.key, for: shown)
-        if !server.reportsExpiry, !popup.isResident { expireSilently(shown, notification) }
+        sent(shown, as: popup, on: server)
     }
 
     /// How long a popup stays on a server that never reports its expiry before notify-sched
     /// takes it as expired: notification-daemon hides one after 5 to 7 s.
     static let silentExpiry = TimeSpan.seconds(10)
 
-    /// Takes `shown` as expired once `silentExpiry` passed, if nothing answered it by then, and
-    /// removes it from the server's list, which would otherwise fill up
-    /// (`NotificationServer.reportsExpiry`).
-    private func expireSilently(_ shown: ShownPopup, _ notification: UnsafeMutablePointer<NotifyNotification>) {
+    /// Counts a showing of `shown` (laid out as `popup`) by `server`. On a server that never
+    /// reports expiry (`NotificationServer.reportsExpiry`), a popup that expires there (neither
+    /// resident nor critical) is taken as expired once `silentExpiry` passed since its last
+    /// showing, unless answered by then, and removed from the server's list, which would
+    /// otherwise fill up.
+    private func sent(_ shown: ShownPopup, as popup: Popup, on server: NotificationServer) {
+        shown.showings += 1
+        guard !server.reportsExpiry, !popup.isResident, popup.urgency != .critical else { return }
+        let showing = shown.showings
         after(Self.silentExpiry) { [weak self, weak shown] in
-            guard let self, let shown, shown.notification == notification, !shown.isAnswered else { return }
+            guard let self, let shown, shown.showings == showing, !shown.isAnswered,
+                let notification = shown.notification
+            else { return }
             g_object_ref(notification)
             closeOnServer(notification)
             shown.respond(.closed(.expired), from: notification)
@@ -349,7 +358,8 @@ public final class DesktopNotifier: Notifier {
     ) throws {
         guard let notification = shown.notification else { return }
         try checkAnswering()
-        let popup = layout(try currentServer())
+        let server = try currentServer()
+        let popup = layout(server)
         shown.layout = layout
         shown.onResponse = onResponse
         // The same libnotify object keeps its server id, so `show` sends it as `replaces_id`.
@@ -366,6 +376,7 @@ public final class DesktopNotifier: Notifier {
         if let failure = try callServer({ Self.show(notification) }, late: { _ in }) {
             throw DesktopError(.showFailed, "the notification server did not take the new popup: \(failure)")
         }
+        sent(shown, as: popup, on: server)
     }
 
     public func close(_ key: PopupKey) -> Bool {

@@ -14,6 +14,8 @@ final class ShownPopup {
     var notification: UnsafeMutablePointer<NotifyNotification>?
     /// Which popup it is, once shown, as last laid out.
     var key: PopupKey?
+    /// How many times it went to a server: an expiry notify-sched keeps counts from the last.
+    var showings = 0
     private(set) var isAnswered = false
     /// The answer, once the user gave one.
     private(set) var response: PopupResponse?

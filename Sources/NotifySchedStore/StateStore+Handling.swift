@@ -85,7 +85,7 @@ extension StateStore {
     /// `OccurrenceLookup`: the one of that occurrence id, or the latest of each source's entry
     /// of that id.
     ///
-    /// - Complexity: O(s log n) for s sources; the ledger's index by entry serves the entry ids.
+    /// - Complexity: O(s log n) for s sources (the ledger's index by entry id).
     public func occurrences(named id: String) throws(StoreError) -> [OccurrenceLookup.Candidate] {
         try read("look up \(id)") { database in
             try Row.fetchAll(
@@ -135,32 +135,38 @@ extension StateStore {
         }
     }
 
-    /// Records that the prompt about `occurrenceID` is on screen as popup `popupID` of the
-    /// notification server instance `server`, until it is answered (`recordHandling`).
-    public func recordPrompt(about occurrenceID: String, popupID: UInt32, server: String) throws(StoreError) {
+    /// Records that the prompt about `occurrenceID` is on screen since `now` as popup `popupID`
+    /// of the notification server instance `server`, until it is answered (`recordHandling`).
+    public func recordPrompt(
+        about occurrenceID: String, popupID: UInt32, server: String, at now: Instant
+    ) throws(StoreError) {
         try write("record the prompt about \(occurrenceID)") { database in
             try database.execute(
-                sql: "INSERT OR REPLACE INTO prompt (occurrence_id, popup_id, server) VALUES (?, ?, ?)",
-                arguments: [occurrenceID, Int64(popupID), server])
+                sql: "INSERT OR REPLACE INTO prompt (occurrence_id, popup_id, server, shown_us) VALUES (?, ?, ?, ?)",
+                arguments: [occurrenceID, Int64(popupID), server, now.microseconds])
         }
     }
 
-    /// The prompts waiting for an answer on the notification server instance `server`, with
-    /// their popup ids there, oldest first. Those of other instances are forgotten: their
-    /// server went away, and the prompts with it.
+    /// The prompts a restarted daemon takes over on the notification server instance `server`:
+    /// those shown there since `since`, the `limit` most recent, oldest first, with their popup
+    /// ids. The others are forgotten: their server went away with them, or they are old.
     ///
-    /// - Complexity: O(p log n) for p prompts.
-    public func takePrompts(server: String) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
-        try write("read the prompts on screen") { database in
-            try database.execute(sql: "DELETE FROM prompt WHERE server != ?", arguments: [server])
+    /// - Complexity: O(p log n) for p stored prompts.
+    public func promptsToTakeOver(
+        server: String, since: Instant, limit: Int
+    ) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+        try write("take over the prompts on screen") { database in
+            try database.execute(
+                sql: "DELETE FROM prompt WHERE server != ? OR shown_us < ?", arguments: [server, since.microseconds])
             return try Row.fetchAll(
                 database,
                 sql: """
                     SELECT delivered.*, ledger.source, ledger.entry_id, prompt.popup_id FROM prompt
                     JOIN delivered USING (occurrence_id) JOIN ledger USING (occurrence_id)
-                    ORDER BY prompt.rowid
-                    """
-            ).compactMap { row in
+                    ORDER BY prompt.shown_us DESC LIMIT ?
+                    """,
+                arguments: [Int64(clamping: limit)]
+            ).reversed().compactMap { row in
                 let popupID: Int64 = row["popup_id"]
                 return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
             }

@@ -142,6 +142,15 @@ extension StateStore {
                     );
                     """)
         }
+        // `handle ENTRY` looks entries up by id across sources; a prompt is taken over only
+        // while recent, as popups are.
+        migrator.registerMigration("7-entry-lookup-and-prompt-time") { database in
+            try database.execute(
+                sql: """
+                    CREATE INDEX ledger_by_entry_id ON ledger (entry_id, source, occurrence_us);
+                    ALTER TABLE prompt ADD COLUMN shown_us INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 }

@@ -60,7 +60,6 @@ struct PromptLifeCycleTests {
         try bus.waitUntil("the daemon records the popup's closing") {
             try ledgerOutcome(of: id, on: bus) == "closed"
         }
-        #expect(handle.process.isRunning, "the popup expired; the prompt is still up and waits")
 
         try bus.invokeAction("open", onPopup: 2)
         let outcome = handle.finish()

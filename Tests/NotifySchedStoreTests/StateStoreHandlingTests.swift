@@ -45,6 +45,37 @@ import Testing
         #expect(try store.deliveredOccurrence(id: "0123456789abcdef") == nil)
     }
 
+    @Test func anEntryIdNamesTheLatestDeliveredOccurrenceOfEachSource() throws {
+        let store = try StateStore(path: freshPath())
+        _ = try deliver("daily", at: now, to: store)
+        let latest = try deliver("daily", at: now + .days(1), to: store)
+        let other = try deliver("daily", at: now, source: "other", to: store)
+        let candidates = try store.occurrences(named: "daily")
+        #expect(Set(candidates.map(\.occurrenceID)) == [latest.id, other.id], "one per source, the latest")
+        #expect(
+            OccurrenceLookup(latest.id, candidates: try store.occurrences(named: latest.id))
+                == .found(
+                    occurrenceID: latest.id))
+        #expect(try store.occurrences(named: "nothing") == [])
+    }
+
+    @Test func promptsAreTakenOverOnTheirServerWhileRecentAndForgottenOnceAnswered() throws {
+        let store = try StateStore(path: freshPath())
+        let old = try deliver("old", at: now, to: store)
+        let recent = try deliver("recent", at: now, to: store)
+        let elsewhere = try deliver("elsewhere", at: now, to: store)
+        try store.recordPrompt(about: old.id, popupID: 3, server: "bus :1.4", at: now)
+        try store.recordPrompt(about: recent.id, popupID: 4, server: "bus :1.4", at: now + .hours(30))
+        try store.recordPrompt(about: elsewhere.id, popupID: 5, server: "bus :1.9", at: now + .hours(30))
+        let taken = try store.promptsToTakeOver(server: "bus :1.4", since: now + .hours(6), limit: 20)
+        #expect(taken.map(\.occurrence.id) == [recent.id])
+        #expect(taken.map(\.popupID) == [4])
+        try store.recordHandling(
+            HandlingOutcome(occurrence: recent, origin: .prompt, response: .action("ok"), choice: .ok, change: .viewed),
+            at: now + .hours(31))
+        #expect(try store.promptsToTakeOver(server: "bus :1.4", since: now, limit: 20).isEmpty)
+    }
+
     @Test func answersChangeTheStoredStateAndTheLedgerOutcomeTogether() throws {
         let store = try StateStore(path: freshPath())
         let first = try deliver("2026/01/01", at: now, to: store)

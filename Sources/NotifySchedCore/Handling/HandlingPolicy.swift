@@ -31,11 +31,11 @@ public struct HandlingPolicy: Sendable, Equatable {
     /// The popup shown when `occurrence` falls due, laid out for `server`.
     ///
     /// A click on it, or on its action button, is an answer the user already gave: it is
-    /// handled as `showAlert: false`. Without `heard`, nothing will hear that answer (a `test`
+    /// handled as `showAlert: false`. Without `answerable`, nothing will hear that answer (a `test`
     /// that exits at once, with no daemon): the popup is laid out as for a server without
     /// buttons, saying how to act from a terminal, rather than with buttons that do nothing.
     public func scheduledPopup(
-        for occurrence: DeliveredOccurrence, on server: NotificationServer, heard: Bool = true
+        for occurrence: DeliveredOccurrence, on server: NotificationServer, answerable: Bool = true
     ) -> Popup {
         let buttons: [PopupButton]
         switch occurrence.dialect {
@@ -48,7 +48,7 @@ public struct HandlingPolicy: Sendable, Equatable {
             occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
             icon: occurrence.content.icon, urgency: occurrence.content.urgency, buttons: buttons,
             hasDefaultAction: true, category: occurrence.category)
-        return adapted(popup, to: server, heard: heard)
+        return adapted(popup, to: server, answerable: answerable)
     }
 
     /// The prompt of `handleLocalNotification(_:showAlert: true)`: an urgent popup that stays
@@ -136,16 +136,29 @@ public struct HandlingPolicy: Sendable, Equatable {
 
     /// `popup` as `server` can show it: the body escaped for a server that reads markup; labels
     /// every server draws as they are; no `default` action on a server that would draw it as a
-    /// button; for a server without buttons, or when nothing will hear an answer (`heard`), no
-    /// actions and a line that says how to act from a terminal.
-    func adapted(_ popup: Popup, to server: NotificationServer, heard: Bool = true) -> Popup {
+    /// button (with an OK button instead when it would have none); for a server without buttons,
+    /// or when nothing will hear an answer (not `answerable`), no actions and a line that says
+    /// how to act from a terminal.
+    func adapted(_ popup: Popup, to server: NotificationServer, answerable: Bool = true) -> Popup {
         var popup = popup
         if server.readsMarkup { popup.body = MarkupText.escaped(popup.body) }
         popup.buttons = popup.buttons.prefix(Popup.maximumButtons).map {
             PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
         }
-        if server.drawsDefaultActionAsButton { popup.hasDefaultAction = false }
-        guard !server.showsButtons || !heard else { return popup }
+        if server.drawsDefaultActionAsButton, popup.hasDefaultAction {
+            popup.hasDefaultAction = false
+            // The click on the popup acknowledged it; a button does instead.
+            if popup.buttons.isEmpty { popup.buttons = [PopupButton(.ok, label: MarkupText.buttonLabel(labels.ok))] }
+        }
+        guard server.showsButtons, answerable else {
+            return withoutButtons(popup, on: server)
+        }
+        return popup
+    }
+
+    /// `popup` without actions, with a line that says how to act from a terminal.
+    private func withoutButtons(_ popup: Popup, on server: NotificationServer) -> Popup {
+        var popup = popup
         popup.buttons = []
         popup.hasDefaultAction = false
         let command = "\(commandName) handle \(popup.occurrenceID) --no-alert"

@@ -89,8 +89,8 @@ public final class NotificationHandler {
     /// which offers the same message again at every check, the caller moves on to the next.
     ///
     /// With `popupID` it replaces that popup of the server in place: a restarted daemon takes
-    /// over the popups its predecessor left on screen this way. Without `heard`, nothing will
-    /// hear an answer to it (`HandlingPolicy.scheduledPopup(for:on:heard:)`).
+    /// over the popups its predecessor left on screen this way. Without `answerable`, nothing
+    /// will hear an answer to it (`HandlingPolicy.scheduledPopup(for:on:answerable:)`).
     ///
     /// - Returns: The id of the other occurrence whose popup it replaced, if any: that one went
     ///   away unanswered.
@@ -98,7 +98,7 @@ public final class NotificationHandler {
     ///   an iNotify message is skipped for its URL.
     @discardableResult
     public func deliver(
-        _ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil, heard: Bool = true
+        _ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil, answerable: Bool = true
     ) throws(CoreError) -> String? {
         let policy = self.policy
         if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
@@ -107,7 +107,7 @@ public final class NotificationHandler {
             throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
         }
         let layout = { (server: NotificationServer) in
-            policy.scheduledPopup(for: occurrence, on: server, heard: heard)
+            policy.scheduledPopup(for: occurrence, on: server, answerable: answerable)
         }
         let onResponse: (PopupResponse) -> Void = { [weak self] in self?.answeredOnScreen($0, for: occurrence) }
         let earlier =
@@ -216,8 +216,14 @@ public final class NotificationHandler {
     ) {
         let outcome = outcome(of: decision, for: occurrence, from: origin, response: response)
         if outcome.answersOccurrence {
-            if origin != .popup { withdraw(occurrenceID: occurrence.id) }
-            if origin != .prompt, prompts.removeValue(forKey: occurrence.id) != nil {
+            // Asked of the notifier whatever this handler holds: a popup the server took late,
+            // after its `show` had failed, waits there too.
+            if origin != .popup {
+                onScreen[occurrence.id] = nil
+                _ = notifier.close(.scheduled(occurrence.id))
+            }
+            if origin != .prompt {
+                prompts[occurrence.id] = nil
                 _ = notifier.close(.prompt(occurrence.id))
             }
         }

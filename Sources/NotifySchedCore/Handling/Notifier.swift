@@ -101,12 +101,10 @@ public struct HandlingOutcome: Sendable, Equatable {
 }
 
 extension HandlingOutcome {
-    /// Whether it ends what a `handle` call waits for: anything but the scheduled popup's
-    /// closing (it expired, was dismissed or was replaced while the prompt is up).
-    public var endsHandling: Bool {
-        guard origin == .popup, case .closed = response else { return true }
-        return false
-    }
+    /// Whether it ends what a `handle` call waits for: anything from the prompt or from
+    /// `handle --no-alert`, and from the scheduled popup only an answer (not its closing, nor a
+    /// click that chooses nothing), which closes the prompt.
+    public var endsHandling: Bool { origin != .popup || answersOccurrence }
 
     /// Whether the occurrence is answered: a choice was carried out. Its scheduled popup and
     /// its prompt are closed then, whichever of them (or `handle --no-alert`) answered.

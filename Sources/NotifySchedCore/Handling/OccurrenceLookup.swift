@@ -13,7 +13,9 @@ public enum OccurrenceLookup: Sendable, Equatable {
     /// A delivered occurrence the id may name (`StateStore.occurrences(named:)`).
     public struct Candidate: Sendable, Equatable {
         public var occurrenceID: String
+        /// The source's location, as configured.
         public var source: String
+        /// The id of its entry in that source's feed.
         public var entryID: String
         /// When it was due.
         public var occurrence: Instant

@@ -54,14 +54,18 @@ public struct Popup: Sendable, Equatable {
 
 /// Which of an occurrence's popups: the one shown when it fell due, or the prompt of
 /// `handleLocalNotification(_:showAlert: true)`. Both may be on screen at once.
-public enum PopupRole: String, Sendable, Hashable {
+public enum PopupRole: String, Sendable, Hashable, Codable {
+    /// The popup shown when the occurrence fell due.
     case scheduled
+    /// The prompt `handle` asks with.
     case prompt
 }
 
 /// Names one popup of notify-sched's: its occurrence and its role.
 public struct PopupKey: Sendable, Hashable, CustomStringConvertible {
+    /// The occurrence it shows or asks about.
     public var occurrenceID: String
+    /// Which of the occurrence's popups it is.
     public var role: PopupRole
 
     public init(occurrenceID: String, role: PopupRole) {

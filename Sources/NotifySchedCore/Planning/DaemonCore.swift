@@ -122,13 +122,13 @@ public struct DaemonCore: ~Copyable {
             waitingCalls = [:]
             return [false, true].compactMap { answerOnly in
                 let tokens = calls.filter { $0.answerOnly == answerOnly }.map(\.token)
-                let what = answerOnly ? "prompt" : "popup"
-                return tokens.isEmpty
-                    ? nil
-                    : .answerCalls(
-                        tokens, status: "failed",
-                        report: "the daemon stopped before the \(what) was answered; "
-                            + "it stays on screen, and the next daemon takes it over")
+                // A prompt is taken over by the next daemon; a test popup is not.
+                let report =
+                    answerOnly
+                    ? "the daemon stopped before the prompt was answered; it stays on screen, "
+                        + "and the next daemon takes it over"
+                    : "the daemon stopped before the popup was answered"
+                return tokens.isEmpty ? nil : .answerCalls(tokens, status: "failed", report: report)
             }
         }
     }

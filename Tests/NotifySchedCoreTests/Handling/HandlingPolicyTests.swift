@@ -148,6 +148,9 @@ import Testing
         }
         let dunst = HandlingPolicy().scheduledPopup(for: occurrence, on: server(named: "dunst", vendor: "knopwob"))
         #expect(dunst.hasDefaultAction)
+        let plain = Occurrences.make(.native)
+        let xfce = HandlingPolicy().scheduledPopup(for: plain, on: server(named: "Xfce Notify Daemon", vendor: "Xfce"))
+        #expect(xfce.buttons == [PopupButton(.ok, label: "OK")], "a click acknowledged it; an OK button does there")
     }
 
     @Test func onlyGNOMEsNotificationDaemonIsKnownNotToReportExpiry() {
@@ -158,7 +161,7 @@ import Testing
 
     @Test func aPopupNothingWillHearIsLaidOutWithoutButtonsSayingHowToAct() {
         let occurrence = Occurrences.make(.native, url: "https://example.org")
-        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server, heard: false)
+        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server, answerable: false)
         #expect(popup.buttons == [] && !popup.hasDefaultAction)
         #expect(popup.body.hasSuffix("To act on it, run: notify-sched handle occ-1 --no-alert</i>"))
     }
