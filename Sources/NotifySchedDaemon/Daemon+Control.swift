@@ -201,7 +201,15 @@ extension Daemon {
                 call.reply([.string(""), .string("failed"), .string(error.message)])
             }
         }
-        if delay == .zero { show() } else { notifier.after(delay, show) }
+        guard delay != .zero else { return show() }
+        let token = nextCallToken
+        nextCallToken += 1
+        delayedTests[token] = call
+        report("notify-sched: a test popup is due at \((WallClock.now() + delay).rfc3339)")
+        notifier.after(delay) { [unowned self] in
+            guard delayedTests.removeValue(forKey: token) != nil else { return }
+            show()
+        }
     }
 
     /// Has the core keep a control call waiting for the outcome of `occurrenceID`, answered

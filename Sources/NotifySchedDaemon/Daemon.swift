@@ -61,6 +61,9 @@ public final class Daemon {
     /// How to answer each `Sync` call the core has waiting for its checks, by its token
     /// (`DaemonEvent.syncRequested`).
     var syncReplies: [Int: ([SourceCheckReport]) -> Void] = [:]
+    /// The `Test` calls whose popup waits for its delay, by token: answered at stop if it has
+    /// not been shown by then.
+    var delayedTests: [Int: BusCall] = [:]
     /// The token the next waiting control call gets.
     var nextCallToken = 0
     let zones = TimeZoneDatabase()
@@ -147,6 +150,12 @@ public final class Daemon {
         notifier.onTermination { [unowned self] in
             self.report("notify-sched: stopping")
             self.perform(.stopping, at: WallClock.now())
+            for call in self.delayedTests.values {
+                call.reply([
+                    .string(""), .string("failed"), .string("the daemon stopped before the test popup was shown"),
+                ])
+            }
+            self.delayedTests = [:]
             self.notifier.flushBus()
             self.notifier.stop()
         }

@@ -160,4 +160,17 @@ struct PromptLifeCycleTests {
         #expect(try bus.notifyCalls() == [], "neither the popup nor the prompt comes back")
         _ = stop(daemon)
     }
+
+    @Test func aDelayedTestStillWaitingWhenTheDaemonStopsIsToldSo() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (daemon, _, _) = try daemonWithPopup(on: bus)
+        let test = try CLI.start(["test", "--in", "1h"], environment: bus.environment)
+        try daemon.waitForStandardError(containing: "notify-sched: a test popup is due at ")
+        _ = stop(daemon)
+        let told = test.finish()
+        #expect(told.status == 1)
+        #expect(
+            told.standardError.contains("the daemon stopped before the test popup was shown"), "\(told.standardError)")
+    }
 }
