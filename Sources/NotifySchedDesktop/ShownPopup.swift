@@ -16,9 +16,16 @@ final class ShownPopup {
     var key: PopupKey?
     /// How many times it went to a server: an expiry notify-sched keeps counts from the last.
     var showings = 0
-    private(set) var isAnswered = false
+    /// Where the wait for an answer stands.
+    private var state = State.waiting
+    /// Whether the wait is over, answered or withdrawn.
+    var isAnswered: Bool {
+        if case .waiting = state { false } else { true }
+    }
     /// The answer, once the user gave one.
-    private(set) var response: PopupResponse?
+    var response: PopupResponse? {
+        if case .answered(let response) = state { response } else { nil }
+    }
     /// Called once, after the response, so the owner can forget it.
     var onFinished: (ShownPopup) -> Void = { _ in }
 
@@ -32,8 +39,7 @@ final class ShownPopup {
     /// may share its id with the new one.
     func respond(_ response: PopupResponse, from source: UnsafeMutablePointer<NotifyNotification>?) {
         guard !isAnswered, source == notification else { return }
-        isAnswered = true
-        self.response = response
+        state = .answered(response)
         onResponse(response)
         onFinished(self)
     }
@@ -42,7 +48,7 @@ final class ShownPopup {
     /// not the user's.
     func withdraw() {
         guard !isAnswered else { return }
-        isAnswered = true
+        state = .withdrawn
         onFinished(self)
     }
 
@@ -59,5 +65,12 @@ final class ShownPopup {
     /// Releases the reference `retainedContext()` took: the destroy notify of every registration.
     static let release: @convention(c) (gpointer?) -> Void = { context in
         if let context { Unmanaged<ShownPopup>.fromOpaque(context).release() }
+    }
+
+    private enum State {
+        case waiting
+        case answered(PopupResponse)
+        /// Its entry was withdrawn: no answer will come.
+        case withdrawn
     }
 }

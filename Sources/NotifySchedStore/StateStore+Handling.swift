@@ -128,10 +128,7 @@ extension StateStore {
                     ORDER BY delivered.delivered_us DESC LIMIT ?
                     """,
                 arguments: [since.microseconds, server, LedgerOutcome.delivered.rawValue, Int64(clamping: limit)]
-            ).reversed().compactMap { row in
-                let popupID: Int64 = row["popup_id"]
-                return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
-            }
+            ).reversed().compactMap(Self.shownPopup)
         }
     }
 
@@ -166,11 +163,15 @@ extension StateStore {
                     ORDER BY prompt.shown_us DESC LIMIT ?
                     """,
                 arguments: [Int64(clamping: limit)]
-            ).reversed().compactMap { row in
-                let popupID: Int64 = row["popup_id"]
-                return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
-            }
+            ).reversed().compactMap(Self.shownPopup)
         }
+    }
+
+    /// A delivered occurrence with the server's id of its popup, from a row of `delivered.*`,
+    /// the ledger's `source` and `entry_id`, and a `popup_id`.
+    private static func shownPopup(_ row: Row) -> (occurrence: DeliveredOccurrence, popupID: UInt32)? {
+        let popupID: Int64 = row["popup_id"]
+        return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
     }
 
     /// What the user has done with the notifications of `source`.

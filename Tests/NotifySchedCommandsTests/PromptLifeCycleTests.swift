@@ -11,11 +11,13 @@ import Testing
 struct PromptLifeCycleTests {
     typealias CLI = CommandLineHarness
 
-    /// A daemon following a feed whose one entry is shown at once, with an action; the
-    /// occurrence id of that popup, the server's popup 1; and the daemon's configuration file.
+    /// A notification server, and a daemon following a feed whose one entry is shown at once,
+    /// with an action; the occurrence id of that popup, the server's popup 1; and the daemon's
+    /// configuration file.
     private func daemonWithPopup(
         on bus: PrivateSessionBus
     ) throws -> (daemon: CLI.RunningCommand, id: String, config: String) {
+        try bus.startServer(capabilities: ["actions", "body"])
         let feed = try CLI.temporaryFile(
             """
             {"notifications": [
@@ -33,11 +35,17 @@ struct PromptLifeCycleTests {
         return daemon.finish()
     }
 
+    /// Runs `handle ID` and waits until its prompt, the server's popup 2, is shown.
+    private func prompt(about id: String, on bus: PrivateSessionBus) throws -> CLI.RunningCommand {
+        let handle = try CLI.start(["handle", id], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(2)
+        return handle
+    }
+
     /// Runs `handle ID` and waits until its prompt, the server's popup 2, is stored for the
     /// next daemon.
     private func storedPrompt(about id: String, on bus: PrivateSessionBus) throws -> CLI.RunningCommand {
-        let handle = try CLI.start(["handle", id], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(2)
+        let handle = try prompt(about: id, on: bus)
         try bus.waitUntil("the daemon stores the prompt") {
             try bus.queryState("SELECT popup_id FROM prompt WHERE occurrence_id = '\(id)'") == ["2"]
         }
@@ -50,7 +58,6 @@ struct PromptLifeCycleTests {
 
     @Test func handleWaitsThroughThePopupsClosingAndClosesThePromptAndThePopupOnceAnswered() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, _) = try daemonWithPopup(on: bus)
         let handle = try CLI.start(["handle", id], environment: bus.environment)
         let prompt = try #require(try bus.waitForNotifyCalls(2).last)
@@ -73,10 +80,8 @@ struct PromptLifeCycleTests {
 
     @Test func anAnswerOnThePromptClosesThePopupItAsksAbout() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, _) = try daemonWithPopup(on: bus)
-        let handle = try CLI.start(["handle", id], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(2)
+        let handle = try prompt(about: id, on: bus)
         try bus.invokeAction("ignore", onPopup: 2)
         #expect(handle.finish().standardOutput.contains("marked: ignored"))
         #expect(Set(try bus.waitForCloseCalls(2)) == [1, 2], "neither the popup nor the prompt acts twice")
@@ -85,7 +90,6 @@ struct PromptLifeCycleTests {
 
     @Test func anAnswerOnThePopupClosesItsPromptWhichNoDaemonTakesOverAgain() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, config) = try daemonWithPopup(on: bus)
         let handle = try storedPrompt(about: id, on: bus)
         try bus.invokeAction("open", onPopup: 1)
@@ -103,7 +107,6 @@ struct PromptLifeCycleTests {
 
     @Test func aPromptOutlivesADaemonRestartAndItsHandleIsToldSo() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, config) = try daemonWithPopup(on: bus)
         let handle = try storedPrompt(about: id, on: bus)
 
@@ -126,7 +129,6 @@ struct PromptLifeCycleTests {
 
     @Test func aHandleWhoseDaemonIsKilledSaysSoAndThePromptIsTakenOverByTheNext() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, config) = try daemonWithPopup(on: bus)
         let handle = try storedPrompt(about: id, on: bus)
         kill(daemon.process.processIdentifier, SIGKILL)
@@ -144,10 +146,8 @@ struct PromptLifeCycleTests {
 
     @Test func anAnsweredOccurrenceIsNotShownAgainWhenTheServerRestarts() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, id, _) = try daemonWithPopup(on: bus)
-        let handle = try CLI.start(["handle", id], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(2)
+        let handle = try prompt(about: id, on: bus)
         try bus.invokeAction("open", onPopup: 2)
         #expect(handle.finish().status == 0)
         _ = try bus.waitForCloseCalls(2)
@@ -163,7 +163,6 @@ struct PromptLifeCycleTests {
 
     @Test func aDelayedTestStillWaitingWhenTheDaemonStopsIsToldSo() throws {
         let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
         let (daemon, _, _) = try daemonWithPopup(on: bus)
         let test = try CLI.start(["test", "--in", "1h"], environment: bus.environment)
         try daemon.waitForStandardError(containing: "notify-sched: a test popup is due at ")
