@@ -132,7 +132,9 @@ public final class Daemon {
                     remindPeriod: $0.settings.iNotify.remindPeriod)
             },
             now: WallClock.now(), userZone: userZone, quietHours: configuration.quietHours)
-        core = DaemonCore(planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)))
+        core = DaemonCore(
+            planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)),
+            seed: .random(in: .min ... .max))
         // The handling state lives in the store, which both the daemon and a `handle` in another
         // process change; the handler's own copy is not read.
         handler = NotificationHandler(

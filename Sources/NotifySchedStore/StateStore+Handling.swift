@@ -245,6 +245,12 @@ extension StateStore {
         state.shownNews = Set(
             try String.fetchAll(
                 database, sql: "SELECT content_hash FROM news_shown WHERE source = ?", arguments: [source]))
+        for row in try Row.fetchAll(
+            database, sql: "SELECT uuid, closing, closed_us FROM meta_closing WHERE source = ?", arguments: [source])
+        {
+            guard let closing = MetaClosing(rawValue: row["closing"]) else { continue }
+            state.metaClosings[row["uuid"], default: [:]][closing] = Instant(microseconds: row["closed_us"])
+        }
         return state
     }
 
@@ -291,6 +297,16 @@ extension StateStore {
         for hash in old.shownNews.subtracting(new.shownNews) {
             try database.execute(
                 sql: "DELETE FROM news_shown WHERE source = ? AND content_hash = ?", arguments: [source, hash])
+        }
+        for (uuid, closings) in new.metaClosings {
+            for (closing, instant) in closings where old.metaClosings[uuid]?[closing] != instant {
+                try database.execute(
+                    sql: """
+                        INSERT INTO meta_closing (source, uuid, closing, closed_us) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (source, uuid, closing) DO UPDATE SET closed_us = excluded.closed_us
+                        """,
+                    arguments: [source, uuid, closing.rawValue, instant.microseconds])
+            }
         }
     }
 }

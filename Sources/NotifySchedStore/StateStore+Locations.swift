@@ -10,7 +10,8 @@ extension StateStore {
     private static let tablesBySource: [(table: String, conflicts: Bool)] = [
         ("ledger", false), ("waiting_popup", false), ("handling_mark", false), ("source_state", true),
         ("reminder", true), ("news_shown", true), ("queue_index", true), ("event_progress", true),
-        ("meta_rotation", true), ("followed_entry", true),
+        ("meta_rotation", true), ("followed_entry", true), ("meta_shown", true), ("range_shown", true),
+        ("meta_closing", true),
     ]
 
     /// Moves the state of every source whose stored name is not its canonical location to that

@@ -2,14 +2,25 @@ import GRDB
 import NotifySchedCore
 
 extension StateStore {
-    /// The iSmartNews state of `source`: run counter, queue indexes, pattern progress, rotation.
+    /// The iSmartNews state of `source`: run counter, queue indexes, pattern progress, rotation,
+    /// meta items shown, install and upgrade.
     public func newsState(_ source: String) throws(StoreError) -> NewsState {
         try read("read the news state of \(source)") { database in
             var state = NewsState()
-            state.runCounter =
-                try Int.fetchOne(
-                    database, sql: "SELECT run_counter FROM source_state WHERE source = ?", arguments: [source])
-                ?? 0
+            if let row = try Row.fetchOne(
+                database,
+                sql: """
+                    SELECT run_counter, first_start_us, application_version, version_since_us, upgraded
+                    FROM source_state WHERE source = ?
+                    """,
+                arguments: [source])
+            {
+                state.runCounter = row["run_counter"]
+                state.firstStart = (row["first_start_us"] as Int64?).map(Instant.init(microseconds:))
+                state.applicationVersion = row["application_version"]
+                state.versionSince = (row["version_since_us"] as Int64?).map(Instant.init(microseconds:))
+                state.upgraded = row["upgraded"]
+            }
             for row in try Row.fetchAll(
                 database, sql: "SELECT queue, next_index FROM queue_index WHERE source = ?", arguments: [source])
             {
@@ -26,6 +37,16 @@ extension StateStore {
                 database, sql: "SELECT event_names, last_uuid FROM meta_rotation WHERE source = ?", arguments: [source])
             {
                 state.lastMetaShown[row["event_names"]] = row["last_uuid"]
+            }
+            for row in try Row.fetchAll(
+                database, sql: "SELECT uuid, shown_us FROM meta_shown WHERE source = ?", arguments: [source])
+            {
+                state.metaShownAt[row["uuid"]] = Instant(microseconds: row["shown_us"])
+            }
+            for row in try Row.fetchAll(
+                database, sql: "SELECT range_key, period, shown FROM range_shown WHERE source = ?", arguments: [source])
+            {
+                state.rangeShows[row["range_key"]] = RangeShows(period: row["period"], count: row["shown"])
             }
             return state
         }
@@ -44,11 +65,18 @@ extension StateStore {
             try Self.insert(waiting, in: database)
             try database.execute(
                 sql: """
-                    INSERT INTO source_state (source, run_counter) VALUES (?, ?)
-                    ON CONFLICT (source) DO UPDATE SET run_counter = excluded.run_counter
+                    INSERT INTO source_state
+                        (source, run_counter, first_start_us, application_version, version_since_us, upgraded)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (source) DO UPDATE SET run_counter = excluded.run_counter,
+                        first_start_us = excluded.first_start_us, application_version = excluded.application_version,
+                        version_since_us = excluded.version_since_us, upgraded = excluded.upgraded
                     """,
-                arguments: [source, state.runCounter])
-            for table in ["queue_index", "event_progress", "meta_rotation"] {
+                arguments: [
+                    source, state.runCounter, state.firstStart?.microseconds, state.applicationVersion,
+                    state.versionSince?.microseconds, state.upgraded,
+                ])
+            for table in ["queue_index", "event_progress", "meta_rotation", "meta_shown", "range_shown"] {
                 try database.execute(sql: "DELETE FROM \(table) WHERE source = ?", arguments: [source])
             }
             for (queue, index) in state.queueIndexes {
@@ -65,6 +93,16 @@ extension StateStore {
                 try database.execute(
                     sql: "INSERT INTO meta_rotation (source, event_names, last_uuid) VALUES (?, ?, ?)",
                     arguments: [source, names, uuid])
+            }
+            for (uuid, instant) in state.metaShownAt {
+                try database.execute(
+                    sql: "INSERT INTO meta_shown (source, uuid, shown_us) VALUES (?, ?, ?)",
+                    arguments: [source, uuid, instant.microseconds])
+            }
+            for (key, shows) in state.rangeShows {
+                try database.execute(
+                    sql: "INSERT INTO range_shown (source, range_key, period, shown) VALUES (?, ?, ?, ?)",
+                    arguments: [source, key, shows.period, shows.count])
             }
         }
     }

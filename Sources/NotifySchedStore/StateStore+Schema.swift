@@ -151,6 +151,38 @@ extension StateStore {
                     ALTER TABLE prompt ADD COLUMN shown_us INTEGER NOT NULL DEFAULT 0;
                     """)
         }
+        // iSmartNews meta items' own rules (seed semantics §2.8): when each last showed and how
+        // often in each of its ranges, how each was last closed, and the source's install and
+        // upgrade.
+        migrator.registerMigration("8-meta-item-rules") { database in
+            try database.execute(
+                sql: """
+                    ALTER TABLE source_state ADD COLUMN first_start_us INTEGER;
+                    ALTER TABLE source_state ADD COLUMN application_version TEXT;
+                    ALTER TABLE source_state ADD COLUMN version_since_us INTEGER;
+                    ALTER TABLE source_state ADD COLUMN upgraded INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE meta_shown (
+                        source TEXT NOT NULL,
+                        uuid TEXT NOT NULL,
+                        shown_us INTEGER NOT NULL,
+                        PRIMARY KEY (source, uuid)
+                    );
+                    CREATE TABLE range_shown (
+                        source TEXT NOT NULL,
+                        range_key TEXT NOT NULL,
+                        period INTEGER,
+                        shown INTEGER NOT NULL,
+                        PRIMARY KEY (source, range_key)
+                    );
+                    CREATE TABLE meta_closing (
+                        source TEXT NOT NULL,
+                        uuid TEXT NOT NULL,
+                        closing TEXT NOT NULL,
+                        closed_us INTEGER NOT NULL,
+                        PRIMARY KEY (source, uuid, closing)
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -100,7 +100,10 @@ struct DaemonSessionTests: DaemonScenario {
         ])
         let updates = try CLI.temporaryFile(#"{"2026/01/01": {"Title": "Update", "Message": "A new version"}}"#)
         let news = try CLI.temporaryFile(
-            #"[{"event": {"name": "session:resume", "pattern": "ON=1"}}, {"title": "Welcome back", "always": true}]"#,
+            #"""
+            [{"event": {"name": "session:resume", "pattern": "ON=1"}}, {"event": {"name": "app:didfinishlaunching"}},
+             {"title": "Welcome back", "always": true}]
+            """#,
             name: "news.json")
         let configuration = try CLI.temporaryFile(
             """
@@ -151,7 +154,10 @@ struct DaemonSessionTests: DaemonScenario {
         try bus.startServer(capabilities: ["actions", "body"])
         try bus.startMock("gnome_screensaver", owning: "org.gnome.ScreenSaver")
         let news = try CLI.temporaryFile(
-            #"[{"event": {"name": "session:unlock", "pattern": "ON=1"}}, {"title": "Unlocked", "always": true}]"#,
+            #"""
+            [{"event": {"name": "app:activate", "pattern": "ON=1"}}, {"event": {"name": "app:didfinishlaunching"}},
+             {"title": "Unlocked", "always": true}]
+            """#,
             name: "news.json")
         let daemon = try CLI.start(["daemon", "--feed", news], environment: bus.environment)
         #expect(try bus.waitForNotifyCalls(1).map(\.summary) == ["Unlocked"], "the session-start cycle")

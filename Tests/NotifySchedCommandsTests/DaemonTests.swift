@@ -209,7 +209,10 @@ extension DaemonTests {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let path = try CLI.temporaryFile(
-            #"[{"event": {"name": "build:done", "pattern": "OFF=1|ON=1"}}, {"title": "Build news", "always": true}]"#,
+            #"""
+            [{"event": {"name": "build:done", "pattern": "OFF=1|ON=1"}}, {"event": {"name": "app:didfinishlaunching"}},
+             {"title": "Build news", "always": true}]
+            """#,
             name: "news.json")
         let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
         Thread.sleep(forTimeInterval: 1)
@@ -219,8 +222,8 @@ extension DaemonTests {
         #expect(
             try CLI.run(["event", "Build:Done"], environment: bus.environment).standardOutput == "Build:Done: 1 shown\n"
         )
-        // Once at session start (no event object matches it, so classic messages show, as in
-        // iSmartNews) and once for the second build:done, in place of the first: one popup per message.
+        // Once at the launch (its global event, ON=1 without a pattern) and once for the second
+        // build:done, in place of the first: one popup per message.
         #expect(try bus.notifyCalls().map(\.summary) == ["Build news", "Build news"])
         #expect(try bus.notifyCalls().map(\.replaces) == [0, 1])
         #expect(stop(daemon).status == 0)
@@ -235,12 +238,12 @@ extension DaemonTests {
         let path = try CLI.temporaryFile(
             #"""
             [{"queues": [{"name": "tips", "timeout": 2}]},
-             {"event": {"name": "build:done", "pattern": "ON=1"}},
+             {"event": {"name": "build:done", "pattern": "ON=1"}}, {"event": {"name": "session:start"}},
              {"title": "Build news", "always": true},
              {"title": "Tip", "queue": "tips", "always": true}]
             """#,
             name: "news.json")
-        // The session start runs a cycle (no event object matches it, so classic messages show).
+        // The session start runs a cycle: its global event is on.
         let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(1)
         let first = Date()

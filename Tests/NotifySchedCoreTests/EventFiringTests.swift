@@ -39,14 +39,23 @@ import Testing
         #expect(firings(feed, "Deploy", count: 2).shown == [["other"], ["other"]])
     }
 
-    @Test func sessionStartAndAppActivateAreOneEvent() throws {
-        let feed = try schedule(#"{"id": "release-notes", "title": "A", "events": {"session:start": "ON=1|OFF=4"}}"#)
-        let first = firings(feed, "app:activate", count: 1)
-        #expect(first.shown == [["release-notes"]])
+    @Test func theDesktopsEventsCarryTheSeedNamesTheyStandFor() throws {
+        // seed semantics §2.7: the launch is app:didfinishlaunching (the upgrade one after an
+        // upgrade), a return to the application is app:activate.
+        let feed = try schedule(
+            """
+            {"id": "launch", "title": "L", "events": {"app:didfinishlaunching": "ON=1|OFF=4"}},
+            {"id": "upgrade", "title": "U", "events": {"app:didfinishlaunchingafterupgrade": "ON=1"}},
+            {"id": "activate", "title": "A", "events": {"app:activate": "ON=1"}}
+            """)
         #expect(
-            firings(feed, "session:start", count: 5, progress: first.progress).shown == [
-                [], [], [], [], ["release-notes"],
-            ])
+            firings(feed, "session:start", count: 6).shown == [["launch"], [], [], [], [], ["launch"]])
+        #expect(firings(feed, "session:resume", count: 1).shown == [["activate"]])
+        #expect(firings(feed, "Session:Unlock", count: 1).shown == [["activate"]])
+        let upgraded = EventFiring(
+            event: "session:start", schedule: feed, progress: [:], now: instant("2026-06-01T12:00:00Z"),
+            upgraded: true)
+        #expect(upgraded.entries.map(\.id) == ["upgrade"])
     }
 
     @Test func progressSurvivesAReloadAndStartsAgainWhenThePatternChanges() throws {
@@ -60,7 +69,8 @@ import Testing
 
     @Test func everyMatchingRuleStepsAndAnyOnStepShowsTheEntryOnce() throws {
         let feed = try schedule(
-            #"{"id": "a", "title": "A", "events": {"session:start": "ON=1|OFF=1", "app:activate": "OFF=1|ON=1"}}"#)
+            #"{"id": "a", "title": "A", "events": {"session:start": "ON=1|OFF=1", "app:didfinishlaunching": "OFF=1|ON=1"}}"#
+        )
         #expect(firings(feed, "session:start", count: 3).shown == [["a"], ["a"], ["a"]])
     }
 

@@ -17,7 +17,9 @@ import Testing
         var state = state
         var result: [[String]] = []
         for _ in 0..<count {
-            let cycle = NewsCycle(event: event, schedule: schedule, state: state, shown: shown, now: now)
+            let cycle = NewsCycle(
+                event: event, schedule: schedule, state: state, handling: SourceHandlingState(shownNews: shown),
+                now: now)
             state = cycle.state
             result.append(
                 cycle.items.map { item in schedule.entries.first { $0.id == item.entryID }?.content.title ?? "?" })
@@ -53,19 +55,27 @@ import Testing
         #expect(cycles(globalOnly, event: "e", count: 1).shown == [[]])
     }
 
-    @Test func sessionStartWithoutMatchingEventsShowsClassicMessagesOnly() throws {
+    @Test func anActivationWithoutMatchingEventsShowsClassicMessagesOnly() throws {
+        // seed semantics §2.7: only app:activate (a resume or an unlock) shows classic messages
+        // when no event object matches; the launch, like any other event, then shows nothing.
         let feed = try schedule(
             """
             [{"event": {"name": "other", "pattern": "ON=1"}}, {"title": "A"},
              {"meta": {"uuid": "m", "urls": ["https://e.org/m"]}}]
             """)
-        #expect(cycles(feed, event: "session:start", count: 1).shown == [["A"]])
+        #expect(cycles(feed, event: "session:resume", count: 1).shown == [["A"]])
+        #expect(cycles(feed, event: "session:unlock", count: 1).shown == [["A"]])
+        #expect(cycles(feed, event: "session:start", count: 1).shown == [[]])
         #expect(cycles(feed, event: "unknown", count: 1).shown == [[]])
     }
 
-    @Test func defaultEventsShowEverythingOnSessionStartUnderEitherName() throws {
+    @Test func defaultEventsShowEverythingAtLaunchAndOnEveryReturnToTheSession() throws {
+        // seed semantics §5.35: without global events, app:activate, app:didfinishlaunching and
+        // app:didfinishlaunchingafterupgrade are each ON=1.
         let feed = try schedule(#"[{"title": "A"}]"#)
         #expect(cycles(feed, event: "session:start", count: 2).shown == [["A"], ["A"]])
+        #expect(cycles(feed, event: "session:resume", count: 1).shown == [["A"]])
+        #expect(cycles(feed, event: "session:unlock", count: 1).shown == [["A"]])
         #expect(cycles(feed, event: "App:Activate", count: 1).shown == [["A"]])
     }
 
@@ -118,7 +128,7 @@ import Testing
             """)
         let run = cycles(feed, event: "session:start", count: 4)
         #expect(run.shown == [["m1", "m4", "a1"], ["m1", "m4", "a2"], ["m1", "m4", "a3"], ["m1", "m4", "a1"]])
-        let cycle = NewsCycle(event: "session:start", schedule: feed, state: NewsState(), shown: [], now: now)
+        let cycle = NewsCycle(event: "session:start", schedule: feed, state: NewsState(), handling: .init(), now: now)
         #expect(cycle.items.map(\.delay) == [.zero, .zero, .seconds(30)])
     }
 
@@ -150,11 +160,11 @@ import Testing
             [{"meta": {"uuid": "b", "urls": ["https://e.org/b"]}},
              {"meta": {"uuid": "a", "urls": ["https://e.org/a"]}},
              {"meta": {"uuid": "top", "urls": ["https://e.org/t"], "priority": 9}},
-             {"meta": {"uuid": "what_is_new", "urls": ["https://e.org/w"]}}]
+             {"meta": {"uuid": "review", "urls": ["https://e.org/w"]}}]
             """)
         #expect(
             cycles(feed, event: "session:start", count: 5).shown == [
-                ["what_is_new"], ["top"], ["a"], ["b"], ["what_is_new"],
+                ["review"], ["top"], ["a"], ["b"], ["review"],
             ])
     }
 }

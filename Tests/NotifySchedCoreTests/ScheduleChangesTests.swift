@@ -171,9 +171,9 @@ import Testing
         let metaVariants: [(String, MetaItem)] = [
             ("URLs", MetaItem(urls: ["https://example.org/other"])),
             ("priority", MetaItem(urls: meta.urls, priority: 1)),
-            ("interval", MetaItem(urls: meta.urls, minShowInterval: .hours(1))),
-            ("once per version", MetaItem(urls: meta.urls, oncePerVersion: true)),
-            ("once per install", MetaItem(urls: meta.urls, oncePerInstall: true)),
+            ("interval", MetaItem(urls: meta.urls, minShowInterval: .hour)),
+            ("once per version", MetaItem(urls: meta.urls, oncePerVersion: OnceRule())),
+            ("once per install", MetaItem(urls: meta.urls, oncePerInstall: OnceRule())),
         ]
         for (field, item) in metaVariants {
             vary("meta item \(field)", from: metaBase) { $0.news?.kind = .meta(item) }

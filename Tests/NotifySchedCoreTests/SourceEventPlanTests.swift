@@ -32,6 +32,29 @@ import Testing
         }
     }
 
+    @Test func aSessionStartWithANewApplicationVersionIsTheLaunchAfterAnUpgrade() throws {
+        // seed semantics §2.7–§2.8: the configured application-version changing between two
+        // starts is the desktop's upgrade; the launch then carries
+        // app:didfinishlaunchingafterupgrade, which what_is_new listens to by default.
+        let feed = try schedule(
+            """
+            [{"meta": {"uuid": "what_is_new", "urls": ["https://e.org/w"]}},
+             {"meta": {"uuid": "launches", "urls": ["https://e.org/l"], "events": {"app:didfinishlaunching": "ON=1"}}}]
+            """)
+        var memory = SourceMemory()
+        var shown: [[String]] = []
+        for (day, version) in ["1.0", "1.0", "2.0", "2.0"].enumerated() {
+            let start = plan(
+                .session("session:start", countsAsRun: true), feed, memory: memory,
+                settings: INotifySettings(applicationVersion: version), at: now + .days(Int64(day)))
+            shown.append(start.popups.map(\.popup.entryID))
+            memory.news = try #require(start.news)
+        }
+        #expect(shown == [["launches"], ["launches"], ["what_is_new"], ["launches"]])
+        #expect(memory.news.firstStart == now)
+        #expect(memory.news.versionSince == now + .days(2))
+    }
+
     @Test func anIgnoredEventEntryTakesNoPart() throws {
         let feed = try schedule(
             #"{"notifications": [{"id": "a", "title": "A", "events": {"deploy": "ON=1"}}, {"id": "b", "title": "B", "events": {"deploy": "ON=1"}}]}"#

@@ -98,6 +98,22 @@ import Testing
         #expect(try store.handlingState("other") == SourceHandlingState())
     }
 
+    @Test func aMetaItemsClosingsAreKeptPerWayWithTheLatestTime() throws {
+        let store = try StateStore(path: freshPath())
+        let meta = DeliveredOccurrence(
+            id: "o-1", source: "feed", entryID: "survey", dialect: .iSmartNews,
+            content: NotificationContent(title: "S", body: ""),
+            news: NewsHandling(contentHash: "h", isClassic: false), deliveredAt: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: meta, origin: .popup, choice: .cancel, change: .metaCancelled), at: now)
+        try store.recordHandling(
+            HandlingOutcome(occurrence: meta, origin: .popup, choice: .open, change: .metaOK), at: now + .hours(1))
+        try store.recordHandling(
+            HandlingOutcome(occurrence: meta, origin: .popup, choice: .open, change: .metaOK), at: now + .hours(2))
+        #expect(
+            try store.handlingState("feed").metaClosings == ["survey": [.cancel: now, .ok: now + .hours(2)]])
+    }
+
     @Test func theLedgerOutcomeSaysWhatTheAnswerMeantNotWhichMarkItMade() throws {
         let store = try StateStore(path: freshPath())
         let policy = HandlingPolicy()

@@ -7,7 +7,8 @@ struct FieldReader {
     let path: String
     let line: Int?
     let mapping: FeedMapping
-    /// iSmartNews matches keys case-insensitively.
+    /// iSmartNews matches keys case-insensitively, and reads strings where it wants numbers
+    /// and booleans, as Foundation's `integerValue` and `boolValue` do.
     private let caseInsensitive: Bool
     /// Which of `dictionary.entries` were read, by index.
     private var readFlags: ReadFlags
@@ -100,7 +101,7 @@ struct FieldReader {
             return value
         case .real(let value) where abs(value) < 9.0e15 && Double(Int64(value)) == value:
             return Int64(value)
-        case .string(let text) where acceptingStrings:
+        case .string(let text) where acceptingStrings || caseInsensitive:
             if let value = Int64(text.trimmingSpaces) { return value }
             mapping.error(
                 .invalidValue, "`\(name)` is not a whole number: \(QuotedInput.quoted(text))",
@@ -123,12 +124,16 @@ struct FieldReader {
         return Int(value)
     }
 
-    /// A boolean: `true`/`false`, or the numbers 0 and 1 as older plists write them.
+    /// A boolean: `true`/`false`, or the numbers 0 and 1 as older plists write them; in an
+    /// iSmartNews feed also any number (non-zero is true) and a string as `boolValue` reads it.
     mutating func bool(_ key: String, localized: Bool = false) -> Bool? {
         guard let (name, node) = localized ? localizedNode(key) : self.node(key) else { return nil }
         switch node.value {
         case .bool(let value): return value
         case .integer(let value) where value == 0 || value == 1: return value == 1
+        case .integer(let value) where caseInsensitive: return value != 0
+        case .real(let value) where caseInsensitive: return value != 0
+        case .string(let text) where caseInsensitive: return Self.foundationBool(text)
         default:
             wrongType(name, node, expected: "a boolean")
             return nil
@@ -232,6 +237,26 @@ struct FieldReader {
         } catch {
             mapping.error(.disallowedURL, "`\(key)`: \(error.message)", at: location(of: key))
             return nil
+        }
+    }
+
+    /// Foundation's `-[NSString boolValue]`: after spaces and an optional sign followed by
+    /// zeros, true on `Y`, `y`, `T`, `t` or a digit 1–9; anything else is false.
+    static func foundationBool(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if let sign = scalars.first, sign == "+" || sign == "-" {
+            scalars = scalars.dropFirst().drop { $0 == "0" }
+        }
+        guard let first = scalars.first else { return false }
+        return "YyTt123456789".unicodeScalars.contains(first)
+    }
+
+    /// Warns about each of `keys` present, with why it has no effect on the desktop: a key of
+    /// a seed dialect is never accepted silently without effect.
+    mutating func ignore(_ keys: [(key: String, why: String)]) {
+        for (key, why) in keys {
+            guard let (name, node) = self.node(key) else { continue }
+            mapping.warning(.unsupportedKey, "`\(name)` is ignored: \(why)", at: location(of: name, node))
         }
     }
 

@@ -4,18 +4,35 @@
 struct ISmartNewsFeedMapper {
     let mapping: FeedMapping
 
-    /// Classic-message keys notify-sched reads, and 4.x keys it accepts without acting on them.
+    /// Classic-message keys notify-sched reads.
     private static let classicKeys = [
         "title", "text", "link", "ok", "cancel", "start", "end", "repeat", "always", "counter", "queue",
+        "FirstShowInterval",
     ]
-    private static let classicPresentationKeys = [
-        "type", "review", "remind", "review_type", "style", "allowAllIphoneOrientations", "FirstShowInterval",
+    /// iSmartNews 4.x keys that have no effect on the desktop, with why: each is warned about.
+    private static let classicIgnoredKeys: [(key: String, why: String)] = [
+        ("type", "web and direct-action popups are iOS views; the desktop shows a notification"),
+        ("review", "the App Store review prompt has no desktop counterpart"),
+        ("remind", "the App Store review prompt has no desktop counterpart"),
+        ("review_type", "the App Store review prompt has no desktop counterpart"),
+        ("style", "popup styles are iOS views; the notification server draws the popup"),
+        ("allowAllIphoneOrientations", "screen orientation is an iOS notion"),
     ]
-    private static let metaPresentationKeys = [
-        "dates", "uselocaltime", "showOnlyIfUpgrade", "FirstShowInterval", "showIfApps", "skipIfApps", "showIf",
-        "skipIf",
-        "segment", "randomize", "fixurl", "minDelay", "maxDelay", "autoHideInterval", "orientations", "style", "onShow",
-        "removeAdsAction", "title", "text",
+    private static let metaIgnoredKeys: [(key: String, why: String)] = [
+        ("showIfApps", "it tests for installed iOS apps, which the desktop cannot"),
+        ("skipIfApps", "it tests for installed iOS apps, which the desktop cannot"),
+        ("showIf", "it targets the iSmartNews app's segments, which the desktop has none of"),
+        ("skipIf", "it targets the iSmartNews app's segments, which the desktop has none of"),
+        ("segment", "it targets the iSmartNews app's segments, which the desktop has none of"),
+        ("randomize", "the desktop shows the item's first URL, with no sequence to shuffle"),
+        ("fixurl", "the desktop shows the item's first URL, with no sequence to freeze"),
+        ("minDelay", "the desktop shows the item with the rest of its cycle"),
+        ("maxDelay", "the desktop shows the item with the rest of its cycle"),
+        ("autoHideInterval", "the notification server decides when a popup expires"),
+        ("orientations", "screen orientation is an iOS notion"),
+        ("style", "popup styles are iOS views; the notification server draws the popup"),
+        ("onShow", "it runs an iOS callback"),
+        ("removeAdsAction", "it runs an iOS in-app purchase"),
     ]
 
     func map(_ items: [FeedNode], source: String, format: FeedFormat) -> Schedule {
@@ -24,6 +41,7 @@ struct ISmartNewsFeedMapper {
         var gate: Int?
         var queues: [NewsQueue] = []
         var seen: [String: String] = [:]
+        var reviewTakesGlobals = false
         for (index, node) in items.enumerated() {
             let path = KeyPath.element("", index: index)
             guard case .dictionary(let item) = node.value else {
@@ -36,7 +54,10 @@ struct ISmartNewsFeedMapper {
             if reader.node("event") != nil {
                 globalEvents += globalEvent(&reader)
             } else if reader.node("meta") != nil {
-                if let (entry, location) = meta(&reader) { append(entry, at: location, to: &entries, seen: &seen) }
+                if let (entry, location, takesGlobals) = meta(&reader) {
+                    append(entry, at: location, to: &entries, seen: &seen)
+                    if entry.id == Self.reviewUUID { reviewTakesGlobals = takesGlobals }
+                }
             } else if isClassic(item) {
                 if let entry = classic(&reader, item: item) {
                     append(entry, at: reader.location, to: &entries, seen: &seen)
@@ -49,6 +70,15 @@ struct ISmartNewsFeedMapper {
         let usesDefaults = globalEvents.isEmpty
         if usesDefaults {
             globalEvents = NewsSettings.defaultEventNames.map { EventRule(name: $0, patternText: "ON=1") }
+        }
+        // A `review` item without events of its own takes the global ones as its own, beside
+        // its manual event, so that the manual event does not make it ignore them.
+        for (index, entry) in entries.enumerated() where entry.id == Self.reviewUUID && reviewTakesGlobals {
+            if case .events(.local(let rules)) = entry.trigger {
+                entries[index] = ScheduleEntry(
+                    id: entry.id, dialect: entry.dialect, content: entry.content,
+                    trigger: .events(.local(rules + globalEvents)), news: entry.news)
+            }
         }
         let news = NewsSettings(globalEvents: globalEvents, usesDefaultEvents: usesDefaults, gate: gate, queues: queues)
         return Schedule(source: source, dialect: .iSmartNews, format: format, entries: entries, news: news)
@@ -109,14 +139,16 @@ struct ISmartNewsFeedMapper {
         let repeats = reader.bool("repeat", localized: true) ?? false
         let always = reader.bool("always", localized: true) ?? false
         let counter = reader.integer("counter", localized: true)
+        let firstShowDays = reader.count("FirstShowInterval")
         let queue = reader.string("queue", localized: true)?.trimmingSpaces
-        reader.accept(Self.classicPresentationKeys)
-        reader.acceptSuffixed(Self.classicKeys + Self.classicPresentationKeys)
+        reader.ignore(Self.classicIgnoredKeys)
+        reader.acceptSuffixed(Self.classicKeys)
         guard mapping.errorCount == errorsBefore else { return nil }
         let hash = FeedValue.dictionary(item).contentHash
         let rules = NewsRules(
             kind: .message, start: start, end: end, repeats: repeats, always: always,
-            counter: counter.map { Int(clamping: $0) }, queue: queue?.isEmpty == false ? queue : nil,
+            counter: counter.map { Int(clamping: $0) }, firstShowDays: firstShowDays,
+            queue: queue?.isEmpty == false ? queue : nil,
             okLabel: okLabel, cancelLabel: cancelLabel, contentHash: hash)
         return ScheduleEntry(
             id: "news-" + hash, dialect: .iSmartNews,
@@ -131,8 +163,13 @@ struct ISmartNewsFeedMapper {
         return text
     }
 
-    /// A meta item's entry, and where its `meta` dictionary is.
-    private func meta(_ reader: inout FieldReader) -> (ScheduleEntry, FeedLocation)? {
+    /// The uuids iSmartNews gives defaults of their own (seed semantics §2.8).
+    private static let reviewUUID = "review"
+    private static let whatIsNewUUID = "what_is_new"
+
+    /// A meta item's entry, where its `meta` dictionary is, and whether it takes the feed's
+    /// global events as its own (a `review` item without events of its own).
+    private func meta(_ reader: inout FieldReader) -> (ScheduleEntry, FeedLocation, takesGlobals: Bool)? {
         guard let (meta, node) = reader.dictionary("meta") else { return nil }
         var metaReader = FieldReader(
             meta, path: KeyPath.child(reader.path, key: "meta"), line: node.line, mapping: mapping,
@@ -142,35 +179,68 @@ struct ISmartNewsFeedMapper {
         let uuid = metaReader.string("uuid")?.trimmingSpaces
         if uuid?.isEmpty ?? true { metaReader.missing("uuid", ": a meta item needs a non-empty uuid") }
         let urls = metaURLs(&metaReader)
-        let events = NativeTrigger.events(&metaReader)
-        let start = metaReader.instant("start", localized: true)
-        let end = metaReader.instant("end", localized: true)
+        let ownEvents = NativeTrigger.events(&metaReader)
+        // `uselocaltime` reads every date of the item as wall-clock time in the user's zone.
+        let local = metaReader.bool("uselocaltime") ?? false
+        let zone = mapping.userZone ?? .utc
+        let shift = { (instant: Instant) in
+            local ? instant - .seconds(Int64(zone.offset(at: instant).seconds)) : instant
+        }
+        let start = metaReader.instant("start", localized: true).map(shift)
+        let end = metaReader.instant("end", localized: true).map(shift)
         if let start, let end, start >= end {
             mapping.error(.invalidValue, "`start` must be before `end`", at: metaReader.location(of: "start"))
+        }
+        let ranges = metaReader.array("dates").flatMap { elements in
+            ISmartNewsDates(mapping: mapping, shift: shift).ranges(
+                elements, uuid: uuid ?? "", path: KeyPath.child(metaReader.path, key: "dates"))
         }
         let ignored = metaReader.bool("ignore") ?? false
         let priority = metaReader.integer("priority") ?? 0
         let queue = metaReader.string("queue")?.trimmingSpaces
+        let firstShowDays = metaReader.count("FirstShowInterval")
         let minShowInterval = minimumInterval(&metaReader)
-        let oncePerVersion = onceFlag(&metaReader, "oncePerVersion")
-        let oncePerInstall = onceFlag(&metaReader, "oncePerInstall")
-        metaReader.accept(Self.metaPresentationKeys)
+        let special = uuid ?? ""
+        let oncePerVersion = onceRule(
+            &metaReader, "oncePerVersion",
+            default: special == Self.reviewUUID ? "cancel|review|ok" : special == Self.whatIsNewUUID ? "cancel|ok" : nil
+        )
+        var oncePerInstall = onceRule(
+            &metaReader, "oncePerInstall",
+            default: special == "subscribe" || special.hasPrefix("subscribe_") ? "cancel|ok" : nil)
+        if oncePerVersion != nil, oncePerInstall != nil {
+            mapping.warning(
+                .unsupportedKey, "`oncePerInstall` is ignored beside `oncePerVersion`, as iSmartNews does",
+                at: metaReader.location(of: "oncePerInstall"))
+            oncePerInstall = nil
+        }
+        let onlyIfUpgrade = metaReader.bool("showOnlyIfUpgrade") ?? (special == Self.whatIsNewUUID)
+        metaReader.ignore(Self.metaIgnoredKeys)
         metaReader.acceptSuffixed(["start", "end", "title", "text"])
         guard mapping.errorCount == errorsBefore, let uuid, let urls, !ignored else { return nil }
         let item = MetaItem(
             urls: urls.map(\.string), priority: Int(clamping: priority), minShowInterval: minShowInterval,
-            oncePerVersion: oncePerVersion, oncePerInstall: oncePerInstall)
+            oncePerVersion: oncePerVersion, oncePerInstall: oncePerInstall, showOnlyIfUpgrade: onlyIfUpgrade,
+            ranges: ranges ?? [])
         // On the desktop a meta item is a popup that opens its first page.
         let action = NotificationAction(label: nil, url: urls[0])
         let title = metaReader.string("title", localized: true) ?? uuid
         let body = metaReader.string("text", localized: true) ?? urls[0].string
         let rules = NewsRules(
-            kind: .meta(item), start: start, end: end, queue: queue?.isEmpty == false ? queue : nil,
-            contentHash: FeedValue.dictionary(meta).contentHash)
+            kind: .meta(item), start: start, end: end, firstShowDays: firstShowDays,
+            queue: queue?.isEmpty == false ? queue : nil, contentHash: FeedValue.dictionary(meta).contentHash)
+        // `review` also listens to its manual event; `what_is_new` without events of its own
+        // shows at the launch after an upgrade.
+        var events = ownEvents
+        if uuid == Self.reviewUUID {
+            events = (ownEvents ?? []) + [EventRule(name: "review:show_review_manually", patternText: "ON=1")]
+        } else if uuid == Self.whatIsNewUUID, ownEvents == nil {
+            events = [EventRule(name: SeedEventNames.launchAfterUpgrade, patternText: "ON=1")]
+        }
         let entry = ScheduleEntry(
             id: uuid, dialect: .iSmartNews, content: NotificationContent(title: title, body: body, action: action),
             trigger: .events(events.map { .local($0) } ?? .global), news: rules)
-        return (entry, metaReader.location)
+        return (entry, metaReader.location, uuid == Self.reviewUUID && ownEvents == nil)
     }
 
     /// `urls`: `|`-separated components, the first an http(s) URL, then flags (`3`, `$scheme`, `ignore`).
@@ -194,11 +264,23 @@ struct ISmartNewsFeedMapper {
                 mapping.error(.invalidValue, "the URL is empty", at: location)
                 continue
             }
+            if components.count > 1 {
+                mapping.warning(
+                    .unsupportedKey,
+                    "the flags after the URL (\(components.dropFirst().joined(separator: "|"))) are ignored: a repeat "
+                        + "count builds an iOS page sequence, and `$scheme` tests for an installed iOS app",
+                    at: location)
+            }
             do {
                 urls.append(try ActionURL(url, policy: mapping.urlPolicy))
             } catch {
                 mapping.error(.disallowedURL, error.message, at: location)
             }
+        }
+        if urls.count > 1 {
+            mapping.warning(
+                .unsupportedKey, "only the first URL is shown: the desktop popup opens one page, not a sequence",
+                at: reader.location(of: "urls"))
         }
         if urls.isEmpty, mapping.errorCount == errorsBefore {
             mapping.error(.invalidValue, "`urls` has no URL to show", at: reader.location(of: "urls"))
@@ -206,38 +288,59 @@ struct ISmartNewsFeedMapper {
         return urls.isEmpty ? nil : urls
     }
 
-    private func minimumInterval(_ reader: inout FieldReader) -> TimeSpan? {
+    /// `minShowInterval`: `hour`, `day`, `week`, or seconds (a number, or digits); a
+    /// systemd-style span such as `2d` too. Anything else is ignored with a warning, as
+    /// iSmartNews reads it as 0 seconds.
+    private func minimumInterval(_ reader: inout FieldReader) -> ShowInterval? {
         guard let (key, node) = reader.node("minShowInterval") else { return nil }
         switch node.value {
         case .string(let text):
-            switch text.lowercased() {
-            case "hour": return .hours(1)
-            case "day": return .days(1)
-            case "week": return .days(7)
+            switch text.trimmingSpaces.lowercased() {
+            case "hour": return .hour
+            case "day": return .day
+            case "week": return .week
+            case let digits where !digits.isEmpty && digits.allSatisfy(\.isNumber):
+                return Int64(digits).map { .span(.seconds($0)) }
             default:
-                if let span = TimeSpan.parse(text) { return span }
-                mapping.error(
+                if let span = TimeSpan.parse(text) { return .span(span) }
+                mapping.warning(
                     .invalidValue,
-                    "`minShowInterval` must be hour, day, week or seconds, not \(QuotedInput.quoted(text))",
+                    "`minShowInterval` \(QuotedInput.quoted(text)) is not hour, day, week or seconds; it is ignored",
                     at: reader.location(of: key, node))
                 return nil
             }
         default:
-            return reader.span(key)
+            return reader.span(key).map(ShowInterval.span)
         }
     }
 
-    /// `oncePerVersion`/`oncePerInstall`: a boolean, or the buttons that mark it (`cancel|ok|review`).
-    private func onceFlag(_ reader: inout FieldReader, _ key: String) -> Bool {
-        guard let (name, node) = reader.node(key) else { return false }
-        switch node.value {
-        case .bool(let flag): return flag
-        case .integer(let flag): return flag != 0
-        case .string(let text): return !text.isEmpty
-        default:
-            reader.wrongType(name, node, expected: "a boolean or a list of buttons")
-            return false
+    /// `oncePerVersion`/`oncePerInstall`: a boolean (any closing counts), or the closings that
+    /// count (`cancel|ok|review`); `fallback` is the special uuids' default.
+    private func onceRule(_ reader: inout FieldReader, _ key: String, default fallback: String?) -> OnceRule? {
+        guard let (name, node) = reader.node(key) else {
+            return fallback.map { OnceRule(conditions: Self.conditions($0)) }
         }
+        let rule: OnceRule?
+        switch node.value {
+        case .bool(let flag): rule = flag ? OnceRule() : nil
+        case .integer(let flag): rule = flag != 0 ? OnceRule() : nil
+        case .string(let text): rule = OnceRule(conditions: Self.conditions(text))
+        default:
+            reader.wrongType(name, node, expected: "a boolean or a list of closings such as cancel|ok")
+            return nil
+        }
+        if let rule, !rule.canHappen {
+            mapping.warning(
+                .invalidValue,
+                "`\(name)` counts only \(rule.conditions.sorted().joined(separator: "|")), which a desktop popup never "
+                    + "reports (it reports ok and cancel); the item is never put away",
+                at: reader.location(of: name, node))
+        }
+        return rule
+    }
+
+    private static func conditions(_ text: String) -> Set<String> {
+        Set(text.split(separator: "|").map { String($0).trimmingSpaces.lowercased() }.filter { !$0.isEmpty })
     }
 
     private func settings(_ reader: inout FieldReader, gate: inout Int?, queues: inout [NewsQueue]) {

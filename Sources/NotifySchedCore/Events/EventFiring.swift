@@ -5,8 +5,8 @@
 /// whether or not the entry ends up shown; the entry is shown when one of them is on. An entry
 /// past its `expires`, or one the user ignored, takes no part. Progress is kept per entry and
 /// event name and starts again when the pattern text changes, as iSmartNews's does (seed
-/// semantics §2.7), and is forgotten once the feed no longer has the rule; `session:start` and
-/// `app:activate` are one event.
+/// semantics §2.7), and is forgotten once the feed no longer has the rule. An occurrence of a
+/// desktop event also carries the iSmartNews names it stands for (`SeedEventNames`).
 public struct EventFiring: Sendable {
     /// The entries to show, in feed order.
     public var entries: [ScheduleEntry]
@@ -22,12 +22,14 @@ public struct EventFiring: Sendable {
     ///   - ignored: Ids of the entries the user ignored: "Ignore" stops an event-driven entry as
     ///     it stops a timed one.
     ///   - now: The current time, for `expires`.
+    ///   - upgraded: Whether a session start follows a change of the application version.
     /// - Complexity: O(*n*) in the number of entries and their rules.
     public init(
-        event: String, schedule: Schedule, progress: [String: EventProgress], ignored: Set<String> = [], now: Instant
+        event: String, schedule: Schedule, progress: [String: EventProgress], ignored: Set<String> = [], now: Instant,
+        upgraded: Bool = false
     ) {
         self.entries = []
-        let posted = NewsCycle.names(matching: event)
+        let posted = SeedEventNames.names(of: event, upgraded: upgraded)
         // The progress of a rule no longer in the feed is forgotten, as iSmartNews deletes the
         // events a feed no longer has: a rule withdrawn and back starts again.
         var current: Set<String> = []

@@ -91,6 +91,10 @@ public struct HandlingPolicy: Sendable, Equatable {
     /// one, else acknowledge. Unknown keys and closed popups choose nothing.
     public func decision(for response: PopupResponse, of occurrence: DeliveredOccurrence) -> Decision {
         switch response {
+        case .closed(.dismissed) where occurrence.news?.isClassic == false:
+            // iSmartNews marks a meta item closed without a button as cancelled; an expired
+            // popup may have gone unseen, so it marks nothing.
+            return Decision(change: .metaCancelled)
         case .closed:
             return Decision()
         case .action(Popup.defaultActionKey):
@@ -122,7 +126,16 @@ public struct HandlingPolicy: Sendable, Equatable {
                 case .cancel, .ignore: !news.always && !news.repeats
                 case .remindLater: false
                 }
-            return Decision(choice: choice, opens: url, change: marks && news.isClassic ? .newsShown : nil)
+            guard news.isClassic else {
+                let closing: StateChange? =
+                    switch choice {
+                    case .open, .ok: .metaOK
+                    case .cancel, .ignore: .metaCancelled
+                    case .remindLater: nil
+                    }
+                return Decision(choice: choice, opens: url, change: closing)
+            }
+            return Decision(choice: choice, opens: url, change: marks ? .newsShown : nil)
         }
         let change: StateChange? =
             switch choice {

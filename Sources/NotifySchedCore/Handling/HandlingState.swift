@@ -22,7 +22,8 @@ public struct HandlingState: Sendable, Equatable {
     /// iNotify (seed semantics §1.7): viewed and ignored append the key (without removing
     /// duplicates, as iNotify does) and clear the reminder time; remind sets it. ZBiM and
     /// native entries keep the same lists per entry, and a reminder time per entry.
-    /// iSmartNews marks the message's content hash as shown. O(1) amortized.
+    /// iSmartNews marks a classic message's content hash as shown, and notes when a meta item
+    /// was last closed each way. O(1) amortized.
     public mutating func apply(_ change: StateChange, to occurrence: DeliveredOccurrence, at now: Instant) {
         var source = self[occurrence.source]
         let key = occurrence.entryID
@@ -38,6 +39,10 @@ public struct HandlingState: Sendable, Equatable {
             if perSourceReminder { source.lastReminded = now } else { source.reminded[key] = now }
         case .newsShown:
             if let hash = occurrence.news?.contentHash { source.shownNews.insert(hash) }
+        case .metaOK:
+            source.metaClosings[key, default: [:]][.ok] = now
+        case .metaCancelled:
+            source.metaClosings[key, default: [:]][.cancel] = now
         }
         self[occurrence.source] = source
     }
@@ -55,16 +60,20 @@ public struct SourceHandlingState: Sendable, Equatable {
     public var reminded: [String: Instant]
     /// iSmartNews: content hashes of messages marked shown (`iSmartNewsCache.txt`).
     public var shownNews: Set<String>
+    /// iSmartNews: when each meta item was last closed each way, by uuid (`oncePerVersion`,
+    /// `oncePerInstall`).
+    public var metaClosings: [String: [MetaClosing: Instant]]
 
     public init(
         viewed: [String] = [], ignored: [String] = [], lastReminded: Instant? = nil, reminded: [String: Instant] = [:],
-        shownNews: Set<String> = []
+        shownNews: Set<String> = [], metaClosings: [String: [MetaClosing: Instant]] = [:]
     ) {
         self.viewed = viewed
         self.ignored = ignored
         self.lastReminded = lastReminded
         self.reminded = reminded
         self.shownNews = shownNews
+        self.metaClosings = metaClosings
     }
 }
 
@@ -78,4 +87,8 @@ public enum StateChange: String, Sendable, Equatable {
     case reminded
     /// iSmartNews: marked as already shown.
     case newsShown = "news-shown"
+    /// iSmartNews: a meta item's page was opened (its `ok` condition).
+    case metaOK = "meta-ok"
+    /// iSmartNews: a meta item was cancelled or closed by the user (its `cancel` condition).
+    case metaCancelled = "meta-cancel"
 }

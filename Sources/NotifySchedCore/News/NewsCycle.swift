@@ -2,15 +2,20 @@
 ///
 /// The rules are iSmartNews's (seed semantics §2.4–§2.8), computed as a pure function of the
 /// schedule, the stored state, the event and the time:
-/// - every event object whose name matches the posted event consumes one step of its pattern,
-///   whether or not anything ends up shown;
+/// - the occurrence carries the posted name and the iSmartNews names it stands for
+///   (`SeedEventNames`); every event object whose name it carries consumes one step of its
+///   pattern, whether or not anything ends up shown;
 /// - if none of them is active, nothing is shown, classic messages included; if none exists and
-///   the event is the session start (`app:activate`), classic messages alone are shown;
-/// - classic messages already shown, outside their `start`…`end` window, or held back by
-///   `counter` are left out; the rest go no-queue first (in feed order), then by queue name;
-///   each queue shows only its next message in rotation, after its timeout;
-/// - at most one meta item is shown: eligible items sorted `what_is_new`, `review`, then by
-///   priority and uuid, taken round-robin per event name;
+///   the occurrence is an `app:activate`, classic messages alone are shown;
+/// - classic messages already shown, outside their `start`…`end` window, held back by
+///   `counter` or by `FirstShowInterval` are left out; the rest go no-queue first (in feed
+///   order), then by queue name; each queue shows only its next message in rotation, after its
+///   timeout;
+/// - at most one meta item is shown, among those in their window and `dates`, past their
+///   `FirstShowInterval` and `minShowInterval`, not put away by `oncePerVersion` or
+///   `oncePerInstall`, and, with `showOnlyIfUpgrade`, only after an upgrade: sorted
+///   `what_is_new`, `review`, then by priority and uuid, taken round-robin per event name, or
+///   at random when the active events have several names;
 /// - at most `gate` items are shown per cycle, and what the gate cuts off (a queue, the meta
 ///   item) does not turn.
 public struct NewsCycle: Sendable, Equatable {
@@ -33,23 +38,27 @@ public struct NewsCycle: Sendable, Equatable {
     /// The state after the cycle: patterns advanced, queues rotated.
     public var state: NewsState
 
-    /// The event names that stand for the session starting.
-    public static let sessionStartNames: Set<String> = ["session:start", "app:activate"]
-
     /// Plans the cycle that an occurrence of `event` starts.
     ///
     /// - Parameters:
-    ///   - event: The posted event name (any case); `session:start` and `app:activate` are one event.
+    ///   - event: The posted event name (any case).
     ///   - schedule: An iSmartNews schedule (other dialects give an empty cycle).
-    ///   - state: The source's stored state.
-    ///   - shown: Content hashes of classic messages already marked shown.
+    ///   - state: The source's stored state; `upgraded` says which launch event a session start
+    ///     stands for.
+    ///   - handling: What the user answered: classic messages marked shown, meta items' closings.
     ///   - now: The current time.
+    ///   - zone: The user's zone, for the wall-clock rules (weekly and monthly `dates`,
+    ///     calendar days and hours).
+    ///   - seed: Seeds the random pick among meta items.
     /// - Complexity: O(*n* log *n*) in the number of entries.
-    public init(event: String, schedule: Schedule, state: NewsState, shown: Set<String>, now: Instant) {
+    public init(
+        event: String, schedule: Schedule, state: NewsState, handling: SourceHandlingState, now: Instant,
+        zone: ZoneRules = .utc, seed: UInt64 = 0
+    ) {
         self.state = state
         self.items = []
         guard let settings = schedule.news else { return }
-        let posted = NewsCycle.names(matching: event)
+        let posted = SeedEventNames.names(of: event, upgraded: state.upgraded)
         let objects = EventObject.all(in: schedule, settings: settings)
         // Events the feed no longer has are forgotten (seed semantics §2.7: deleted when the feed
         // is loaded; the first cycle after it is the first to read them here).
@@ -65,29 +74,32 @@ public struct NewsCycle: Sendable, Equatable {
             activeNames.insert(object.rule.name)
             if let owner = object.owner { activeLocal.insert(owner) } else { activeGlobal = true }
         }
-        let startsSession = !posted.isDisjoint(with: NewsCycle.sessionStartNames)
-        guard activeGlobal || !activeLocal.isEmpty || (matching.isEmpty && startsSession) else { return }
+        let activates = posted.contains(SeedEventNames.activate)
+        guard activeGlobal || !activeLocal.isEmpty || (matching.isEmpty && activates) else { return }
 
         // The gate drops the rest of the cycle once it is reached: a queue or meta item not
         // reached does not turn (seed semantics §2.6, the 1.x code).
         let gate = settings.gate ?? Int.max
+        let clock = Clock(now: now, zone: zone)
         var items: [Item] = []
         if matching.isEmpty || activeGlobal {
-            items = classicMessages(in: schedule, shown: shown, now: now, queues: settings.queues, gate: gate)
+            items = classicMessages(
+                in: schedule, shown: handling.shownNews, clock: clock, queues: settings.queues, gate: gate)
         }
         if items.count < gate,
             let meta = metaItem(
-                in: schedule, activeGlobal: activeGlobal, activeLocal: activeLocal, names: activeNames, now: now)
+                in: schedule, activeGlobal: activeGlobal, activeLocal: activeLocal, names: activeNames,
+                closings: handling.metaClosings, clock: clock, seed: seed)
         {
             items.append(Item(entryID: meta))
         }
         self.items = items
     }
 
-    /// The names an event object may carry to match a posted `event`.
-    static func names(matching event: String) -> Set<String> {
-        let name = event.lowercased()
-        return NewsCycle.sessionStartNames.contains(name) ? NewsCycle.sessionStartNames : [name]
+    /// The time and the zone the wall-clock rules read it in.
+    private struct Clock {
+        var now: Instant
+        var zone: ZoneRules
     }
 
     /// Consumes one step of `object`'s pattern; whether that step is on.
@@ -98,11 +110,12 @@ public struct NewsCycle: Sendable, Equatable {
     /// Eligible classic messages in display order, each queue reduced to its next message, at
     /// most `gate` of them.
     private mutating func classicMessages(
-        in schedule: Schedule, shown: Set<String>, now: Instant, queues: [NewsQueue], gate: Int
+        in schedule: Schedule, shown: Set<String>, clock: Clock, queues: [NewsQueue], gate: Int
     ) -> [Item] {
         let eligible = schedule.entries.compactMap { entry -> (id: String, queue: String?)? in
             guard let rules = entry.news, case .message = rules.kind, !shown.contains(rules.contentHash),
-                rules.isInWindow(at: now), passesCounter(rules.counter)
+                rules.isInWindow(at: clock.now), passesCounter(rules.counter),
+                passesFirstShow(rules.firstShowDays, clock: clock)
             else { return nil }
             return (entry.id, rules.queue?.lowercased())
         }
@@ -126,24 +139,90 @@ public struct NewsCycle: Sendable, Equatable {
         return state.runCounter >= counter
     }
 
-    /// The one meta item this occurrence shows, if any.
+    /// `FirstShowInterval`: shown only once that many calendar days passed since the first start.
+    private func passesFirstShow(_ days: Int?, clock: Clock) -> Bool {
+        guard let days, let first = state.firstStart else { return true }
+        let elapsed = clock.zone.civil(at: clock.now).daysSinceEpoch - clock.zone.civil(at: first).daysSinceEpoch
+        return elapsed >= days
+    }
+
+    /// The one meta item this occurrence shows, if any; its showing is counted.
     private mutating func metaItem(
-        in schedule: Schedule, activeGlobal: Bool, activeLocal: Set<String>, names: Set<String>, now: Instant
+        in schedule: Schedule, activeGlobal: Bool, activeLocal: Set<String>, names: Set<String>,
+        closings: [String: [MetaClosing: Instant]], clock: Clock, seed: UInt64
     ) -> String? {
+        var ranges: [String: ShowRange] = [:]
         let eligible = schedule.entries.filter { entry in
-            guard let rules = entry.news, case .meta = rules.kind, rules.isInWindow(at: now) else { return false }
+            guard let rules = entry.news, case .meta(let item) = rules.kind, rules.isInWindow(at: clock.now),
+                passesFirstShow(rules.firstShowDays, clock: clock)
+            else { return false }
             switch entry.trigger {
-            case .events(.local): return activeLocal.contains(entry.id)
-            default: return activeGlobal
+            case .events(.local): guard activeLocal.contains(entry.id) else { return false }
+            default: guard activeGlobal else { return false }
             }
+            guard allows(item, uuid: entry.id, closings: closings[entry.id] ?? [:], clock: clock) else { return false }
+            if item.ranges.isEmpty { return true }
+            guard let range = openRange(of: item, uuid: entry.id, clock: clock) else { return false }
+            ranges[entry.id] = range
+            return true
         }.sorted(by: NewsCycle.metaOrder)
         guard !eligible.isEmpty else { return nil }
-        // Round-robin per event name: the item after the one shown last for this event.
-        let name = names.sorted().joined(separator: "|")
-        let lastIndex = state.lastMetaShown[name].flatMap { last in eligible.firstIndex { $0.id == last } }
-        let chosen = eligible[lastIndex.map { ($0 + 1) % eligible.count } ?? 0]
-        state.lastMetaShown[name] = chosen.id
+        let chosen: ScheduleEntry
+        if names.count > 1 {
+            // iSmartNews picks at random when the active events have several names.
+            var random = SplitMix64(seed: seed)
+            chosen = eligible[Int(random.next() % UInt64(eligible.count))]
+        } else {
+            // Round-robin per event name: the item after the one shown last for this event.
+            let name = names.sorted().joined(separator: "|")
+            let lastIndex = state.lastMetaShown[name].flatMap { last in eligible.firstIndex { $0.id == last } }
+            chosen = eligible[lastIndex.map { ($0 + 1) % eligible.count } ?? 0]
+            state.lastMetaShown[name] = chosen.id
+        }
+        state.metaShownAt[chosen.id] = clock.now
+        if let range = ranges[chosen.id] {
+            let key = NewsState.rangeKey(uuid: chosen.id, range: range.id)
+            let period = range.period(of: clock.now, zone: clock.zone)
+            var shows = state.rangeShows[key] ?? RangeShows(period: period, count: 0)
+            if shows.period != period { shows = RangeShows(period: period, count: 0) }
+            shows.count += 1
+            state.rangeShows[key] = shows
+        }
         return chosen.id
+    }
+
+    /// The rules of a meta item that depend on what happened before: an upgrade, how it was
+    /// closed (in this version, or ever), when it last showed.
+    private func allows(
+        _ item: MetaItem, uuid: String, closings: [MetaClosing: Instant], clock: Clock
+    ) -> Bool {
+        if item.showOnlyIfUpgrade, !state.upgraded { return false }
+        if let rule = item.oncePerInstall, closings.keys.contains(where: rule.counts) { return false }
+        if let rule = item.oncePerVersion,
+            closings.contains(where: { closing, at in
+                rule.counts(closing) && state.versionSince.map { at >= $0 } ?? true
+            })
+        {
+            return false
+        }
+        if let interval = item.minShowInterval, let last = state.metaShownAt[uuid],
+            !interval.allows(lastShown: last, now: clock.now, zone: clock.zone)
+        {
+            return false
+        }
+        return true
+    }
+
+    /// The first of the item's `dates` ranges that holds now and is under its limit for this
+    /// week or month; nil when none is.
+    private func openRange(of item: MetaItem, uuid: String, clock: Clock) -> ShowRange? {
+        item.ranges.first { range in
+            guard range.contains(clock.now, zone: clock.zone) else { return false }
+            guard let limit = range.shownLimit else { return true }
+            let shows = state.rangeShows[NewsState.rangeKey(uuid: uuid, range: range.id)]
+            let count = shows?.period == range.period(of: clock.now, zone: clock.zone) ? shows?.count ?? 0 : 0
+            return count < limit
+        }
     }
 
     /// `what_is_new` first, then `review`, then higher priority, then uuid (case-insensitive).

@@ -1,6 +1,8 @@
-/// What iSmartNews remembers between display cycles of one source (seed semantics §2.4–§2.7):
-/// the run counter, each queue's rotation index, each event object's pattern progress, and
-/// the round-robin position of meta items per event name.
+/// What iSmartNews remembers between display cycles of one source (seed semantics §2.4–§2.8):
+/// the run counter, each queue's rotation index, each event object's pattern progress, the
+/// round-robin position of meta items per event name, when each meta item last showed and how
+/// often in each of its ranges, and the source's "install" and "upgrade" (its first session
+/// start, and the configured `application-version` changing between two starts).
 ///
 /// A value: the daemon stores it and passes it back in. The "already shown" hashes live in
 /// the handling state, which the buttons change; a cycle only reads them.
@@ -13,15 +15,68 @@ public struct NewsState: Sendable, Equatable {
     public var eventProgress: [String: EventProgress]
     /// The meta item shown last for each event name, for round-robin.
     public var lastMetaShown: [String: String]
+    /// When each meta item last showed, by uuid (`minShowInterval`).
+    public var metaShownAt: [String: Instant]
+    /// How often each meta item showed in each of its ranges, by `rangeKey(uuid:range:)`.
+    public var rangeShows: [String: RangeShows]
+    /// The source's first session start: the desktop's "install" (`FirstShowInterval`).
+    public var firstStart: Instant?
+    /// The configured application version at the last session start.
+    public var applicationVersion: String?
+    /// Since when the current application version has been seen: earlier closings do not
+    /// count for `oncePerVersion`.
+    public var versionSince: Instant?
+    /// Whether the last session start followed a change of the application version.
+    public var upgraded: Bool
 
     public init(
         runCounter: Int = 0, queueIndexes: [String: Int] = [:], eventProgress: [String: EventProgress] = [:],
-        lastMetaShown: [String: String] = [:]
+        lastMetaShown: [String: String] = [:], metaShownAt: [String: Instant] = [:],
+        rangeShows: [String: RangeShows] = [:], firstStart: Instant? = nil, applicationVersion: String? = nil,
+        versionSince: Instant? = nil, upgraded: Bool = false
     ) {
         self.runCounter = runCounter
         self.queueIndexes = queueIndexes
         self.eventProgress = eventProgress
         self.lastMetaShown = lastMetaShown
+        self.metaShownAt = metaShownAt
+        self.rangeShows = rangeShows
+        self.firstStart = firstStart
+        self.applicationVersion = applicationVersion
+        self.versionSince = versionSince
+        self.upgraded = upgraded
+    }
+
+    /// Notes a session start at `now` with the configured application `version`: the first
+    /// start is the install; a start whose version differs from the last one's (both set) is
+    /// an upgrade, which holds until the next start.
+    public mutating func startSession(version: String?, at now: Instant) {
+        if firstStart == nil {
+            firstStart = now
+            versionSince = now
+            upgraded = false
+        } else {
+            upgraded = applicationVersion != nil && version != nil && applicationVersion != version
+            if upgraded { versionSince = now }
+        }
+        if version != nil { applicationVersion = version }
+    }
+
+    /// Where the count of `range` of the meta item `uuid` is kept.
+    public static func rangeKey(uuid: String, range: String) -> String {
+        "\(uuid)\u{1F}\(range)"
+    }
+}
+
+/// How often a meta item showed in one of its ranges.
+public struct RangeShows: Sendable, Equatable {
+    /// The week or month the count belongs to (`ShowRange.period`); nil for fixed dates.
+    public var period: Int64?
+    public var count: Int
+
+    public init(period: Int64?, count: Int) {
+        self.period = period
+        self.count = count
     }
 }
 

@@ -36,16 +36,21 @@ public struct DaemonCore: ~Copyable {
     private var waitingCalls: [String: [WaitingCall]] = [:]
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
+    /// Seeds each source event's random choices (iSmartNews's pick among meta items).
+    private var generator: SplitMix64
 
     /// A core deciding with `planner` and `polling`, which follow the same sources in the same
     /// order; no feed in force yet (`DaemonEvent.sourceOpened`) and no popup waiting
     /// (`DaemonEvent.waitingLoaded`).
-    public init(planner: consuming OccurrencePlanner, polling: SourcePolling) {
+    ///
+    /// - Parameter seed: Seeds the random choices of source events.
+    public init(planner: consuming OccurrencePlanner, polling: SourcePolling, seed: UInt64 = 0) {
         precondition(
             planner.sourceCount == polling.sources.count, "the planner and the polling follow the same sources")
         self.planner = planner
         self.polling = polling
         waiting = PopupQueue()
+        generator = SplitMix64(seed: seed)
     }
 
     /// When the daemon must wake next: the planner's next deadline, the next check of a source
@@ -232,7 +237,7 @@ public struct DaemonCore: ~Copyable {
             let plan = SourceEventPlan(
                 event, schedule: schedule, memory: context.memory, settings: context.settings,
                 location: planner.location(of: context.source), waiting: waiting, onScreen: context.onScreen,
-                canOpen: canOpen, now: now)
+                canOpen: canOpen, now: now, zone: planner.userZone, seed: generator.next())
             effects.append(.storeChoice(source: context.source, plan))
         }
         // Those waiting already whose time came go out too, first.

@@ -223,7 +223,7 @@ public struct OccurrencePlanner: ~Copyable {
         case .ignored: answers[element] = .ignored
         case .reminded: answers[element] = .remind(occurrence: occurrence, requestedAt: now)
         case .viewed: answers[element] = nil
-        case .newsShown: return
+        case .newsShown, .metaOK, .metaCancelled: return
         }
         guard showing[element] == nil else { return }
         cancelPending(element)

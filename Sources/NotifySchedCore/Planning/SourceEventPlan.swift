@@ -69,10 +69,20 @@ public struct SourceEventPlan: Sendable, Equatable {
     ///   - onScreen: Whether a popup of the source is on screen, unanswered.
     ///   - canOpen: Whether the desktop has a handler for an action URL.
     ///   - now: The current time.
+    ///   - zone: The user's zone, for iSmartNews's wall-clock rules.
+    ///   - seed: Seeds iSmartNews's random pick among meta items.
     public init(
         _ event: SourceEvent, schedule: Schedule, memory: SourceMemory, settings: INotifySettings, location: String,
-        waiting: PopupQueue, onScreen: Bool, canOpen: (ActionURL) -> Bool, now: Instant
+        waiting: PopupQueue, onScreen: Bool, canOpen: (ActionURL) -> Bool, now: Instant, zone: ZoneRules = .utc,
+        seed: UInt64 = 0
     ) {
+        var memory = memory
+        if case .session("session:start", _) = event, schedule.dialect != .iNotify {
+            memory.news.startSession(version: settings.applicationVersion, at: now)
+            if memory.news.upgraded {
+                notes.append("the application version is now \(settings.applicationVersion ?? "")")
+            }
+        }
         switch (schedule.dialect, event) {
         case (.iNotify, .session), (.iNotify, .manualCheck):
             checkINotify(
@@ -80,9 +90,12 @@ public struct SourceEventPlan: Sendable, Equatable {
                 hasPopup: onScreen || waiting.hasPopup(of: location), canOpen: canOpen, now: now)
         case (.iSmartNews, .session(let name, let countsAsRun)):
             runNewsCycle(
-                name, countsAsRun: countsAsRun, schedule, memory, location: location, waiting: waiting, now: now)
+                name, countsAsRun: countsAsRun, schedule, memory, location: location, waiting: waiting, now: now,
+                zone: zone, seed: seed)
         case (.iSmartNews, .posted(let name)):
-            runNewsCycle(name, countsAsRun: false, schedule, memory, location: location, waiting: waiting, now: now)
+            runNewsCycle(
+                name, countsAsRun: false, schedule, memory, location: location, waiting: waiting, now: now, zone: zone,
+                seed: seed)
         case (.native, .session(let name, _)), (.native, .posted(let name)), (.zbim, .session(let name, _)),
             (.zbim, .posted(let name)):
             fireEventEntries(name, schedule, memory, location: location, waiting: waiting, now: now)
@@ -131,12 +144,12 @@ public struct SourceEventPlan: Sendable, Equatable {
     /// the queue's timeout after the message before it.
     private mutating func runNewsCycle(
         _ event: String, countsAsRun: Bool, _ schedule: Schedule, _ memory: SourceMemory, location: String,
-        waiting: PopupQueue, now: Instant
+        waiting: PopupQueue, now: Instant, zone: ZoneRules, seed: UInt64
     ) {
         var state = memory.news
         if countsAsRun { state.runCounter += 1 }
         let cycle = NewsCycle(
-            event: event, schedule: schedule, state: state, shown: memory.handling.shownNews, now: now)
+            event: event, schedule: schedule, state: state, handling: memory.handling, now: now, zone: zone, seed: seed)
         var wait = TimeSpan.zero
         for item in cycle.items {
             guard let entry = schedule.entries.first(where: { $0.id == item.entryID }) else { continue }
@@ -155,9 +168,11 @@ public struct SourceEventPlan: Sendable, Equatable {
     ) {
         let firing = EventFiring(
             event: event, schedule: schedule, progress: memory.news.eventProgress,
-            ignored: Set(memory.handling.ignored), now: now)
+            ignored: Set(memory.handling.ignored), now: now, upgraded: memory.news.upgraded)
         popups = waiting.popups(for: firing.entries, of: location, at: now)
-        guard firing.progress != memory.news.eventProgress || !popups.isEmpty else { return }
+        guard firing.progress != memory.news.eventProgress || !popups.isEmpty || event == "session:start" else {
+            return
+        }
         var state = memory.news
         state.eventProgress = firing.progress
         news = state

@@ -18,6 +18,9 @@ public struct NewsRules: Sendable, Hashable {
     public var always: Bool
     /// Show only from this run of the counter on.
     public var counter: Int?
+    /// Show only once this many calendar days have passed since the source's first start
+    /// (`FirstShowInterval`, days since the first launch).
+    public var firstShowDays: Int?
     /// The rotation queue it belongs to.
     public var queue: String?
     /// The OK button's label; nil means the translated "OK". The button exists only with a link.
@@ -29,8 +32,8 @@ public struct NewsRules: Sendable, Hashable {
 
     public init(
         kind: Kind, start: Instant? = nil, end: Instant? = nil, repeats: Bool = false, always: Bool = false,
-        counter: Int? = nil, queue: String? = nil, okLabel: String? = nil, cancelLabel: String? = nil,
-        contentHash: String
+        counter: Int? = nil, firstShowDays: Int? = nil, queue: String? = nil, okLabel: String? = nil,
+        cancelLabel: String? = nil, contentHash: String
     ) {
         self.kind = kind
         self.start = start
@@ -38,6 +41,7 @@ public struct NewsRules: Sendable, Hashable {
         self.repeats = repeats
         self.always = always
         self.counter = counter
+        self.firstShowDays = firstShowDays
         self.queue = queue
         self.okLabel = okLabel
         self.cancelLabel = cancelLabel
@@ -50,27 +54,67 @@ public struct NewsRules: Sendable, Hashable {
     }
 }
 
-/// The parts of an iSmartNews meta item that notify-sched acts on.
+/// The parts of an iSmartNews meta item that notify-sched acts on (seed semantics §2.8).
 public struct MetaItem: Sendable, Hashable {
     /// The pages or alerts the item shows, in order (`urls`).
     public var urls: [String]
     /// Higher shows first.
     public var priority: Int
-    /// Minimum time between two showings.
-    public var minShowInterval: TimeSpan?
-    /// Show once per application version (`oncePerVersion`).
-    public var oncePerVersion: Bool
-    /// Show once per install (`oncePerInstall`).
-    public var oncePerInstall: Bool
+    /// How long after it was last shown it may show again (`minShowInterval`).
+    public var minShowInterval: ShowInterval?
+    /// Show again only in a new application version once closed this way (`oncePerVersion`).
+    public var oncePerVersion: OnceRule?
+    /// Never show again once closed this way (`oncePerInstall`).
+    public var oncePerInstall: OnceRule?
+    /// Show only in a session that started after an upgrade (`showOnlyIfUpgrade`).
+    public var showOnlyIfUpgrade: Bool
+    /// The time ranges it may show in, each with its own limit (`dates`); empty means any time.
+    public var ranges: [ShowRange]
 
     public init(
-        urls: [String], priority: Int = 0, minShowInterval: TimeSpan? = nil, oncePerVersion: Bool = false,
-        oncePerInstall: Bool = false
+        urls: [String], priority: Int = 0, minShowInterval: ShowInterval? = nil, oncePerVersion: OnceRule? = nil,
+        oncePerInstall: OnceRule? = nil, showOnlyIfUpgrade: Bool = false, ranges: [ShowRange] = []
     ) {
         self.urls = urls
         self.priority = priority
         self.minShowInterval = minShowInterval
         self.oncePerVersion = oncePerVersion
         self.oncePerInstall = oncePerInstall
+        self.showOnlyIfUpgrade = showOnlyIfUpgrade
+        self.ranges = ranges
+    }
+}
+
+/// How a meta item's popup was closed, in iSmartNews's words (its `condition`s).
+public enum MetaClosing: String, Sendable, Hashable, CaseIterable {
+    /// Its action was taken: the page opened.
+    case ok
+    /// Cancelled, or closed by the user without a button.
+    case cancel
+}
+
+/// `oncePerVersion` / `oncePerInstall`: which closings put the item away.
+public struct OnceRule: Sendable, Hashable {
+    /// The conditions (`cancel`, `ok`, `review`, `link`…, lower-cased); empty means any closing.
+    public var conditions: Set<String>
+
+    public init(conditions: Set<String> = []) {
+        self.conditions = conditions
+    }
+
+    /// Whether a closing the desktop reports counts: any closing when no condition is named;
+    /// opening the page counts as `ok` and as `link` (iSmartNews's click on a page's link).
+    public func counts(_ closing: MetaClosing) -> Bool {
+        guard !conditions.isEmpty else { return true }
+        switch closing {
+        case .ok: return conditions.contains("ok") || conditions.contains("link")
+        case .cancel: return conditions.contains("cancel")
+        }
+    }
+
+    /// Whether any closing the desktop reports counts (`review`, `callback` and `removeads`
+    /// alone never happen on the desktop).
+    public var canHappen: Bool {
+        MetaClosing.allCases.contains(where: counts)
     }
 }

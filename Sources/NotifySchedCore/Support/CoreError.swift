@@ -107,6 +107,9 @@ extension ErrorCode where Domain == CoreError {
     public static var invalidPattern: Self { Self(rawValue: "entry.invalid-pattern") }
     /// A key no dialect reads; kept, and reported as a warning.
     public static var unknownKey: Self { Self(rawValue: "entry.unknown-key") }
+    /// A key of a seed dialect that has no effect on the desktop (an iOS presentation or
+    /// targeting option); kept, and reported as a warning that says why.
+    public static var unsupportedKey: Self { Self(rawValue: "entry.unsupported-key") }
     /// A key is set for the feed, but no signature came with it.
     public static var unsigned: Self { Self(rawValue: "feed.unsigned") }
     /// The signature is malformed or does not match the feed's bytes and the key.

@@ -66,11 +66,15 @@ struct EventOracle {
         return isOn
     }
 
-    /// The names an object may carry to match a posted event: the session start is
-    /// `session:start` and `app:activate` alike.
+    /// The names an object may carry to match a posted event (seed semantics §2.7): the daemon
+    /// starting is iSmartNews's launch, a resume or an unlock its return to the application.
     private static func names(matching event: String) -> Set<String> {
         let name = event.lowercased()
-        return ["session:start", "app:activate"].contains(name) ? ["session:start", "app:activate"] : [name]
+        switch name {
+        case "session:start": return [name, "app:didfinishlaunching"]
+        case "session:resume", "session:unlock": return [name, "app:activate"]
+        default: return [name]
+        }
     }
 
     /// iNotify's `shouldCheckForNotifications` then one check (§1.3–§1.5). `hasPopup`: a popup of

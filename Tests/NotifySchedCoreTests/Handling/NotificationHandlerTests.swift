@@ -329,14 +329,18 @@ import Testing
         #expect(handler.state == HandlingState())
     }
 
-    @Test func iSmartNewsMetaItemsNeverEnterTheShownSet() throws {
+    @Test func iSmartNewsMetaItemsNeverEnterTheShownSetButTheirClosingIsNoted() throws {
+        // seed semantics §2.8: a meta item is put away by its own rules (oncePerVersion,
+        // oncePerInstall), which read how it was closed; the classic "shown" cache never has it.
         let sink = OutcomeSink()
         let occurrence = Occurrences.make(
             .iSmartNews, url: "https://example.org", news: NewsHandling(contentHash: "h", isClassic: false))
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
         notifier.answer(.action("open"))
-        #expect(handler.state == HandlingState())
+        let state = handler.state[occurrence.source]
+        #expect(state.shownNews.isEmpty)
+        #expect(state.metaClosings[occurrence.entryID]?.keys.sorted { $0.rawValue < $1.rawValue } == [.ok])
         #expect(notifier.openedURLs == ["https://example.org"])
     }
 

@@ -13,8 +13,11 @@ func zone(_ name: String) -> ZoneRules {
 }
 
 /// Parses `text` as a feed with the system zones and the default URL policy.
-func parse(_ text: String, language: LanguagePreference = .none, policy: URLPolicy = URLPolicy()) -> FeedParseResult {
-    FeedParser(zones: systemZones, urlPolicy: policy, language: language).parse(Array(text.utf8), source: "test-feed")
+func parse(
+    _ text: String, language: LanguagePreference = .none, policy: URLPolicy = URLPolicy(), userZone: ZoneRules? = nil
+) -> FeedParseResult {
+    FeedParser(zones: systemZones, urlPolicy: policy, language: language, userZone: userZone).parse(
+        Array(text.utf8), source: "test-feed")
 }
 
 /// The error messages of a parse, with their locations, for whole-value comparisons.
