@@ -4,6 +4,8 @@ import NotifySchedCore
 import NotifySchedNetwork
 import NotifySchedPlatform
 
+extension FeedDialect: ExpressibleByArgument {}
+
 /// Options every command that reads feeds shares.
 struct FeedOptions: ParsableArguments {
     @Option(
@@ -38,6 +40,14 @@ struct FeedOptions: ParsableArguments {
         help: ArgumentHelp(
             "How long a whole fetch may take, redirects and body included (default 60s).", valueName: "span"))
     var timeout: String?
+
+    @Option(
+        name: .customLong("dialect"),
+        help: ArgumentHelp(
+            "Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an "
+                + "error. Default: each as its source is configured, else by its shape.",
+            valueName: "dialect"))
+    var dialect: FeedDialect?
 
     func validate() throws {
         if let publicKey {
@@ -78,7 +88,7 @@ struct FeedOptions: ParsableArguments {
         return FeedContext(
             parser: FeedParser(
                 zones: zones, urlPolicy: URLPolicy(extraSchemes: allowedSchemes),
-                language: .fromEnvironment(environment), userZone: userZone),
+                language: .fromEnvironment(environment), userZone: userZone, dialect: dialect),
             userZone: userZone,
             loader: PortalFeedLoader(fetcher: fetcher, directories: UserDirectories(environment: environment)),
             publicKey: publicKey.flatMap { try? FeedPublicKey(base64: $0) })
@@ -96,12 +106,21 @@ struct FeedContext {
 
     /// Reads (or fetches), checks and parses one feed.
     ///
-    /// - Parameter allowCacheFallback: Whether a failed fetch may use the last good copy.
-    func load(_ location: String, allowCacheFallback: Bool = true) -> LoadedFeed {
+    /// - Parameters:
+    ///   - configured: The dialect its source is configured in; `--dialect` wins over it.
+    ///   - allowCacheFallback: Whether a failed fetch may use the last good copy.
+    func load(_ location: String, configured: FeedDialect? = nil, allowCacheFallback: Bool = true) -> LoadedFeed {
         LoadedFeed(
             portal: loader.load(
-                location, publicKey: publicKey, parser: parser, now: WallClock.now(),
+                location, publicKey: publicKey, parser: parser(configured: configured), now: WallClock.now(),
                 allowCacheFallback: allowCacheFallback))
+    }
+
+    /// The parser for a source configured in `configured`, unless `--dialect` says otherwise.
+    func parser(configured: FeedDialect?) -> FeedParser {
+        var parser = parser
+        if parser.dialect == nil { parser.dialect = configured }
+        return parser
     }
 
     /// Stops the fetcher's thread, if one was started.

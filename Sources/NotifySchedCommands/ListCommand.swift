@@ -65,8 +65,11 @@ struct ListCommand: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let configured = feeds.isEmpty
-        let paths =
-            configured ? try UserConfiguration.load(config, environment: environment).sources.map(\.feed) : feeds
+        let sources =
+            configured
+            ? try UserConfiguration.load(config, environment: environment).sources.map { ($0.feed, $0.dialect) }
+            : feeds.map { ($0, FeedDialect?.none) }
+        let paths = sources.map(\.0)
         let context = try options.context(for: paths)
         defer { context.close() }
         guard !paths.isEmpty else {
@@ -78,8 +81,8 @@ struct ListCommand: ParsableCommand {
             ?? Instant(secondsSinceEpoch: WallClock.now().secondsSinceEpoch)
         var schedules: [Schedule] = []
         var failed = false
-        for path in paths {
-            let feed = context.load(path)
+        for (path, dialect) in sources {
+            let feed = context.load(path, configured: dialect)
             for line in feed.problemLines { Output.standardError.write(line) }
             failed = failed || feed.hasErrors
             if let schedule = feed.schedule { schedules.append(schedule) }

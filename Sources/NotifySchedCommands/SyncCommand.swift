@@ -54,12 +54,14 @@ struct SyncCommand: ParsableCommand {
             return
         }
         let environment = ProcessInfo.processInfo.environment
-        let sources = try feeds.isEmpty ? configuredSources(environment: environment) : feeds.map { ($0, nil) }
+        let sources = try feeds.isEmpty ? configuredSources(environment: environment) : feeds.map { ($0, nil, nil) }
         let context = try options.context(for: sources.map(\.location), environment: environment)
         defer { context.close() }
         var failed = false
-        for (location, key) in sources {
-            let report = Self.check(location, publicKey: key ?? context.publicKey, context: context)
+        for (location, key, dialect) in sources {
+            let report = Self.check(
+                location, publicKey: key ?? context.publicKey, parser: context.parser(configured: dialect),
+                context: context)
             failed = failed || report.failed
             for line in report.lines { Output.standardOutput.write(line) }
         }
@@ -75,15 +77,15 @@ struct SyncCommand: ParsableCommand {
         return (status == "failed", report)
     }
 
-    /// The configured sources with their keys; the demo feeds when none is configured.
+    /// The configured sources with their keys and dialects; the demo feeds when none is configured.
     private func configuredSources(
         environment: [String: String]
-    ) throws(CommandError) -> [(location: String, key: FeedPublicKey?)] {
+    ) throws(CommandError) -> [(location: String, key: FeedPublicKey?, dialect: FeedDialect?)] {
         let configuration = try UserConfiguration.load(config, environment: environment)
-        var sources: [(location: String, key: FeedPublicKey?)] = []
+        var sources: [(location: String, key: FeedPublicKey?, dialect: FeedDialect?)] = []
         for source in configuration.sources {
             do {
-                sources.append((source.feed, try source.publicKey.map(FeedPublicKey.init(base64:))))
+                sources.append((source.feed, try source.publicKey.map(FeedPublicKey.init(base64:)), source.dialect))
             } catch {
                 throw CommandError(.failure, "notify-sched: source \(source.name): \(error)")
             }
@@ -92,9 +94,11 @@ struct SyncCommand: ParsableCommand {
     }
 
     /// Checks one source against its cached copy, without the daemon.
-    static func check(_ location: String, publicKey: FeedPublicKey?, context: FeedContext) -> SourceCheckReport {
+    static func check(
+        _ location: String, publicKey: FeedPublicKey?, parser: FeedParser, context: FeedContext
+    ) -> SourceCheckReport {
         let loaded = context.loader.load(
-            location, publicKey: publicKey, parser: context.parser, now: WallClock.now(), allowCacheFallback: false)
+            location, publicKey: publicKey, parser: parser, now: WallClock.now(), allowCacheFallback: false)
         for line in loaded.warnings { Output.standardError.write("warning: \(line)") }
         if let reason = loaded.unusableReason { return .failed(location, reason) }
         guard let schedule = loaded.parsed?.schedule else { return .failed(location, "\(location): no feed") }
@@ -107,9 +111,10 @@ struct SyncCommand: ParsableCommand {
                 location: location, failed: false,
                 lines: ["\(location): read, \(count) entr\(count == 1 ? "y" : "ies") (a file: nothing to compare)"])
         default:
-            let before = loaded.previous.flatMap { context.parser.parse($0.bytes, source: location).schedule }
-            let old = before?.entries ?? []
-            return .changed(location, ScheduleChanges(from: old, to: schedule.entries), from: old, to: schedule.entries)
+            let before = loaded.previous.flatMap { parser.parse($0.bytes, source: location).schedule }
+            return .changed(
+                location, ScheduleChanges(from: before?.entries ?? [], to: schedule.entries), from: before, to: schedule
+            )
         }
     }
 }

@@ -101,8 +101,8 @@ extension Daemon {
         let source = sources[index]
         let loaded =
             cached
-            ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
-            : loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
+            ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser(of: index), now: now)
+            : loader.load(source.location, publicKey: source.publicKey, parser: parser(of: index), now: now)
         for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
         if cached, let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
         for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {

@@ -41,7 +41,7 @@ extension Daemon {
         let location = sources[index].location
         let publicKey = sources[index].publicKey
         let loader = loader
-        let parser = parser
+        let parser = parser(of: index)
         let mailbox = checkResults
         do {
             try WorkerThread.start {

@@ -49,10 +49,12 @@ public final class Daemon {
     /// Feed checks the fetch workers finished, waiting for the loop.
     let checkResults: LoopMailbox<CheckResult>
     var userZone: ZoneRules { core.planner.userZone }
-    /// How feeds are read: in the user's current zone (a calendar expression may end in its
-    /// abbreviation), which the core holds.
-    var parser: FeedParser {
-        FeedParser(zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone)
+    /// How source `index`'s feed is read: in its configured dialect, in the user's current zone
+    /// (a calendar expression may end in its abbreviation), which the core holds.
+    func parser(of index: Int) -> FeedParser {
+        FeedParser(
+            zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone,
+            dialect: sources[index].dialect)
     }
     let startedAt = WallClock.now()
     /// How to answer each control call the core has waiting for an occurrence's outcome, by

@@ -1,14 +1,16 @@
 import NotifySchedCore
 import NotifySchedNetwork
 
-/// What the daemon needs to check a source: where its feed is and the key it must be signed
-/// with. Its settings, health and refusal are the core's (`SourcePolling`), its schedule in
+/// What the daemon needs to check a source: where its feed is, the key it must be signed
+/// with and the dialect it is configured in. Its settings, health and refusal are the core's (`SourcePolling`), its schedule in
 /// force the planner's.
 struct FollowedSource {
     /// The path or URL: the source's identity in the ledger and the state database.
     let location: String
     /// The key its feed must be signed with.
     let publicKey: FeedPublicKey?
+    /// The configured dialect; nil when recognised by the feed's shape.
+    let dialect: FeedDialect?
 
     /// Whether the source is a portal URL rather than a file.
     var isURL: Bool { SourceLocation.isURL(location) }
@@ -28,6 +30,8 @@ struct FollowedSource {
                 refusal = "its public key is unusable: \(error)"
             }
         }
-        return (FollowedSource(location: configured.feed, publicKey: publicKey), refusal)
+        return (
+            FollowedSource(location: configured.feed, publicKey: publicKey, dialect: configured.dialect), refusal
+        )
     }
 }

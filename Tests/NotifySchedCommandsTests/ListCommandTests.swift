@@ -33,6 +33,20 @@ import Testing
         #expect(welcome["occurrences"] as? [String] == ["2026-03-27T08:00:00Z"])
     }
 
+    @Test func aSourcesConfiguredDialectIsApplied() throws {
+        let inotify = CLI.demoFeed("demo-inotify.plist")
+        let configuration = try CLI.temporaryFile(
+            """
+            [source updates]
+            feed = \(inotify)
+            dialect = ismartnews
+            """, name: "config")
+        let outcome = try CLI.run(["list", "--config", configuration, "--now", "2026-06-01T12:00:00Z"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardError.contains("the source is configured as ismartnews, but the feed is an iNotify feed"))
+    }
+
     @Test func rowsAreSortedByNextOccurrence() throws {
         let rows = try listJSON(["--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T08:00:00Z"])
         #expect(

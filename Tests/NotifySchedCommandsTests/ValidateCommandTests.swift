@@ -16,6 +16,21 @@ import Testing
         #expect(outcome == .init(status: 0, standardOutput: "\(path): ok: \(summary)\n", standardError: ""))
     }
 
+    @Test func aFeedOfAnotherShapeThanTheDialectAskedForIsAnError() throws {
+        let path = CLI.demoFeed("demo-inotify.plist")
+        let outcome = try CLI.run(["validate", "--dialect", "ismartnews", path])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardError.contains(
+                "the source is configured as ismartnews, but the feed is an iNotify feed (a dictionary of messages); "
+                    + "an iSmartNews feed (an array) is expected (or set `dialect = auto`)"))
+        let zbim = try CLI.run(["validate", "--dialect", "zbim", CLI.demoFeed("demo.json")])
+        #expect(zbim.status == 1, "native entries read as ZBiM rows lack their uuid")
+        #expect(try CLI.run(["validate", "--dialect", "inotify", path]).status == 0)
+        let unknown = try CLI.run(["validate", "--dialect", "rss", path])
+        #expect(unknown.status != 0 && unknown.standardError.contains("rss"))
+    }
+
     @Test func everyProblemIsPrintedWithFileLineAndKeyPathAndExitIs1() throws {
         let path = try CLI.temporaryFile(
             """

@@ -52,6 +52,23 @@ import Testing
             "a new action is a change of content")
     }
 
+    @Test func aChangedGlobalEventPatternIsReportedThoughNoEntryChanged() throws {
+        // The pattern's progress starts again (seed semantics §2.7): sync says so.
+        let before = try #require(parse(#"[{"event": {"name": "e", "pattern": "ON=1"}}, {"title": "A"}]"#).schedule)
+        let after = try #require(
+            parse(#"[{"event": {"name": "e", "pattern": "ON=2|OFF=1"}}, {"title": "A"}]"#).schedule)
+        let report = SourceCheckReport.changed(
+            "news.plist", ScheduleChanges(from: before.entries, to: after.entries), from: before, to: after)
+        #expect(
+            report.lines == [
+                "news.plist: 0 added, 0 changed, 0 withdrawn, feed settings changed",
+                "~ feed settings: global events e ON=2|OFF=1 (a changed pattern starts again)",
+            ])
+        let same = SourceCheckReport.changed(
+            "news.plist", ScheduleChanges(from: after.entries, to: after.entries), from: after, to: after)
+        #expect(same.lines == ["news.plist: 0 added, 0 changed, 0 withdrawn"])
+    }
+
     @Test func aFirstLoadAddsEverythingAndAnEmptyFeedWithdrawsEverything() throws {
         let feed = try entries(#"{"id": "a", "title": "Alpha"}"#, #"{"id": "b", "title": "Beta"}"#)
         #expect(changes([], feed).added == ["a", "b"])

@@ -188,7 +188,7 @@ _notify-sched_validate() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
     repeating_options=(--allow-scheme --ca-file)
-    non_repeating_options=(--public-key --connect-timeout --timeout)
+    non_repeating_options=(--public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options -1
 
     # Offer option value completions
@@ -208,6 +208,10 @@ _notify-sched_validate() {
     '--timeout')
         return
         ;;
+    '--dialect')
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        return
+        ;;
     esac
 }
 
@@ -215,7 +219,7 @@ _notify-sched_list() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=(--feed --allow-scheme --ca-file)
-    non_repeating_options=(--config --now --upcoming --public-key --connect-timeout --timeout)
+    non_repeating_options=(--config --now --upcoming --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
 
     # Offer option value completions
@@ -247,6 +251,10 @@ _notify-sched_list() {
     '--timeout')
         return
         ;;
+    '--dialect')
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        return
+        ;;
     esac
 }
 
@@ -254,7 +262,7 @@ _notify-sched_test() {
     repeating_flags=()
     non_repeating_flags=(--wait -h --help)
     repeating_options=(--allow-scheme --ca-file)
-    non_repeating_options=(--title --body --action-label --action-url --urgency --in --public-key --connect-timeout --timeout)
+    non_repeating_options=(--title --body --action-label --action-url --urgency --in --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
 
     # Offer option value completions
@@ -293,6 +301,10 @@ _notify-sched_test() {
     '--timeout')
         return
         ;;
+    '--dialect')
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        return
+        ;;
     esac
 }
 
@@ -300,7 +312,7 @@ _notify-sched_handle() {
     repeating_flags=()
     non_repeating_flags=(--no-alert -h --help)
     repeating_options=(--allow-scheme --ca-file)
-    non_repeating_options=(--public-key --connect-timeout --timeout)
+    non_repeating_options=(--public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 1
 
     # Offer option value completions
@@ -318,6 +330,10 @@ _notify-sched_handle() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--dialect')
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
         return
         ;;
     esac
@@ -394,7 +410,7 @@ _notify-sched_sync() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
     repeating_options=(--feed --allow-scheme --ca-file)
-    non_repeating_options=(--config --public-key --connect-timeout --timeout)
+    non_repeating_options=(--config --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
 
     # Offer option value completions
@@ -418,6 +434,10 @@ _notify-sched_sync() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--dialect')
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
         return
         ;;
     esac

@@ -77,6 +77,7 @@ _notify-sched() {
 
 _notify-sched_validate() {
     local -i ret=1
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
     local -ar arg_specs=(
         '*:feed:'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
@@ -84,6 +85,7 @@ _notify-sched_validate() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -93,6 +95,7 @@ _notify-sched_validate() {
 
 _notify-sched_list() {
     local -i ret=1
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
     local -ar arg_specs=(
         '--config[The configuration file whose sources to list when no daemon runs (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
         '*--feed[A feed file or http(s)\:// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.]:path|url:'
@@ -104,6 +107,7 @@ _notify-sched_list() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -114,6 +118,7 @@ _notify-sched_list() {
 _notify-sched_test() {
     local -i ret=1
     local -ar ___urgency=('low' 'normal' 'critical')
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
     local -ar arg_specs=(
         '--title[The popup'\''s title (default\: a title that says it is a test).]:title:'
         '--body[The popup'\''s body, plain text.]:body:'
@@ -127,6 +132,7 @@ _notify-sched_test() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -136,6 +142,7 @@ _notify-sched_test() {
 
 _notify-sched_handle() {
     local -i ret=1
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
     local -ar arg_specs=(
         ':id:'
         '--no-alert[Act at once, without asking.]'
@@ -144,6 +151,7 @@ _notify-sched_handle() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -211,6 +219,7 @@ _notify-sched_sign() {
 
 _notify-sched_sync() {
     local -i ret=1
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
     local -ar arg_specs=(
         '--config[The configuration file (default\: $XDG_CONFIG_HOME/notify-sched/config), when no daemon runs.]:file:'
         '*--feed[Check this portal feed URL instead of the configured sources, without the daemon (repeatable).]:url:'
@@ -219,6 +228,7 @@ _notify-sched_sync() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0

@@ -1,6 +1,9 @@
 /// Maps a portal feed, `{"notifications": [...]}`, whose entries are native or in ZBiM's flat form.
 struct PortalFeedMapper {
     let mapping: FeedMapping
+    /// The configured dialect: `native` or `zbim` reads every entry in that form; nil tells
+    /// each entry by its `uuid`.
+    var dialect: FeedDialect?
 
     static let nativeKeys = [
         "id", "title", "body", "fireDate", "timeZone", "repeatInterval", "calendar", "until", "count", "maxLateness",
@@ -29,7 +32,7 @@ struct PortalFeedMapper {
                 continue
             }
             // Native entries have no `uuid`; ZBiM rows always do (their `id` is a row number).
-            let isZBiM = dictionary["uuid"] != nil
+            let isZBiM = dialect.map { $0 == .zbim } ?? (dictionary["uuid"] != nil)
             zbimOnly = zbimOnly && isZBiM
             // An id is taken even by an entry with errors, so a later twin is still reported;
             // the twin is read all the same, so that its own problems are listed too.
@@ -51,7 +54,7 @@ struct PortalFeedMapper {
             }
         }
         reader.reportUnknownKeys()
-        let dialect: FeedDialect = zbimOnly && !entries.isEmpty ? .zbim : .native
+        let dialect: FeedDialect = self.dialect ?? (zbimOnly && !entries.isEmpty ? .zbim : .native)
         return Schedule(
             source: source, dialect: dialect, format: format, entries: entries, version: version, expires: expires)
     }

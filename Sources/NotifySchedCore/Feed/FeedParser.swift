@@ -21,16 +21,21 @@ public struct FeedParser: Sendable {
     public var userZone: ZoneRules?
     /// Size, depth and node limits for reading the document.
     public var limits: FeedReadLimits
+    /// The dialect the feed must be in (a source's configured `dialect`); nil recognises it by
+    /// its shape. A feed of another shape is an error naming both; a portal feed configured as
+    /// `native` or `zbim` reads every entry in that form.
+    public var dialect: FeedDialect?
 
     public init(
         zones: any ZoneProvider, urlPolicy: URLPolicy = URLPolicy(), language: LanguagePreference = .none,
-        userZone: ZoneRules? = nil, limits: FeedReadLimits = FeedReadLimits()
+        userZone: ZoneRules? = nil, limits: FeedReadLimits = FeedReadLimits(), dialect: FeedDialect? = nil
     ) {
         self.zones = zones
         self.userZone = userZone
         self.urlPolicy = urlPolicy
         self.language = language
         self.limits = limits
+        self.dialect = dialect
     }
 
     /// Parses one feed.
@@ -52,9 +57,24 @@ public struct FeedParser: Sendable {
         _ = consume bytes
         let mapping = FeedMapping(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone)
         let schedule: Schedule?
+        let shape: FeedDialect? =
+            switch document.root.value {
+            case .dictionary(let root) where root["notifications"] != nil: .native
+            case .dictionary: .iNotify
+            case .array: .iSmartNews
+            default: nil
+            }
+        if let dialect, let shape, dialect != shape, !(dialect == .zbim && shape == .native) {
+            mapping.error(
+                .unknownDialect,
+                "the source is configured as \(dialect.rawValue), but the feed is \(Self.shapeName(shape)); "
+                    + "\(Self.shapeName(dialect)) is expected (or set `dialect = auto`)",
+                at: FeedLocation(line: document.root.line))
+            return FeedParseResult(schedule: nil, diagnostics: mapping.diagnostics)
+        }
         switch document.root.value {
         case .dictionary(let root) where root["notifications"] != nil:
-            schedule = PortalFeedMapper(mapping: mapping).map(
+            schedule = PortalFeedMapper(mapping: mapping, dialect: dialect).map(
                 root, line: document.root.line, source: source, format: document.format)
         case .dictionary(let root):
             schedule = INotifyFeedMapper(mapping: mapping).map(root, source: source, format: document.format)
@@ -69,6 +89,15 @@ public struct FeedParser: Sendable {
             schedule = nil
         }
         return FeedParseResult(schedule: schedule, diagnostics: mapping.diagnostics)
+    }
+
+    /// How a feed of `dialect` looks, in words.
+    private static func shapeName(_ dialect: FeedDialect) -> String {
+        switch dialect {
+        case .native, .zbim: "a portal feed (a dictionary with `notifications`)"
+        case .iNotify: "an iNotify feed (a dictionary of messages)"
+        case .iSmartNews: "an iSmartNews feed (an array)"
+        }
     }
 }
 

@@ -95,7 +95,7 @@ extension DaemonCore {
             if !hadFeed, let copy {
                 let put = putInForce(copy, at: now)
                 (changes, effects) = (put.changes, put.effects)
-                report = .changed(location, put.changes, from: [], to: copy.schedule.entries)
+                report = .changed(location, put.changes, from: nil, to: copy.schedule)
             } else {
                 report = .notModified(location)
             }
@@ -104,13 +104,13 @@ extension DaemonCore {
                 feedVersion: planner.schedule(source: index)?.version,
                 copyTakenAt: copyTakenAt, policy: policy(of: index), at: now)
         case .loaded(let load, let etag, let lastModified):
-            let old = planner.schedule(source: index)?.entries ?? []
+            let old = planner.schedule(source: index)
             let put = putInForce(load, at: now)
             (changes, effects) = (put.changes, put.effects)
             polling.recordSuccess(
                 of: index, etag: etag, lastModified: lastModified, feedVersion: load.schedule.version,
                 copyTakenAt: now, policy: policy(of: index), at: now)
-            report = .changed(location, put.changes, from: old, to: load.schedule.entries)
+            report = .changed(location, put.changes, from: old, to: load.schedule)
         }
         if hadFeed, let changes, !changes.isEmpty { effects.append(.log("\(location): \(changes.counts)")) }
         return (effects + [.saveHealth(polling.sources[index].health)], report)

@@ -29,15 +29,39 @@ public struct SourceCheckReport: Sendable, Equatable {
     }
 
     /// The feed was read and compared with the one before: counts, then the added and changed
-    /// entries in the new feed's order, then the withdrawn ones in the old feed's order.
+    /// entries in the new feed's order, then the withdrawn ones in the old feed's order, then
+    /// the iSmartNews feed-wide settings (global events, gate, queues) when they changed, which
+    /// change what the next cycles show without changing an entry.
     public static func changed(
-        _ location: String, _ changes: ScheduleChanges, from old: [ScheduleEntry], to new: [ScheduleEntry]
+        _ location: String, _ changes: ScheduleChanges, from old: Schedule?, to new: Schedule
     ) -> SourceCheckReport {
+        let oldEntries = old?.entries ?? []
         let current =
             (changes.added.map { ($0, "+") } + changes.changed.map { ($0.new, "~") }).sorted { $0.0 < $1.0 }
-        let lines =
-            current.map { position, mark in "\(mark) \(new[position].id)  \(new[position].content.title)" }
-            + changes.withdrawn.map { "- \(old[$0].id)  \(old[$0].content.title)" }
-        return SourceCheckReport(location: location, failed: false, lines: ["\(location): \(changes.counts)"] + lines)
+        var lines =
+            current.map { position, mark in
+                "\(mark) \(new.entries[position].id)  \(new.entries[position].content.title)"
+            }
+            + changes.withdrawn.map { "- \(oldEntries[$0].id)  \(oldEntries[$0].content.title)" }
+        var counts = changes.counts
+        if let old, let settings = new.news, old.news != settings {
+            counts += ", feed settings changed"
+            lines.append("~ feed settings: \(settingsChange(from: old.news, to: settings))")
+        }
+        return SourceCheckReport(location: location, failed: false, lines: ["\(location): \(counts)"] + lines)
+    }
+
+    /// What changed in an iSmartNews feed's settings, in words.
+    private static func settingsChange(from old: NewsSettings?, to new: NewsSettings) -> String {
+        var parts: [String] = []
+        if old?.globalEvents != new.globalEvents {
+            parts.append(
+                "global events "
+                    + new.globalEvents.map { "\($0.name) \($0.patternText)" }.joined(separator: ", ")
+                    + " (a changed pattern starts again)")
+        }
+        if old?.gate != new.gate { parts.append("gate \(new.gate.map(String.init) ?? "none")") }
+        if old?.queues != new.queues { parts.append("queues " + new.queues.map(\.name).joined(separator: ", ")) }
+        return parts.joined(separator: "; ")
     }
 }
