@@ -17,7 +17,9 @@ struct HandleCommand: ParsableCommand {
             when handled, 1 when the prompt could not be shown or the URL not opened (nothing is marked \
             then), 3 when ID names no notification notify-sched delivered, or an entry of several sources \
             (nothing is shown or opened). When a daemon runs, it does the handling (unless --allow-scheme \
-            is given); a prompt it shows stays until answered, also when the daemon restarts.
+            is given); a prompt it shows stays until answered, also when the daemon restarts. With --check \
+            it only says whether it could handle ID (ZBiM's canHandleLocalNotification): it prints \
+            `can handle: OCCURRENCE-ID` and exits 0, or exits 3, and shows, opens and marks nothing.
             """)
 
     @Argument(
@@ -30,11 +32,24 @@ struct HandleCommand: ParsableCommand {
     @Flag(name: .customLong("no-alert"), help: "Act at once, without asking.")
     var noAlert = false
 
+    @Flag(
+        name: .customLong("check"),
+        help: "Only say whether ID is a notification notify-sched can handle; do nothing with it.")
+    var check = false
+
     @OptionGroup var feedOptions: FeedOptions
+
+    func validate() throws {
+        if check, noAlert { throw ValidationError("--check does nothing, so it takes no --no-alert") }
+    }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let occurrenceID = try Self.occurrenceID(named: id, environment: environment)
+        if check {
+            Output.standardOutput.write("can handle: \(occurrenceID)")
+            return
+        }
         // A running daemon holds the popups and the state: it handles the id, unless this call
         // allows schemes of its own.
         if feedOptions.allowedSchemes.isEmpty,

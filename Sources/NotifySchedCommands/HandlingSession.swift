@@ -25,7 +25,12 @@ final class HandlingSession {
             throw CommandError(.failure, "notify-sched: \(error.message)")
         }
         notifier.catalog = Messages.catalog
-        let policy = HandlingPolicy(catalog: Messages.catalog, urlPolicy: URLPolicy(extraSchemes: schemes))
+        // The sources' own button labels; a configuration with errors has printed them and
+        // leaves the translated labels.
+        let configuration = try? UserConfiguration.load(nil, environment: environment)
+        let policy = HandlingPolicy(
+            catalog: Messages.catalog, urlPolicy: URLPolicy(extraSchemes: schemes),
+            customLabels: configuration?.customButtonLabels ?? [:])
         let store = self.store
         // `handle` looks the id up itself first, so a database that cannot be read is reported
         // as such rather than as an id that is not notify-sched's.

@@ -141,7 +141,8 @@ public final class Daemon {
         // process change; the handler's own copy is not read.
         handler = NotificationHandler(
             policy: HandlingPolicy(
-                catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy),
+                catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy,
+                customLabels: configuration.customButtonLabels),
             notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: WallClock.now)
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
         control.answer = { [unowned self] call in try self.answer(call) }

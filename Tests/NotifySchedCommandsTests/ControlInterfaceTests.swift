@@ -122,6 +122,13 @@ struct ControlInterfaceTests {
         let unknown = try CLI.run(["handle", "0123456789abcdef"], environment: bus.environment)
         #expect(unknown.status == 3)
         #expect(try bus.notifyCalls().count == 2, "an id notify-sched did not deliver shows nothing")
+        // seed semantics §5.54: canHandle answers yes or no, with no side effect.
+        let canHandle = try CLI.run(["handle", "--check", id], environment: bus.environment)
+        #expect(canHandle.status == 0 && canHandle.standardOutput == "can handle: \(id)\n")
+        let cannot = try CLI.run(["handle", "--check", "0123456789abcdef"], environment: bus.environment)
+        #expect(cannot.status == 3 && cannot.standardOutput.isEmpty)
+        #expect(try bus.notifyCalls().count == 2, "--check shows nothing")
+        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/now"], "--check opens nothing")
         stop(daemon)
     }
 

@@ -63,6 +63,28 @@ import Testing
         #expect(local.publicKey == "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
     }
 
+    @Test func iNotifysLabelsCheckAtLaunchAndHiddenKeysAreSourceSettings() throws {
+        let (configuration, diagnostics) = Configuration.parse(
+            """
+            ok-label = Got it
+            [source updates]
+            feed = /srv/updates.plist
+            check-at-launch = no
+            hidden-keys = 2026/01/01, 2026/02/01
+            action-label = Read
+            remind-label = Tomorrow
+            ignore-label = Never
+            """)
+        #expect(diagnostics == [])
+        let settings = try #require(configuration.sources.first?.settings.iNotify)
+        #expect(!settings.checkAtLaunch)
+        #expect(settings.hiddenKeys == ["2026/01/01", "2026/02/01"])
+        #expect(
+            settings.labels
+                == CustomButtonLabels(ok: "Got it", ignore: "Never", remindMeLater: "Tomorrow", moreInfo: "Read"))
+        #expect(configuration.customButtonLabels["/srv/updates.plist"] == settings.labels)
+    }
+
     @Test func problemsNameTheirLine() {
         let (configuration, diagnostics) = Configuration.parse(
             """

@@ -55,6 +55,27 @@ import Testing
         #expect(memory.news.versionSince == now + .days(2))
     }
 
+    @Test func withCheckAtLaunchOffOnlyAManualCheckChecksInDebugToo() throws {
+        // seed semantics §1.2 checkAtLaunch, §5.15: the "should check" veto holds in debug mode.
+        let feed = try schedule(#"{"2026/01/01": {"Title": "Update"}}"#)
+        let settings = INotifySettings(showOnFirstLaunch: true, debug: true, checkAtLaunch: false)
+        for event in [
+            SourceEvent.session("session:start", countsAsRun: true), .session("session:resume", countsAsRun: true),
+        ] {
+            let plan = plan(event, feed, settings: settings)
+            #expect(plan.popups.isEmpty && plan.check == nil)
+        }
+        #expect(plan(.manualCheck, feed, settings: settings).popups.map(\.popup.entryID) == ["2026/01/01"])
+    }
+
+    @Test func aHiddenKeyIsNeverShownAndDoesNotBlockOlderOnes() throws {
+        // seed semantics §5.21: the display veto shows nothing of that key and changes nothing.
+        let feed = try schedule(#"{"2026/01/01": {"Title": "Old"}, "2026/02/01": {"Title": "New"}}"#)
+        let settings = INotifySettings(showOnFirstLaunch: true, hiddenKeys: ["2026/02/01"])
+        let chosen = plan(.session("session:start", countsAsRun: true), feed, settings: settings)
+        #expect(chosen.popups.map(\.popup.entryID) == ["2026/01/01"])
+    }
+
     @Test func anIgnoredEventEntryTakesNoPart() throws {
         let feed = try schedule(
             #"{"notifications": [{"id": "a", "title": "A", "events": {"deploy": "ON=1"}}, {"id": "b", "title": "B", "events": {"deploy": "ON=1"}}]}"#

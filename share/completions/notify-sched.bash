@@ -310,7 +310,7 @@ _notify-sched_test() {
 
 _notify-sched_handle() {
     repeating_flags=()
-    non_repeating_flags=(--no-alert -h --help)
+    non_repeating_flags=(--no-alert --check -h --help)
     repeating_options=(--allow-scheme --ca-file)
     non_repeating_options=(--public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 1

@@ -146,6 +146,7 @@ _notify-sched_handle() {
     local -ar arg_specs=(
         ':id:'
         '--no-alert[Act at once, without asking.]'
+        '--check[Only say whether ID is a notification notify-sched can handle; do nothing with it.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'

@@ -155,6 +155,20 @@ private struct ConfigurationParser {
             if let flag = flag(key, value, number: number) { settings.iNotify.showOnFirstLaunch = flag }
         case "debug":
             if let flag = flag(key, value, number: number) { settings.iNotify.debug = flag }
+        case "check-at-launch":
+            if let flag = flag(key, value, number: number) { settings.iNotify.checkAtLaunch = flag }
+        case "hidden-keys":
+            settings.iNotify.hiddenKeys = Set(
+                value.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty })
+        // A button label; empty means the translated default.
+        case "ok-label":
+            settings.iNotify.labels.ok = value.isEmpty ? nil : value
+        case "ignore-label":
+            settings.iNotify.labels.ignore = value.isEmpty ? nil : value
+        case "remind-label":
+            settings.iNotify.labels.remindMeLater = value.isEmpty ? nil : value
+        case "action-label":
+            settings.iNotify.labels.moreInfo = value.isEmpty ? nil : value
         default:
             return false
         }

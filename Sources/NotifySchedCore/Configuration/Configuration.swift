@@ -26,6 +26,11 @@ public struct Configuration: Sendable, Equatable {
 
     /// The URL policy the configuration asks for.
     public var urlPolicy: URLPolicy { URLPolicy(extraSchemes: extraSchemes) }
+
+    /// Each source's own button labels, by its feed's location (`HandlingPolicy.customLabels`).
+    public var customButtonLabels: [String: CustomButtonLabels] {
+        Dictionary(sources.map { ($0.feed, $0.settings.iNotify.labels) }, uniquingKeysWith: { $1 })
+    }
 }
 
 /// One portal feed the daemon follows.

@@ -16,17 +16,26 @@ public struct HandlingPolicy: Sendable, Equatable {
     public var urlPolicy: URLPolicy
     /// The command a person types to act from a terminal, shown when the server has no buttons.
     public var commandName: String
+    /// Sources' own button labels, by source location.
+    public var customLabels: [String: CustomButtonLabels]
 
     public init(
-        catalog: MessageCatalog = .english, urlPolicy: URLPolicy = URLPolicy(), commandName: String = "notify-sched"
+        catalog: MessageCatalog = .english, urlPolicy: URLPolicy = URLPolicy(), commandName: String = "notify-sched",
+        customLabels: [String: CustomButtonLabels] = [:]
     ) {
         self.catalog = catalog
         self.urlPolicy = urlPolicy
         self.commandName = commandName
+        self.customLabels = customLabels
     }
 
     /// The labels, in the catalog's language.
     public var labels: ButtonLabels { ButtonLabels(catalog: catalog) }
+
+    /// The labels of `source`'s popups: its own where it set them, else the translated ones.
+    public func labels(of source: String?) -> ButtonLabels {
+        source.flatMap { customLabels[$0] }?.applied(to: labels) ?? labels
+    }
 
     /// The popup shown when `occurrence` falls due, laid out for `server`.
     ///
@@ -42,7 +51,11 @@ public struct HandlingPolicy: Sendable, Equatable {
         case .iNotify, .iSmartNews:
             buttons = alertButtons(for: occurrence)
         case .native, .zbim:
-            buttons = occurrence.content.action.map { [PopupButton(.open, label: actionLabel(of: $0))] } ?? []
+            buttons =
+                occurrence.content.action.map {
+                    [PopupButton(.open, label: actionLabel(of: $0, source: occurrence.source))]
+                }
+                ?? []
         }
         let popup = Popup(
             occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
@@ -63,6 +76,7 @@ public struct HandlingPolicy: Sendable, Equatable {
 
     /// The buttons of the dialect's alert, in the original's order.
     public func alertButtons(for occurrence: DeliveredOccurrence) -> [PopupButton] {
+        let labels = labels(of: occurrence.source)
         if occurrence.dialect == .iSmartNews {
             let news = occurrence.news
             var buttons: [PopupButton] = []
@@ -74,15 +88,15 @@ public struct HandlingPolicy: Sendable, Equatable {
         }
         guard let action = occurrence.content.action else { return [PopupButton(.ok, label: labels.ok)] }
         return [
-            PopupButton(.open, label: actionLabel(of: action)),
+            PopupButton(.open, label: actionLabel(of: action, source: occurrence.source)),
             PopupButton(.remindLater, label: labels.remindMeLater),
             PopupButton(.ignore, label: labels.ignore),
         ]
     }
 
-    /// An action's label, or the translated "More Info" when it has none.
-    public func actionLabel(of action: NotificationAction) -> String {
-        action.label.flatMap { $0.isEmpty ? nil : $0 } ?? labels.moreInfo
+    /// An action's label, or `source`'s "More Info" when it has none.
+    public func actionLabel(of action: NotificationAction, source: String? = nil) -> String {
+        action.label.flatMap { $0.isEmpty ? nil : $0 } ?? labels(of: source).moreInfo
     }
 
     /// What `response` to a popup of `occurrence` means and does.

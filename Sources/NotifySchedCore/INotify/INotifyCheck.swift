@@ -57,7 +57,8 @@ public enum INotifyCheck {
 
     /// Picks the message a check shows: entries neither viewed nor ignored (exact key match),
     /// within the version range, newest key first (or oldest); an entry whose action nothing
-    /// can open is passed over so that it does not block older ones.
+    /// can open, or whose key the settings hide, is passed over so that it does not block
+    /// older ones.
     ///
     /// - Parameters:
     ///   - entries: The source's entries (iNotify keys are their ids).
@@ -83,7 +84,7 @@ public enum INotifyCheck {
         var key: String?
         while let next = INotifyOrder.next(in: remaining.map(\.id), oldestFirst: settings.showOldestFirst) {
             let entry = remaining.first { $0.id == next }
-            if let url = entry?.content.action?.url, !canOpen(url) {
+            if settings.hiddenKeys.contains(next) || entry?.content.action.map({ !canOpen($0.url) }) == true {
                 remaining.removeAll { $0.id == next }
                 continue
             }

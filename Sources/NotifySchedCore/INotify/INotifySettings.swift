@@ -15,10 +15,20 @@ public struct INotifySettings: Sendable, Equatable {
     /// The application version compared with `MinVersion`/`MaxVersion`; nil applies no version
     /// filter. The default is nil.
     public var applicationVersion: String?
+    /// Check when the session starts, resumes or is unlocked (`checkAtLaunch`). Off, only
+    /// `notify-sched sync` checks, in debug mode too (as iNotify's "should check" hook vetoes
+    /// even then). The default is true.
+    public var checkAtLaunch: Bool
+    /// Keys never shown, as iNotify's "should display" hook refusing them: no state changes,
+    /// and older messages are not blocked behind them. The default is none.
+    public var hiddenKeys: Set<String>
+    /// The source's own button labels; unset ones are the translated defaults.
+    public var labels: CustomButtonLabels
 
     public init(
         checkPeriod: TimeSpan = .hours(12), remindPeriod: TimeSpan = .days(1), showOldestFirst: Bool = false,
-        showOnFirstLaunch: Bool = false, debug: Bool = false, applicationVersion: String? = nil
+        showOnFirstLaunch: Bool = false, debug: Bool = false, applicationVersion: String? = nil,
+        checkAtLaunch: Bool = true, hiddenKeys: Set<String> = [], labels: CustomButtonLabels = CustomButtonLabels()
     ) {
         self.checkPeriod = checkPeriod
         self.remindPeriod = remindPeriod
@@ -26,5 +36,8 @@ public struct INotifySettings: Sendable, Equatable {
         self.showOnFirstLaunch = showOnFirstLaunch
         self.debug = debug
         self.applicationVersion = applicationVersion
+        self.checkAtLaunch = checkAtLaunch
+        self.hiddenKeys = hiddenKeys
+        self.labels = labels
     }
 }

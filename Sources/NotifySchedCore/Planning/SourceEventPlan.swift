@@ -110,6 +110,10 @@ public struct SourceEventPlan: Sendable, Equatable {
         _ schedule: Schedule, _ memory: SourceMemory, _ settings: INotifySettings, force: Bool, location: String,
         waiting: PopupQueue, hasPopup: Bool, canOpen: (ActionURL) -> Bool, now: Instant
     ) {
+        if !force, !settings.checkAtLaunch {
+            notes.append("check-at-launch is off: only notify-sched sync checks it")
+            return
+        }
         var state = memory.check
         let decision =
             force

@@ -48,6 +48,24 @@ import Testing
         #expect(popup.buttons.map(\.label) == ["Download", "Remind Me Later", "Ignore"])
     }
 
+    @Test func aSourcesOwnButtonLabelsReplaceTheTranslatedOnes() {
+        // seed semantics §1.2: okButtonLabel, ignoreButtonLabel, remindButtonLabel and
+        // defaultActionButtonLabel; a feed's own ActionButton still comes first.
+        let policy = HandlingPolicy(
+            customLabels: [
+                "feed": CustomButtonLabels(ok: "Got it", ignore: "Never", remindMeLater: "Tomorrow", moreInfo: "Read")
+            ])
+        #expect(
+            policy.prompt(for: Occurrences.make(.iNotify, url: "https://example.org"), on: server).buttons.map(\.label)
+                == ["Read", "Tomorrow", "Never"])
+        #expect(policy.prompt(for: Occurrences.make(.iNotify), on: server).buttons.map(\.label) == ["Got it"])
+        #expect(
+            policy.prompt(for: Occurrences.make(.iNotify, label: "Download", url: "https://e.org"), on: server).buttons
+                .map(\.label) == ["Download", "Tomorrow", "Never"])
+        #expect(
+            policy.prompt(for: Occurrences.make(.iNotify, source: "other"), on: server).buttons.map(\.label) == ["OK"])
+    }
+
     @Test func thePromptIsUrgentResidentAndHasNoDefaultAction() {
         let popup = HandlingPolicy().prompt(for: Occurrences.make(.native, url: "https://example.org"), on: server)
         #expect(
