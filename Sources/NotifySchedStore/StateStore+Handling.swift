@@ -194,7 +194,11 @@ extension StateStore {
             if let change = outcome.change {
                 let stored = try Self.handlingState(occurrence.source, in: database)
                 var state = HandlingState(sources: [occurrence.source: stored])
-                state.apply(change, to: occurrence, at: now)
+                // A meta item's closing notes the version the source's last session started in.
+                let version = try String.fetchOne(
+                    database, sql: "SELECT application_version FROM source_state WHERE source = ?",
+                    arguments: [occurrence.source])
+                state.apply(change, to: occurrence, at: now, applicationVersion: version)
                 try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
             }
             if outcome.endsPrompt {
@@ -246,10 +250,12 @@ extension StateStore {
             try String.fetchAll(
                 database, sql: "SELECT content_hash FROM news_shown WHERE source = ?", arguments: [source]))
         for row in try Row.fetchAll(
-            database, sql: "SELECT uuid, closing, closed_us FROM meta_closing WHERE source = ?", arguments: [source])
+            database, sql: "SELECT uuid, closing, closed_us, application_version FROM meta_closing WHERE source = ?",
+            arguments: [source])
         {
             guard let closing = MetaClosing(rawValue: row["closing"]) else { continue }
-            state.metaClosings[row["uuid"], default: [:]][closing] = Instant(microseconds: row["closed_us"])
+            state.metaClosings[row["uuid"], default: [:]][closing] = MetaClosingRecord(
+                at: Instant(microseconds: row["closed_us"]), applicationVersion: row["application_version"])
         }
         return state
     }
@@ -299,13 +305,15 @@ extension StateStore {
                 sql: "DELETE FROM news_shown WHERE source = ? AND content_hash = ?", arguments: [source, hash])
         }
         for (uuid, closings) in new.metaClosings {
-            for (closing, instant) in closings where old.metaClosings[uuid]?[closing] != instant {
+            for (closing, record) in closings where old.metaClosings[uuid]?[closing] != record {
                 try database.execute(
                     sql: """
-                        INSERT INTO meta_closing (source, uuid, closing, closed_us) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (source, uuid, closing) DO UPDATE SET closed_us = excluded.closed_us
+                        INSERT INTO meta_closing (source, uuid, closing, closed_us, application_version)
+                        VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (source, uuid, closing) DO UPDATE SET
+                            closed_us = excluded.closed_us, application_version = excluded.application_version
                         """,
-                    arguments: [source, uuid, closing.rawValue, instant.microseconds])
+                    arguments: [source, uuid, closing.rawValue, record.at.microseconds, record.applicationVersion])
             }
         }
     }

@@ -10,7 +10,7 @@ extension StateStore {
             if let row = try Row.fetchOne(
                 database,
                 sql: """
-                    SELECT run_counter, first_start_us, application_version, version_since_us, upgraded
+                    SELECT run_counter, first_start_us, application_version, upgraded
                     FROM source_state WHERE source = ?
                     """,
                 arguments: [source])
@@ -18,7 +18,6 @@ extension StateStore {
                 state.runCounter = row["run_counter"]
                 state.firstStart = (row["first_start_us"] as Int64?).map(Instant.init(microseconds:))
                 state.applicationVersion = row["application_version"]
-                state.versionSince = (row["version_since_us"] as Int64?).map(Instant.init(microseconds:))
                 state.upgraded = row["upgraded"]
             }
             for row in try Row.fetchAll(
@@ -66,15 +65,14 @@ extension StateStore {
             try database.execute(
                 sql: """
                     INSERT INTO source_state
-                        (source, run_counter, first_start_us, application_version, version_since_us, upgraded)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                        (source, run_counter, first_start_us, application_version, upgraded)
+                    VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (source) DO UPDATE SET run_counter = excluded.run_counter,
                         first_start_us = excluded.first_start_us, application_version = excluded.application_version,
-                        version_since_us = excluded.version_since_us, upgraded = excluded.upgraded
+                        upgraded = excluded.upgraded
                     """,
                 arguments: [
-                    source, state.runCounter, state.firstStart?.microseconds, state.applicationVersion,
-                    state.versionSince?.microseconds, state.upgraded,
+                    source, state.runCounter, state.firstStart?.microseconds, state.applicationVersion, state.upgraded,
                 ])
             for table in ["queue_index", "event_progress", "meta_rotation", "meta_shown", "range_shown"] {
                 try database.execute(sql: "DELETE FROM \(table) WHERE source = ?", arguments: [source])

@@ -152,15 +152,17 @@ extension StateStore {
                     """)
         }
         // iSmartNews meta items' own rules (seed semantics §2.8): when each last showed and how
-        // often in each of its ranges, how each was last closed, and the source's install and
-        // upgrade.
+        // often in each of its ranges, how and in which version each was last closed, and the
+        // source's install and upgrade. A source followed before has been installed since its
+        // first delivery.
         migrator.registerMigration("8-meta-item-rules") { database in
             try database.execute(
                 sql: """
                     ALTER TABLE source_state ADD COLUMN first_start_us INTEGER;
                     ALTER TABLE source_state ADD COLUMN application_version TEXT;
-                    ALTER TABLE source_state ADD COLUMN version_since_us INTEGER;
                     ALTER TABLE source_state ADD COLUMN upgraded INTEGER NOT NULL DEFAULT 0;
+                    UPDATE source_state SET first_start_us =
+                        (SELECT MIN(recorded_us) FROM ledger WHERE ledger.source = source_state.source);
                     CREATE TABLE meta_shown (
                         source TEXT NOT NULL,
                         uuid TEXT NOT NULL,
@@ -179,6 +181,7 @@ extension StateStore {
                         uuid TEXT NOT NULL,
                         closing TEXT NOT NULL,
                         closed_us INTEGER NOT NULL,
+                        application_version TEXT,
                         PRIMARY KEY (source, uuid, closing)
                     );
                     """)

@@ -11,7 +11,7 @@ import Testing
     /// One iSmartNews source living through launches, events and closings, as the daemon
     /// threads its state: what each occurrence showed, by entry id.
     private struct Source {
-        let schedule: Schedule
+        var schedule: Schedule
         var state = NewsState()
         var handling = SourceHandlingState()
 
@@ -35,13 +35,22 @@ import Testing
             return cycle.items.map(\.entryID)
         }
 
-        /// The user closes the item's popup: `.metaOK` opening its page, `.metaCancelled` else.
+        /// The user closes the item's popup: `.metaOK` opening its page, `.metaCancelled` else,
+        /// in the version the last session started in, as the state database notes it.
         mutating func close(_ uuid: String, _ change: StateChange, at now: Instant) throws {
             let entry = try #require(schedule.entries.first { $0.id == uuid })
             var all = HandlingState(sources: ["test-feed": handling])
             all.apply(
-                change, to: DeliveredOccurrence(id: "o", entry: entry, source: "test-feed", deliveredAt: now), at: now)
+                change, to: DeliveredOccurrence(id: "o", entry: entry, source: "test-feed", deliveredAt: now), at: now,
+                applicationVersion: state.applicationVersion)
             handling = all["test-feed"]
+        }
+
+        /// The feed as reloaded with `json`, the state kept.
+        mutating func reload(_ json: String) throws {
+            let result = parse(json, userZone: MetaItemRulesTests.paris)
+            #expect(errors(result) == [])
+            schedule = try #require(result.schedule)
         }
     }
 
@@ -92,13 +101,71 @@ import Testing
         #expect(source.post("session:resume", at: mondayAt0930 + .days(7)) == ["m"])
     }
 
+    @Test func aWeekStartsOnMondayForTheLimitsCount() throws {
+        var source = try Source(
+            """
+            [{"meta": {"uuid": "m", "urls": ["https://e.org/m"],
+                       "dates": [{"templates": "weekend", "shownlimit": 1}]}}]
+            """)
+        let saturday = mondayAt0930 - .days(2)
+        _ = source.launch(at: saturday - .days(7))
+        #expect(source.post("session:resume", at: saturday) == ["m"])
+        #expect(source.post("session:resume", at: saturday + .days(1)) == [], "Sunday is the same week")
+        #expect(source.post("session:resume", at: saturday + .days(7)) == ["m"])
+    }
+
+    @Test func aRangeWhoseDatesChangeCountsFromZeroAndDroppedItemsAreForgotten() throws {
+        func feed(_ end: String) -> String {
+            """
+            [{"meta": {"uuid": "m", "urls": ["https://e.org/m"],
+                       "dates": [{"start": "2026-11-01T00:00:00Z", "end": "\(end)", "shownlimit": 1}]}}]
+            """
+        }
+        var source = try Source(feed("2026-12-01T00:00:00Z"))
+        #expect(source.launch(at: mondayAt0930) == ["m"])
+        #expect(source.post("session:resume", at: mondayAt0930 + .hours(1)) == [])
+        // iSmartNews resets a range's count when its dates change: a new campaign.
+        try source.reload(feed("2026-12-15T00:00:00Z"))
+        #expect(source.post("session:resume", at: mondayAt0930 + .hours(2)) == ["m"])
+        #expect(source.state.rangeShows.count == 1, "the old range's count is forgotten")
+        try source.reload(#"[{"title": "A", "always": true}]"#)
+        _ = source.post("session:resume", at: mondayAt0930 + .hours(3))
+        #expect(
+            source.state.metaShownAt.isEmpty && source.state.rangeShows.isEmpty && source.state.lastMetaShown.isEmpty)
+    }
+
+    @Test func aRangeThatEndsBeforeItStartsIsWarnedAbout() {
+        let result = parse(
+            """
+            [{"meta": {"uuid": "m", "urls": ["https://e.org/m"], "dates": [{"start": "SU(22:00)", "end": "MO(06:00)"}]}}]
+            """)
+        #expect(errors(result) == [])
+        #expect(warnings(result).contains { $0.contains("the range ends before it starts, so it never holds") })
+    }
+
+    @Test func wallClockRulesFollowTheZonesDaylightSavingTime() throws {
+        // 2027-03-28: Paris moves from UTC+1 to UTC+2. Monday 29 09:30 local is 07:30 UTC.
+        var source = try Source(
+            """
+            [{"meta": {"uuid": "m", "urls": ["https://e.org/m"], "minShowInterval": "day",
+                       "dates": [{"start": "MO(09:00)", "end": "MO(10:00)"}, {"start": "SU(01:00)", "end": "SU(23:00)"}]}}]
+            """)
+        _ = source.launch(at: instant("2027-03-20T12:00:00Z"))
+        // Sunday 23:30 local (after the change, 21:30 UTC) is outside the Sunday range.
+        #expect(source.post("session:resume", at: instant("2027-03-28T21:30:00Z")) == [])
+        #expect(source.post("session:resume", at: instant("2027-03-28T20:30:00Z")) == ["m"])
+        #expect(source.post("session:resume", at: instant("2027-03-29T08:30:00Z")) == [], "10:30 in Paris")
+        #expect(source.post("session:resume", at: instant("2027-03-29T07:30:00Z")) == ["m"], "a new day")
+    }
+
     @Test func aMonthlyRangeRepeatsOnItsDaysOfEveryMonth() throws {
         var source = try Source(
             """
             [{"meta": {"uuid": "m", "urls": ["https://e.org/m"], "dates": [{"start": "1(00:00)", "end": "3(00:00)"}]}}]
             """)
         _ = source.launch(at: wednesdayAt0930)
-        #expect(source.post("e", at: instant("2026-12-01T12:00:00+01:00")).isEmpty)
+        #expect(source.post("session:resume", at: instant("2026-11-30T23:59:00+01:00")) == [])
+        #expect(source.post("session:resume", at: instant("2026-12-01T00:00:00+01:00")) == ["m"])
         #expect(source.post("session:resume", at: instant("2026-12-02T23:59:00+01:00")) == ["m"])
         #expect(source.post("session:resume", at: instant("2026-12-03T00:00:00+01:00")) == [])
         #expect(source.post("session:resume", at: instant("2027-01-01T00:00:00+01:00")) == ["m"])
@@ -157,6 +224,15 @@ import Testing
         #expect(source.launch(at: mondayAt0930 + day * 5, version: "1.1") == [])
     }
 
+    @Test func oncePerVersionComparesVersionsSoADowngradeKeepsItAway() throws {
+        // iSmartNews compares the version it was closed in with the version now.
+        var source = try Source(#"[{"meta": {"uuid": "m", "urls": ["https://e.org/m"], "oncePerVersion": true}}]"#)
+        #expect(source.launch(at: mondayAt0930, version: "2.0") == ["m"])
+        try source.close("m", .metaOK, at: mondayAt0930 + .seconds(5))
+        #expect(source.launch(at: mondayAt0930 + .days(1), version: "2.1") == ["m"])
+        #expect(source.launch(at: mondayAt0930 + .days(2), version: "2.0") == [])
+    }
+
     @Test func oncePerInstallWithoutConditionsEndsAtAnyClosing() throws {
         var source = try Source(#"[{"meta": {"uuid": "m", "urls": ["https://e.org/m"], "oncePerInstall": 1}}]"#)
         #expect(source.launch(at: mondayAt0930, version: "1.0") == ["m"])
@@ -181,6 +257,9 @@ import Testing
         let upgraded = mondayAt0930 + .days(1)
         #expect(source.launch(at: upgraded, version: "2.0") == ["news-" + classicHash(source)!, "what_is_new"])
         try source.close("what_is_new", .metaOK, at: upgraded + .seconds(5))
+        #expect(
+            !source.post("app:didfinishlaunchingafterupgrade", at: upgraded + .hours(1)).contains("what_is_new"),
+            "once per version")
         #expect(source.launch(at: upgraded + .days(1), version: "3.0").contains("what_is_new"))
         // Its own event: a resume does not show it.
         #expect(source.post("session:resume", at: upgraded + .days(1) + .hours(1)).contains("what_is_new") == false)
@@ -209,11 +288,29 @@ import Testing
         #expect(source.post("review:show_review_manually", at: mondayAt0930 + .days(2) + .hours(1)) == ["review"])
     }
 
+    @Test func whatIsNewAndReviewAreTheOnlyCandidatesWhileEligible() throws {
+        // iSmartNews's onlySingleUuid: no rotation passes what_is_new, then review, by.
+        var source = try Source(
+            """
+            [{"meta": {"uuid": "a", "urls": ["https://e.org/a"]}},
+             {"meta": {"uuid": "review", "urls": ["https://e.org/r"]}},
+             {"meta": {"uuid": "what_is_new", "urls": ["https://e.org/w"], "events": {"app:didfinishlaunchingafterupgrade": "ON=1", "app:activate": "ON=1"}}}]
+            """)
+        #expect(source.launch(at: mondayAt0930, version: "1.0") == ["review"])
+        #expect(source.launch(at: mondayAt0930 + .days(1), version: "1.0") == ["review"])
+        try source.close("review", .metaCancelled, at: mondayAt0930 + .days(1))
+        #expect(source.launch(at: mondayAt0930 + .days(2), version: "1.0") == ["a"])
+        for day in 3...4 {
+            let version = "1.\(day)"
+            #expect(source.launch(at: mondayAt0930 + .days(Int64(day)), version: version) == ["what_is_new"])
+        }
+    }
+
     @Test func firstShowIntervalWaitsCalendarDaysSinceTheFirstStart() throws {
         var source = try Source(
             """
             [{"title": "A", "always": true, "FirstShowInterval": 2},
-             {"meta": {"uuid": "m", "urls": ["https://e.org/m"], "FirstShowInterval": "1"}}]
+             {"meta": {"uuid": "m", "urls": ["https://e.org/m"], "FirstShowInterval": 1}}]
             """)
         #expect(source.launch(at: mondayAt0930).isEmpty)
         #expect(source.post("session:resume", at: instant("2026-11-24T00:00:00+01:00")) == ["m"])
@@ -240,8 +337,9 @@ import Testing
              {"meta": {"uuid": "c", "urls": ["https://e.org/c"], "events": {"x": "ON=1", "y": "ON=1"}}}]
             """)
         #expect((0..<4).map { _ in source.post("x", at: mondayAt0930) } == [["a"], ["b"], ["c"], ["a"]])
-        // A launch after an upgrade is one occurrence; with a feed listening to both the launch
-        // and the posted name, several names are active and the pick is random, fixed by the seed.
+        // A launch is one occurrence carrying two names (`session:start` and
+        // `app:didfinishlaunching`); with items listening to both, two names are active and the
+        // pick is random, fixed by the seed, and the round-robin is left alone.
         var twoNames = try Source(
             """
             [{"meta": {"uuid": "a", "urls": ["https://e.org/a"], "events": {"session:start": "ON=1", "app:didfinishlaunching": "ON=1"}}},
@@ -253,15 +351,19 @@ import Testing
         }
         #expect(Set(picks) == [["a"], ["b"], ["c"]])
         #expect(picks == (0..<60).map { UInt64($0) }.map { twoNames.post("session:start", at: mondayAt0930, seed: $0) })
+        #expect(twoNames.state.lastMetaShown.isEmpty)
     }
 
-    @Test func iSmartNewsReadsStringsWhereItWantsNumbersAndBooleans() throws {
+    @Test func aNumberOrBooleanOfAnotherTypeIsPassedOverWithAWarningAsISmartNewsDoes() throws {
+        // iSmartNews reads these only when they are NSNumbers: a string is as good as absent.
         let result = parse(
-            #"[{"title": "T", "repeat": "YES", "always": "no", "counter": "2"}, {"gate": "1"}]"#)
+            #"[{"title": "T", "repeat": "YES", "always": 1, "counter": "2"}, {"gate": "1"}]"#)
         #expect(errors(result) == [])
+        #expect(warnings(result).count == 3)
+        #expect(warnings(result).allSatisfy { $0.contains("iSmartNews passes it over, and so does notify-sched") })
         let rules = try #require(result.schedule?.entries.first?.news)
-        #expect(rules.repeats && !rules.always && rules.counter == 2)
-        #expect(result.schedule?.news?.gate == 1)
+        #expect(!rules.repeats && rules.always && rules.counter == nil)
+        #expect(result.schedule?.news?.gate == nil)
     }
 
     @Test func keysWithoutEffectOnTheDesktopAreWarnedAboutByName() {

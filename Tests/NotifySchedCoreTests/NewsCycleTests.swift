@@ -160,11 +160,11 @@ import Testing
             [{"meta": {"uuid": "b", "urls": ["https://e.org/b"]}},
              {"meta": {"uuid": "a", "urls": ["https://e.org/a"]}},
              {"meta": {"uuid": "top", "urls": ["https://e.org/t"], "priority": 9}},
-             {"meta": {"uuid": "review", "urls": ["https://e.org/w"]}}]
+             {"meta": {"uuid": "c", "urls": ["https://e.org/c"], "priority": -1}}]
             """)
         #expect(
             cycles(feed, event: "session:start", count: 5).shown == [
-                ["review"], ["top"], ["a"], ["b"], ["review"],
+                ["top"], ["a"], ["b"], ["c"], ["top"],
             ])
     }
 }

@@ -52,7 +52,7 @@ import Testing
         }
         #expect(shown == [["launches"], ["launches"], ["what_is_new"], ["launches"]])
         #expect(memory.news.firstStart == now)
-        #expect(memory.news.versionSince == now + .days(2))
+        #expect(memory.news.applicationVersion == "2.0")
     }
 
     @Test func withCheckAtLaunchOffOnlyAManualCheckChecksInDebugToo() throws {

@@ -98,8 +98,9 @@ import Testing
         #expect(try store.handlingState("other") == SourceHandlingState())
     }
 
-    @Test func aMetaItemsClosingsAreKeptPerWayWithTheLatestTime() throws {
+    @Test func aMetaItemsClosingsAreKeptPerWayWithTheLatestTimeAndTheVersionOfTheSession() throws {
         let store = try StateStore(path: freshPath())
+        try store.setNewsState(NewsState(applicationVersion: "2.1"), for: "feed")
         let meta = DeliveredOccurrence(
             id: "o-1", source: "feed", entryID: "survey", dialect: .iSmartNews,
             content: NotificationContent(title: "S", body: ""),
@@ -111,7 +112,12 @@ import Testing
         try store.recordHandling(
             HandlingOutcome(occurrence: meta, origin: .popup, choice: .open, change: .metaOK), at: now + .hours(2))
         #expect(
-            try store.handlingState("feed").metaClosings == ["survey": [.cancel: now, .ok: now + .hours(2)]])
+            try store.handlingState("feed").metaClosings == [
+                "survey": [
+                    .cancel: MetaClosingRecord(at: now, applicationVersion: "2.1"),
+                    .ok: MetaClosingRecord(at: now + .hours(2), applicationVersion: "2.1"),
+                ]
+            ])
     }
 
     @Test func theLedgerOutcomeSaysWhatTheAnswerMeantNotWhichMarkItMade() throws {

@@ -133,8 +133,12 @@ import Testing
             runCounter: 4, queueIndexes: ["tips": 2],
             eventProgress: ["global:session:start": EventProgress(patternText: "ON=1|OFF=2", position: 1)],
             lastMetaShown: ["app:activate|session:start": "survey"], metaShownAt: ["survey": now],
-            rangeShows: [NewsState.rangeKey(uuid: "survey", range: "mornings"): RangeShows(period: 20_415, count: 2)],
-            firstStart: now - .days(40), applicationVersion: "2.1", versionSince: now - .days(3), upgraded: true)
+            rangeShows: [
+                NewsState.rangeKey(
+                    uuid: "survey", range: ShowRange(id: "mornings", span: .weekly(start: 0, end: 3600))):
+                    RangeShows(period: 20_415, count: 2)
+            ],
+            firstStart: now - .days(40), applicationVersion: "2.1", upgraded: true)
         try store.setNewsState(state, for: "news")
         #expect(try store.newsState("news") == state)
         #expect(try store.sourceState("news") == SourceState(hasRun: true, lastChecked: now))

@@ -7,18 +7,20 @@ struct FieldReader {
     let path: String
     let line: Int?
     let mapping: FeedMapping
-    /// iSmartNews matches keys case-insensitively, and reads strings where it wants numbers
-    /// and booleans, as Foundation's `integerValue` and `boolValue` do.
-    private let caseInsensitive: Bool
+    /// Read as iSmartNews reads: keys match case-insensitively, and a number or boolean of
+    /// another type is passed over (iSmartNews tests `isKindOfClass:[NSNumber class]`), with a
+    /// warning, rather than being an error.
+    private let readsAsISmartNews: Bool
     /// Which of `dictionary.entries` were read, by index.
     private var readFlags: ReadFlags
 
-    init(_ dictionary: FeedDictionary, path: String, line: Int?, mapping: FeedMapping, caseInsensitive: Bool = false) {
+    init(_ dictionary: FeedDictionary, path: String, line: Int?, mapping: FeedMapping, readsAsISmartNews: Bool = false)
+    {
         self.dictionary = dictionary
         self.path = path
         self.line = line
         self.mapping = mapping
-        self.caseInsensitive = caseInsensitive
+        self.readsAsISmartNews = readsAsISmartNews
         self.readFlags = ReadFlags(count: dictionary.count)
     }
 
@@ -32,7 +34,7 @@ struct FieldReader {
     /// The node under `key` (case-insensitively for iSmartNews), marking the key as read.
     mutating func node(_ key: String) -> (key: String, node: FeedNode)? {
         let index: Int?
-        if caseInsensitive {
+        if readsAsISmartNews {
             let lowered = key.lowercased()
             index = dictionary.entries.firstIndex { $0.key.lowercased() == lowered }
         } else {
@@ -58,9 +60,9 @@ struct FieldReader {
 
     /// Marks keys as known without reading them (keys a dialect defines but notify-sched does not act on).
     mutating func accept(_ keys: some Sequence<String>) {
-        let wanted = Set(keys.map { caseInsensitive ? $0.lowercased() : $0 })
+        let wanted = Set(keys.map { readsAsISmartNews ? $0.lowercased() : $0 })
         for (index, entry) in dictionary.entries.enumerated()
-        where wanted.contains(caseInsensitive ? entry.key.lowercased() : entry.key) {
+        where wanted.contains(readsAsISmartNews ? entry.key.lowercased() : entry.key) {
             readFlags.mark(index)
         }
     }
@@ -101,14 +103,14 @@ struct FieldReader {
             return value
         case .real(let value) where abs(value) < 9.0e15 && Double(Int64(value)) == value:
             return Int64(value)
-        case .string(let text) where acceptingStrings || caseInsensitive:
+        case .string(let text) where acceptingStrings:
             if let value = Int64(text.trimmingSpaces) { return value }
             mapping.error(
                 .invalidValue, "`\(name)` is not a whole number: \(QuotedInput.quoted(text))",
                 at: location(of: name, node))
             return nil
         default:
-            wrongType(name, node, expected: acceptingStrings ? "a whole number" : "an integer")
+            scalarOfWrongType(name, node, expected: acceptingStrings ? "a whole number" : "an integer")
             return nil
         }
     }
@@ -125,19 +127,28 @@ struct FieldReader {
     }
 
     /// A boolean: `true`/`false`, or the numbers 0 and 1 as older plists write them; in an
-    /// iSmartNews feed also any number (non-zero is true) and a string as `boolValue` reads it.
+    /// iSmartNews feed any number (non-zero is true), as `boolValue` reads an `NSNumber`.
     mutating func bool(_ key: String, localized: Bool = false) -> Bool? {
         guard let (name, node) = localized ? localizedNode(key) : self.node(key) else { return nil }
         switch node.value {
         case .bool(let value): return value
         case .integer(let value) where value == 0 || value == 1: return value == 1
-        case .integer(let value) where caseInsensitive: return value != 0
-        case .real(let value) where caseInsensitive: return value != 0
-        case .string(let text) where caseInsensitive: return Self.foundationBool(text)
+        case .integer(let value) where readsAsISmartNews: return value != 0
+        case .real(let value) where readsAsISmartNews: return value != 0
         default:
-            wrongType(name, node, expected: "a boolean")
+            scalarOfWrongType(name, node, expected: "a boolean")
             return nil
         }
+    }
+
+    /// A number or boolean of the wrong type: an error, or in an iSmartNews feed a warning,
+    /// since iSmartNews passes it over as if it were absent.
+    private func scalarOfWrongType(_ key: String, _ node: FeedNode, expected: String) {
+        guard readsAsISmartNews else { return wrongType(key, node, expected: expected) }
+        mapping.warning(
+            .wrongType,
+            "`\(key)` must be \(expected), not \(node.value.typeName); iSmartNews passes it over, and so does notify-sched",
+            at: location(of: key, node))
     }
 
     /// A date-time: a plist `<date>` or an RFC 3339 string, absolute or floating.
@@ -238,17 +249,6 @@ struct FieldReader {
             mapping.error(.disallowedURL, "`\(key)`: \(error.message)", at: location(of: key))
             return nil
         }
-    }
-
-    /// Foundation's `-[NSString boolValue]`: after spaces and an optional sign followed by
-    /// zeros, true on `Y`, `y`, `T`, `t` or a digit 1–9; anything else is false.
-    static func foundationBool(_ text: String) -> Bool {
-        var scalars = Substring(text).unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
-        if let sign = scalars.first, sign == "+" || sign == "-" {
-            scalars = scalars.dropFirst().drop { $0 == "0" }
-        }
-        guard let first = scalars.first else { return false }
-        return "YyTt123456789".unicodeScalars.contains(first)
     }
 
     /// Warns about each of `keys` present, with why it has no effect on the desktop: a key of

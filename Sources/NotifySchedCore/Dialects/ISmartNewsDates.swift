@@ -24,7 +24,7 @@ struct ISmartNewsDates {
                 continue
             }
             var reader = FieldReader(
-                dictionary, path: elementPath, line: element.line, mapping: mapping, caseInsensitive: true)
+                dictionary, path: elementPath, line: element.line, mapping: mapping, readsAsISmartNews: true)
             defer { reader.reportUnknownKeys() }
             let errorsBefore = mapping.errorCount
             let id = reader.string("uuid") ?? "\(uuid)#\(index)"
@@ -38,6 +38,13 @@ struct ISmartNewsDates {
             guard let spans = read, mapping.errorCount == errorsBefore else {
                 valid = false
                 continue
+            }
+            if spans.contains(where: { !$0.canHold }) {
+                mapping.warning(
+                    .invalidValue,
+                    "the range ends before it starts, so it never holds (iSmartNews compares the two as they are; "
+                        + "split a range over the week's or the month's end in two)",
+                    at: reader.location)
             }
             let ids = spans.count == 1 ? [id] : spans.indices.map { "\(id)#\($0)" }
             for (span, spanID) in zip(spans, ids) {

@@ -10,30 +10,30 @@ struct ISmartNewsFeedMapper {
         "FirstShowInterval",
     ]
     /// iSmartNews 4.x keys that have no effect on the desktop, with why: each is warned about.
-    private static let classicIgnoredKeys: [(key: String, why: String)] = [
-        ("type", "web and direct-action popups are iOS views; the desktop shows a notification"),
-        ("review", "the App Store review prompt has no desktop counterpart"),
-        ("remind", "the App Store review prompt has no desktop counterpart"),
-        ("review_type", "the App Store review prompt has no desktop counterpart"),
-        ("style", "popup styles are iOS views; the notification server draws the popup"),
-        ("allowAllIphoneOrientations", "screen orientation is an iOS notion"),
-    ]
-    private static let metaIgnoredKeys: [(key: String, why: String)] = [
-        ("showIfApps", "it tests for installed iOS apps, which the desktop cannot"),
-        ("skipIfApps", "it tests for installed iOS apps, which the desktop cannot"),
-        ("showIf", "it targets the iSmartNews app's segments, which the desktop has none of"),
-        ("skipIf", "it targets the iSmartNews app's segments, which the desktop has none of"),
-        ("segment", "it targets the iSmartNews app's segments, which the desktop has none of"),
-        ("randomize", "the desktop shows the item's first URL, with no sequence to shuffle"),
-        ("fixurl", "the desktop shows the item's first URL, with no sequence to freeze"),
-        ("minDelay", "the desktop shows the item with the rest of its cycle"),
-        ("maxDelay", "the desktop shows the item with the rest of its cycle"),
-        ("autoHideInterval", "the notification server decides when a popup expires"),
-        ("orientations", "screen orientation is an iOS notion"),
-        ("style", "popup styles are iOS views; the notification server draws the popup"),
-        ("onShow", "it runs an iOS callback"),
-        ("removeAdsAction", "it runs an iOS in-app purchase"),
-    ]
+    private static let classicIgnoredKeys =
+        ignoring(["type"], because: "web and direct-action popups are iOS views; the desktop shows a notification")
+        + ignoring(
+            ["review", "remind", "review_type"], because: "the App Store review prompt has no desktop counterpart")
+        + ignoring(["style"], because: Self.styleWhy)
+        + ignoring(["allowAllIphoneOrientations"], because: Self.orientationWhy)
+    private static let metaIgnoredKeys =
+        ignoring(["showIfApps", "skipIfApps"], because: "it tests for installed iOS apps, which the desktop cannot")
+        + ignoring(
+            ["showIf", "skipIf", "segment"],
+            because: "it targets the iSmartNews app's segments, which the desktop has none of")
+        + ignoring(["randomize", "fixurl"], because: "the desktop shows the item's first URL, with no sequence")
+        + ignoring(["minDelay", "maxDelay"], because: "the desktop shows the item with the rest of its cycle")
+        + ignoring(["autoHideInterval"], because: "the notification server decides when a popup expires")
+        + ignoring(["orientations"], because: Self.orientationWhy)
+        + ignoring(["style"], because: Self.styleWhy)
+        + ignoring(["onShow"], because: "it runs an iOS callback")
+        + ignoring(["removeAdsAction"], because: "it runs an iOS in-app purchase")
+    private static let styleWhy = "popup styles are iOS views; the notification server draws the popup"
+    private static let orientationWhy = "screen orientation is an iOS notion"
+
+    private static func ignoring(_ keys: [String], because why: String) -> [(key: String, why: String)] {
+        keys.map { ($0, why) }
+    }
 
     func map(_ items: [FeedNode], source: String, format: FeedFormat) -> Schedule {
         var entries: [ScheduleEntry] = []
@@ -50,13 +50,13 @@ struct ISmartNewsFeedMapper {
                     at: FeedLocation(keyPath: path, line: node.line))
                 continue
             }
-            var reader = FieldReader(item, path: path, line: node.line, mapping: mapping, caseInsensitive: true)
+            var reader = FieldReader(item, path: path, line: node.line, mapping: mapping, readsAsISmartNews: true)
             if reader.node("event") != nil {
                 globalEvents += globalEvent(&reader)
             } else if reader.node("meta") != nil {
                 if let (entry, location, takesGlobals) = meta(&reader) {
                     append(entry, at: location, to: &entries, seen: &seen)
-                    if entry.id == Self.reviewUUID { reviewTakesGlobals = takesGlobals }
+                    if entry.id == MetaItem.reviewUUID { reviewTakesGlobals = takesGlobals }
                 }
             } else if isClassic(item) {
                 if let entry = classic(&reader, item: item) {
@@ -73,7 +73,7 @@ struct ISmartNewsFeedMapper {
         }
         // A `review` item without events of its own takes the global ones as its own, beside
         // its manual event, so that the manual event does not make it ignore them.
-        for (index, entry) in entries.enumerated() where entry.id == Self.reviewUUID && reviewTakesGlobals {
+        for (index, entry) in entries.enumerated() where entry.id == MetaItem.reviewUUID && reviewTakesGlobals {
             if case .events(.local(let rules)) = entry.trigger {
                 entries[index] = ScheduleEntry(
                     id: entry.id, dialect: entry.dialect, content: entry.content,
@@ -110,7 +110,7 @@ struct ISmartNewsFeedMapper {
         guard let (event, node) = reader.dictionary("event") else { return [] }
         var eventReader = FieldReader(
             event, path: KeyPath.child(reader.path, key: "event"), line: node.line, mapping: mapping,
-            caseInsensitive: true)
+            readsAsISmartNews: true)
         defer { eventReader.reportUnknownKeys() }
         guard let name = eventReader.string("name")?.trimmingSpaces.lowercased(), !name.isEmpty else {
             eventReader.missing("name", ": a global event needs a non-empty name")
@@ -163,17 +163,13 @@ struct ISmartNewsFeedMapper {
         return text
     }
 
-    /// The uuids iSmartNews gives defaults of their own (seed semantics §2.8).
-    private static let reviewUUID = "review"
-    private static let whatIsNewUUID = "what_is_new"
-
     /// A meta item's entry, where its `meta` dictionary is, and whether it takes the feed's
     /// global events as its own (a `review` item without events of its own).
     private func meta(_ reader: inout FieldReader) -> (ScheduleEntry, FeedLocation, takesGlobals: Bool)? {
         guard let (meta, node) = reader.dictionary("meta") else { return nil }
         var metaReader = FieldReader(
             meta, path: KeyPath.child(reader.path, key: "meta"), line: node.line, mapping: mapping,
-            caseInsensitive: true)
+            readsAsISmartNews: true)
         defer { metaReader.reportUnknownKeys() }
         let errorsBefore = mapping.errorCount
         let uuid = metaReader.string("uuid")?.trimmingSpaces
@@ -203,18 +199,23 @@ struct ISmartNewsFeedMapper {
         let special = uuid ?? ""
         let oncePerVersion = onceRule(
             &metaReader, "oncePerVersion",
-            default: special == Self.reviewUUID ? "cancel|review|ok" : special == Self.whatIsNewUUID ? "cancel|ok" : nil
+            default: special == MetaItem.reviewUUID
+                ? "cancel|review|ok" : special == MetaItem.whatIsNewUUID ? "cancel|ok" : nil
         )
         var oncePerInstall = onceRule(
             &metaReader, "oncePerInstall",
-            default: special == "subscribe" || special.hasPrefix("subscribe_") ? "cancel|ok" : nil)
+            default: special == MetaItem.subscribeUUID || special.hasPrefix(MetaItem.subscribeUUID + "_")
+                ? "cancel|ok" : nil)
         if oncePerVersion != nil, oncePerInstall != nil {
-            mapping.warning(
-                .unsupportedKey, "`oncePerInstall` is ignored beside `oncePerVersion`, as iSmartNews does",
-                at: metaReader.location(of: "oncePerInstall"))
+            // Only a key the feed wrote is worth a word; a default set aside is not.
+            if metaReader.node("oncePerInstall") != nil {
+                mapping.warning(
+                    .unsupportedKey, "`oncePerInstall` is ignored beside `oncePerVersion`, as iSmartNews does",
+                    at: metaReader.location(of: "oncePerInstall"))
+            }
             oncePerInstall = nil
         }
-        let onlyIfUpgrade = metaReader.bool("showOnlyIfUpgrade") ?? (special == Self.whatIsNewUUID)
+        let onlyIfUpgrade = metaReader.bool("showOnlyIfUpgrade") ?? (special == MetaItem.whatIsNewUUID)
         metaReader.ignore(Self.metaIgnoredKeys)
         metaReader.acceptSuffixed(["start", "end", "title", "text"])
         guard mapping.errorCount == errorsBefore, let uuid, let urls, !ignored else { return nil }
@@ -232,15 +233,15 @@ struct ISmartNewsFeedMapper {
         // `review` also listens to its manual event; `what_is_new` without events of its own
         // shows at the launch after an upgrade.
         var events = ownEvents
-        if uuid == Self.reviewUUID {
-            events = (ownEvents ?? []) + [EventRule(name: "review:show_review_manually", patternText: "ON=1")]
-        } else if uuid == Self.whatIsNewUUID, ownEvents == nil {
+        if uuid == MetaItem.reviewUUID {
+            events = (ownEvents ?? []) + [EventRule(name: SeedEventNames.reviewManually, patternText: "ON=1")]
+        } else if uuid == MetaItem.whatIsNewUUID, ownEvents == nil {
             events = [EventRule(name: SeedEventNames.launchAfterUpgrade, patternText: "ON=1")]
         }
         let entry = ScheduleEntry(
             id: uuid, dialect: .iSmartNews, content: NotificationContent(title: title, body: body, action: action),
             trigger: .events(events.map { .local($0) } ?? .global), news: rules)
-        return (entry, metaReader.location, uuid == Self.reviewUUID && ownEvents == nil)
+        return (entry, metaReader.location, uuid == MetaItem.reviewUUID && ownEvents == nil)
     }
 
     /// `urls`: `|`-separated components, the first an http(s) URL, then flags (`3`, `$scheme`, `ignore`).
@@ -299,8 +300,14 @@ struct ISmartNewsFeedMapper {
             case "hour": return .hour
             case "day": return .day
             case "week": return .week
-            case let digits where !digits.isEmpty && digits.allSatisfy(\.isNumber):
-                return Int64(digits).map { .span(.seconds($0)) }
+            case let digits where !digits.isEmpty && digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }):
+                if let seconds = Int64(digits), seconds < FieldReader.spanSecondsLimit {
+                    return .span(.seconds(seconds))
+                }
+                mapping.warning(
+                    .invalidValue, "`minShowInterval` \(digits) is beyond any time; it is ignored",
+                    at: reader.location(of: key, node))
+                return nil
             default:
                 if let span = TimeSpan.parse(text) { return .span(span) }
                 mapping.warning(
@@ -355,7 +362,7 @@ struct ISmartNewsFeedMapper {
                 continue
             }
             var queueReader = FieldReader(
-                queue, path: path, line: element.line, mapping: mapping, caseInsensitive: true)
+                queue, path: path, line: element.line, mapping: mapping, readsAsISmartNews: true)
             if let name = queueReader.nonEmptyString("name") {
                 // iSmartNews 4.x turns a negative timeout into 1 s and caps it at 1000 s.
                 let given = queueReader.integer("timeout") ?? 0

@@ -16,6 +16,9 @@ public enum SeedEventNames {
     public static let launchAfterUpgrade = "app:didfinishlaunchingafterupgrade"
     /// The event iSmartNews posts on every return to the application.
     public static let activate = "app:activate"
+    /// The event an application posts to ask for its review item (iSmartNews's `review` uuid
+    /// listens to it).
+    public static let reviewManually = "review:show_review_manually"
 
     /// The names an occurrence of `event` carries, lower-cased.
     ///

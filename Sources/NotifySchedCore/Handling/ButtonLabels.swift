@@ -32,26 +32,3 @@ public struct ButtonLabels: Sendable, Equatable {
     /// The English labels, iNotify's defaults.
     public static let english = ButtonLabels(catalog: .english)
 }
-
-/// A source's own button labels (iNotify's `okButtonLabel`, `ignoreButtonLabel`,
-/// `remindButtonLabel` and `defaultActionButtonLabel`); nil keeps the translated label.
-public struct CustomButtonLabels: Sendable, Equatable {
-    public var ok: String?
-    public var ignore: String?
-    public var remindMeLater: String?
-    public var moreInfo: String?
-
-    public init(ok: String? = nil, ignore: String? = nil, remindMeLater: String? = nil, moreInfo: String? = nil) {
-        self.ok = ok
-        self.ignore = ignore
-        self.remindMeLater = remindMeLater
-        self.moreInfo = moreInfo
-    }
-
-    /// `labels` with these in place of the ones set.
-    public func applied(to labels: ButtonLabels) -> ButtonLabels {
-        ButtonLabels(
-            ok: ok ?? labels.ok, ignore: ignore ?? labels.ignore, remindMeLater: remindMeLater ?? labels.remindMeLater,
-            moreInfo: moreInfo ?? labels.moreInfo, cancel: labels.cancel)
-    }
-}

@@ -24,7 +24,12 @@ public struct HandlingState: Sendable, Equatable {
     /// native entries keep the same lists per entry, and a reminder time per entry.
     /// iSmartNews marks a classic message's content hash as shown, and notes when a meta item
     /// was last closed each way. O(1) amortized.
-    public mutating func apply(_ change: StateChange, to occurrence: DeliveredOccurrence, at now: Instant) {
+    ///
+    /// - Parameter applicationVersion: The source's application version now, noted with a meta
+    ///   item's closing for `oncePerVersion`.
+    public mutating func apply(
+        _ change: StateChange, to occurrence: DeliveredOccurrence, at now: Instant, applicationVersion: String? = nil
+    ) {
         var source = self[occurrence.source]
         let key = occurrence.entryID
         let perSourceReminder = occurrence.dialect == .iNotify
@@ -40,9 +45,11 @@ public struct HandlingState: Sendable, Equatable {
         case .newsShown:
             if let hash = occurrence.news?.contentHash { source.shownNews.insert(hash) }
         case .metaOK:
-            source.metaClosings[key, default: [:]][.ok] = now
+            source.metaClosings[key, default: [:]][.ok] = MetaClosingRecord(
+                at: now, applicationVersion: applicationVersion)
         case .metaCancelled:
-            source.metaClosings[key, default: [:]][.cancel] = now
+            source.metaClosings[key, default: [:]][.cancel] = MetaClosingRecord(
+                at: now, applicationVersion: applicationVersion)
         }
         self[occurrence.source] = source
     }
@@ -60,13 +67,13 @@ public struct SourceHandlingState: Sendable, Equatable {
     public var reminded: [String: Instant]
     /// iSmartNews: content hashes of messages marked shown (`iSmartNewsCache.txt`).
     public var shownNews: Set<String>
-    /// iSmartNews: when each meta item was last closed each way, by uuid (`oncePerVersion`,
-    /// `oncePerInstall`).
-    public var metaClosings: [String: [MetaClosing: Instant]]
+    /// iSmartNews: when, and in which application version, each meta item was last closed
+    /// each way, by uuid (`oncePerVersion`, `oncePerInstall`).
+    public var metaClosings: [String: [MetaClosing: MetaClosingRecord]]
 
     public init(
         viewed: [String] = [], ignored: [String] = [], lastReminded: Instant? = nil, reminded: [String: Instant] = [:],
-        shownNews: Set<String> = [], metaClosings: [String: [MetaClosing: Instant]] = [:]
+        shownNews: Set<String> = [], metaClosings: [String: [MetaClosing: MetaClosingRecord]] = [:]
     ) {
         self.viewed = viewed
         self.ignored = ignored

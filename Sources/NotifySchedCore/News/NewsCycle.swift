@@ -13,9 +13,10 @@
 ///   timeout;
 /// - at most one meta item is shown, among those in their window and `dates`, past their
 ///   `FirstShowInterval` and `minShowInterval`, not put away by `oncePerVersion` or
-///   `oncePerInstall`, and, with `showOnlyIfUpgrade`, only after an upgrade: sorted
-///   `what_is_new`, `review`, then by priority and uuid, taken round-robin per event name, or
-///   at random when the active events have several names;
+///   `oncePerInstall`, and, with `showOnlyIfUpgrade`, only after an upgrade: `what_is_new`,
+///   else `review`, when eligible; else sorted by priority and uuid and taken round-robin per
+///   event name, or at random when the active events have several names; what the state keeps
+///   of meta items the feed no longer has is forgotten;
 /// - at most `gate` items are shown per cycle, and what the gate cuts off (a queue, the meta
 ///   item) does not turn.
 public struct NewsCycle: Sendable, Equatable {
@@ -58,6 +59,7 @@ public struct NewsCycle: Sendable, Equatable {
         self.state = state
         self.items = []
         guard let settings = schedule.news else { return }
+        self.state.forgetMetaItems(notIn: schedule)
         let posted = SeedEventNames.names(of: event, upgraded: state.upgraded)
         let objects = EventObject.all(in: schedule, settings: settings)
         // Events the feed no longer has are forgotten (seed semantics §2.7: deleted when the feed
@@ -149,10 +151,10 @@ public struct NewsCycle: Sendable, Equatable {
     /// The one meta item this occurrence shows, if any; its showing is counted.
     private mutating func metaItem(
         in schedule: Schedule, activeGlobal: Bool, activeLocal: Set<String>, names: Set<String>,
-        closings: [String: [MetaClosing: Instant]], clock: Clock, seed: UInt64
+        closings: [String: [MetaClosing: MetaClosingRecord]], clock: Clock, seed: UInt64
     ) -> String? {
         var ranges: [String: ShowRange] = [:]
-        let eligible = schedule.entries.filter { entry in
+        var eligible = schedule.entries.filter { entry in
             guard let rules = entry.news, case .meta(let item) = rules.kind, rules.isInWindow(at: clock.now),
                 passesFirstShow(rules.firstShowDays, clock: clock)
             else { return false }
@@ -165,15 +167,23 @@ public struct NewsCycle: Sendable, Equatable {
             guard let range = openRange(of: item, uuid: entry.id, clock: clock) else { return false }
             ranges[entry.id] = range
             return true
-        }.sorted(by: NewsCycle.metaOrder)
+        }
         guard !eligible.isEmpty else { return nil }
         let chosen: ScheduleEntry
-        if names.count > 1 {
+        if let special = [MetaItem.whatIsNewUUID, MetaItem.reviewUUID].lazy.compactMap({ uuid in
+            eligible.first { $0.id == uuid }
+        }).first {
+            // An eligible `what_is_new`, else `review`, is the only candidate (iSmartNews's
+            // `onlySingleUuid`): no rotation passes it by.
+            chosen = special
+        } else if names.count > 1 {
             // iSmartNews picks at random when the active events have several names.
+            eligible.sort(by: NewsCycle.metaOrder)
             var random = SplitMix64(seed: seed)
             chosen = eligible[Int(random.next() % UInt64(eligible.count))]
         } else {
             // Round-robin per event name: the item after the one shown last for this event.
+            eligible.sort(by: NewsCycle.metaOrder)
             let name = names.sorted().joined(separator: "|")
             let lastIndex = state.lastMetaShown[name].flatMap { last in eligible.firstIndex { $0.id == last } }
             chosen = eligible[lastIndex.map { ($0 + 1) % eligible.count } ?? 0]
@@ -181,27 +191,23 @@ public struct NewsCycle: Sendable, Equatable {
         }
         state.metaShownAt[chosen.id] = clock.now
         if let range = ranges[chosen.id] {
-            let key = NewsState.rangeKey(uuid: chosen.id, range: range.id)
+            let key = NewsState.rangeKey(uuid: chosen.id, range: range)
             let period = range.period(of: clock.now, zone: clock.zone)
-            var shows = state.rangeShows[key] ?? RangeShows(period: period, count: 0)
-            if shows.period != period { shows = RangeShows(period: period, count: 0) }
-            shows.count += 1
-            state.rangeShows[key] = shows
+            let count = state.rangeShows[key]?.count(in: period) ?? 0
+            state.rangeShows[key] = RangeShows(period: period, count: count + 1)
         }
         return chosen.id
     }
 
     /// The rules of a meta item that depend on what happened before: an upgrade, how it was
-    /// closed (in this version, or ever), when it last showed.
+    /// closed (in this application version, or ever), when it last showed.
     private func allows(
-        _ item: MetaItem, uuid: String, closings: [MetaClosing: Instant], clock: Clock
+        _ item: MetaItem, uuid: String, closings: [MetaClosing: MetaClosingRecord], clock: Clock
     ) -> Bool {
         if item.showOnlyIfUpgrade, !state.upgraded { return false }
         if let rule = item.oncePerInstall, closings.keys.contains(where: rule.counts) { return false }
         if let rule = item.oncePerVersion,
-            closings.contains(where: { closing, at in
-                rule.counts(closing) && state.versionSince.map { at >= $0 } ?? true
-            })
+            closings.contains(where: { rule.counts($0.key) && $0.value.applicationVersion == state.applicationVersion })
         {
             return false
         }
@@ -219,26 +225,17 @@ public struct NewsCycle: Sendable, Equatable {
         item.ranges.first { range in
             guard range.contains(clock.now, zone: clock.zone) else { return false }
             guard let limit = range.shownLimit else { return true }
-            let shows = state.rangeShows[NewsState.rangeKey(uuid: uuid, range: range.id)]
-            let count = shows?.period == range.period(of: clock.now, zone: clock.zone) ? shows?.count ?? 0 : 0
-            return count < limit
+            let shows = state.rangeShows[NewsState.rangeKey(uuid: uuid, range: range)]
+            return shows?.count(in: range.period(of: clock.now, zone: clock.zone)) ?? 0 < limit
         }
     }
 
-    /// `what_is_new` first, then `review`, then higher priority, then uuid (case-insensitive).
+    /// Higher priority first, then uuid (case-insensitive).
     static func metaOrder(_ lhs: ScheduleEntry, _ rhs: ScheduleEntry) -> Bool {
-        func rank(_ entry: ScheduleEntry) -> Int {
-            switch entry.id.lowercased() {
-            case "what_is_new": 0
-            case "review": 1
-            default: 2
-            }
-        }
         func priority(_ entry: ScheduleEntry) -> Int {
             if case .meta(let item)? = entry.news?.kind { return item.priority }
             return 0
         }
-        if rank(lhs) != rank(rhs) { return rank(lhs) < rank(rhs) }
         if priority(lhs) != priority(rhs) { return priority(lhs) > priority(rhs) }
         return lhs.id.lowercased() < rhs.id.lowercased()
     }

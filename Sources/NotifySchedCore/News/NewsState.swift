@@ -21,11 +21,9 @@ public struct NewsState: Sendable, Equatable {
     public var rangeShows: [String: RangeShows]
     /// The source's first session start: the desktop's "install" (`FirstShowInterval`).
     public var firstStart: Instant?
-    /// The configured application version at the last session start.
+    /// The configured application version at the last session start: the version
+    /// `oncePerVersion` counts closings in.
     public var applicationVersion: String?
-    /// Since when the current application version has been seen: earlier closings do not
-    /// count for `oncePerVersion`.
-    public var versionSince: Instant?
     /// Whether the last session start followed a change of the application version.
     public var upgraded: Bool
 
@@ -33,7 +31,7 @@ public struct NewsState: Sendable, Equatable {
         runCounter: Int = 0, queueIndexes: [String: Int] = [:], eventProgress: [String: EventProgress] = [:],
         lastMetaShown: [String: String] = [:], metaShownAt: [String: Instant] = [:],
         rangeShows: [String: RangeShows] = [:], firstStart: Instant? = nil, applicationVersion: String? = nil,
-        versionSince: Instant? = nil, upgraded: Bool = false
+        upgraded: Bool = false
     ) {
         self.runCounter = runCounter
         self.queueIndexes = queueIndexes
@@ -43,40 +41,42 @@ public struct NewsState: Sendable, Equatable {
         self.rangeShows = rangeShows
         self.firstStart = firstStart
         self.applicationVersion = applicationVersion
-        self.versionSince = versionSince
         self.upgraded = upgraded
     }
 
     /// Notes a session start at `now` with the configured application `version`: the first
     /// start is the install; a start whose version differs from the last one's (both set) is
     /// an upgrade, which holds until the next start.
+    ///
+    /// - Parameters:
+    ///   - version: The source's `application-version`; nil when none is configured, which
+    ///     keeps the last one.
+    ///   - now: When the session started.
     public mutating func startSession(version: String?, at now: Instant) {
-        if firstStart == nil {
-            firstStart = now
-            versionSince = now
-            upgraded = false
-        } else {
-            upgraded = applicationVersion != nil && version != nil && applicationVersion != version
-            if upgraded { versionSince = now }
-        }
+        if firstStart == nil { firstStart = now }
+        upgraded = applicationVersion != nil && version != nil && applicationVersion != version
         if version != nil { applicationVersion = version }
     }
 
-    /// Where the count of `range` of the meta item `uuid` is kept.
-    public static func rangeKey(uuid: String, range: String) -> String {
-        "\(uuid)\u{1F}\(range)"
+    /// Where the count of `range` of the meta item `uuid` is kept: its span is part of the
+    /// key, so that a range whose dates change counts from zero, as iSmartNews resets it.
+    public static func rangeKey(uuid: String, range: ShowRange) -> String {
+        "\(uuid)\u{1F}\(range.id)\u{1F}\(range.span.key)"
     }
-}
 
-/// How often a meta item showed in one of its ranges.
-public struct RangeShows: Sendable, Equatable {
-    /// The week or month the count belongs to (`ShowRange.period`); nil for fixed dates.
-    public var period: Int64?
-    public var count: Int
-
-    public init(period: Int64?, count: Int) {
-        self.period = period
-        self.count = count
+    /// Forgets what it keeps of meta items and ranges `schedule` no longer has, as iSmartNews
+    /// deletes the items a feed drops.
+    mutating func forgetMetaItems(notIn schedule: Schedule) {
+        var uuids: Set<String> = []
+        var ranges: Set<String> = []
+        for entry in schedule.entries {
+            guard case .meta(let item)? = entry.news?.kind else { continue }
+            uuids.insert(entry.id)
+            for range in item.ranges { ranges.insert(Self.rangeKey(uuid: entry.id, range: range)) }
+        }
+        metaShownAt = metaShownAt.filter { uuids.contains($0.key) }
+        rangeShows = rangeShows.filter { ranges.contains($0.key) }
+        lastMetaShown = lastMetaShown.filter { uuids.contains($0.value) }
     }
 }
 

@@ -44,15 +44,15 @@ public struct SourceCheckReport: Sendable, Equatable {
             }
             + changes.withdrawn.map { "- \(oldEntries[$0].id)  \(oldEntries[$0].content.title)" }
         var counts = changes.counts
-        if let old, let settings = new.news, old.news != settings {
+        if let old, let settings = new.news, let change = settingsChange(from: old.news, to: settings) {
             counts += ", feed settings changed"
-            lines.append("~ feed settings: \(settingsChange(from: old.news, to: settings))")
+            lines.append("~ feed settings: \(change)")
         }
         return SourceCheckReport(location: location, failed: false, lines: ["\(location): \(counts)"] + lines)
     }
 
-    /// What changed in an iSmartNews feed's settings, in words.
-    private static func settingsChange(from old: NewsSettings?, to new: NewsSettings) -> String {
+    /// What changed in an iSmartNews feed's settings, in words; nil when nothing did.
+    private static func settingsChange(from old: NewsSettings?, to new: NewsSettings) -> String? {
         var parts: [String] = []
         if old?.globalEvents != new.globalEvents {
             parts.append(
@@ -62,6 +62,6 @@ public struct SourceCheckReport: Sendable, Equatable {
         }
         if old?.gate != new.gate { parts.append("gate \(new.gate.map(String.init) ?? "none")") }
         if old?.queues != new.queues { parts.append("queues " + new.queues.map(\.name).joined(separator: ", ")) }
-        return parts.joined(separator: "; ")
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }

@@ -71,6 +71,12 @@ public struct MetaItem: Sendable, Hashable {
     /// The time ranges it may show in, each with its own limit (`dates`); empty means any time.
     public var ranges: [ShowRange]
 
+    /// The uuids iSmartNews gives rules of their own (seed semantics §2.8).
+    public static let whatIsNewUUID = "what_is_new"
+    public static let reviewUUID = "review"
+    /// `subscribe`, and every uuid starting `subscribe_`.
+    public static let subscribeUUID = "subscribe"
+
     public init(
         urls: [String], priority: Int = 0, minShowInterval: ShowInterval? = nil, oncePerVersion: OnceRule? = nil,
         oncePerInstall: OnceRule? = nil, showOnlyIfUpgrade: Bool = false, ranges: [ShowRange] = []
@@ -82,39 +88,5 @@ public struct MetaItem: Sendable, Hashable {
         self.oncePerInstall = oncePerInstall
         self.showOnlyIfUpgrade = showOnlyIfUpgrade
         self.ranges = ranges
-    }
-}
-
-/// How a meta item's popup was closed, in iSmartNews's words (its `condition`s).
-public enum MetaClosing: String, Sendable, Hashable, CaseIterable {
-    /// Its action was taken: the page opened.
-    case ok
-    /// Cancelled, or closed by the user without a button.
-    case cancel
-}
-
-/// `oncePerVersion` / `oncePerInstall`: which closings put the item away.
-public struct OnceRule: Sendable, Hashable {
-    /// The conditions (`cancel`, `ok`, `review`, `link`…, lower-cased); empty means any closing.
-    public var conditions: Set<String>
-
-    public init(conditions: Set<String> = []) {
-        self.conditions = conditions
-    }
-
-    /// Whether a closing the desktop reports counts: any closing when no condition is named;
-    /// opening the page counts as `ok` and as `link` (iSmartNews's click on a page's link).
-    public func counts(_ closing: MetaClosing) -> Bool {
-        guard !conditions.isEmpty else { return true }
-        switch closing {
-        case .ok: return conditions.contains("ok") || conditions.contains("link")
-        case .cancel: return conditions.contains("cancel")
-        }
-    }
-
-    /// Whether any closing the desktop reports counts (`review`, `callback` and `removeads`
-    /// alone never happen on the desktop).
-    public var canHappen: Bool {
-        MetaClosing.allCases.contains(where: counts)
     }
 }

@@ -64,7 +64,7 @@ public struct NewsSettings: Sendable, Equatable {
 
     /// The events an iSmartNews feed without global events gets: each `ON=1`.
     public static let defaultEventNames = [
-        "app:activate", "app:didfinishlaunching", "app:didfinishlaunchingafterupgrade",
+        SeedEventNames.activate, SeedEventNames.launch, SeedEventNames.launchAfterUpgrade,
     ]
 }
 

@@ -11,7 +11,8 @@ public enum ShowInterval: Sendable, Hashable {
     /// Not again until this much time has passed.
     case span(TimeSpan)
 
-    /// Whether an item last shown at `lastShown` may show at `now`.
+    /// Whether an item last shown at `lastShown` may show at `now`, calendar hours and days
+    /// read in `zone`.
     public func allows(lastShown: Instant, now: Instant, zone: ZoneRules) -> Bool {
         let last = zone.civil(at: lastShown)
         let current = zone.civil(at: now)

@@ -6,6 +6,7 @@
 /// times in the user's zone, Monday first, start included and end excluded, as iSmartNews
 /// compares them; a range whose end comes before its start never matches, as in iSmartNews.
 public struct ShowRange: Sendable, Hashable {
+    /// When the range holds.
     public enum Span: Sendable, Hashable {
         /// Between two instants.
         case between(Instant, Instant)
@@ -13,6 +14,24 @@ public struct ShowRange: Sendable, Hashable {
         case weekly(start: Int, end: Int)
         /// Every month, in seconds since the 1st at 00:00 local time.
         case monthly(start: Int, end: Int)
+
+        /// A stable text of the span, part of where its count is stored.
+        public var key: String {
+            switch self {
+            case .between(let start, let end): "d\(start.microseconds)-\(end.microseconds)"
+            case .weekly(let start, let end): "w\(start)-\(end)"
+            case .monthly(let start, let end): "m\(start)-\(end)"
+            }
+        }
+
+        /// Whether it can ever hold: its end after its start (iSmartNews compares them as they
+        /// are, so a range wrapping over the week's or the month's end never matches).
+        public var canHold: Bool {
+            switch self {
+            case .between(let start, let end): start < end
+            case .weekly(let start, let end), .monthly(let start, let end): start < end
+            }
+        }
     }
 
     /// The range's identity: its own `uuid`, or the item's uuid with its place; its count is
@@ -29,7 +48,7 @@ public struct ShowRange: Sendable, Hashable {
         self.shownLimit = shownLimit
     }
 
-    /// Whether `now` falls in the range.
+    /// Whether `now`, read in `zone` for a weekly or monthly range, falls in the range.
     public func contains(_ now: Instant, zone: ZoneRules) -> Bool {
         switch span {
         case .between(let start, let end):
@@ -45,8 +64,8 @@ public struct ShowRange: Sendable, Hashable {
         }
     }
 
-    /// The week or month `now` is in, whose count the range keeps; nil for a range between two
-    /// instants, whose count never starts again.
+    /// The week (its Monday's day number) or month `now` is in, read in `zone`, whose count the
+    /// range keeps; nil for a range between two instants, whose count never starts again.
     public func period(of now: Instant, zone: ZoneRules) -> Int64? {
         let local = zone.civil(at: now)
         switch span {

@@ -66,6 +66,20 @@ import Testing
             policy.prompt(for: Occurrences.make(.iNotify, source: "other"), on: server).buttons.map(\.label) == ["OK"])
     }
 
+    @Test func aMetaItemsClosingIsOKOrCancelAsISmartNewsNamesItAndAnExpiryIsNeither() {
+        // seed semantics §2.8: the closing conditions oncePerVersion and oncePerInstall count.
+        let meta = Occurrences.make(
+            .iSmartNews, url: "https://example.org", news: NewsHandling(contentHash: "h", isClassic: false))
+        let policy = HandlingPolicy()
+        #expect(policy.decision(for: .action("open"), of: meta).change == .metaOK)
+        #expect(policy.decision(for: .action(Popup.defaultActionKey), of: meta).change == .metaOK)
+        #expect(policy.decision(for: .action("cancel"), of: meta).change == .metaCancelled)
+        #expect(policy.decision(for: .closed(.dismissed), of: meta).change == .metaCancelled)
+        #expect(policy.decision(for: .closed(.expired), of: meta).change == nil)
+        let classic = Occurrences.make(.iSmartNews, url: "https://example.org", news: NewsHandling(contentHash: "h"))
+        #expect(policy.decision(for: .closed(.dismissed), of: classic).change == nil, "a classic message: §5.41")
+    }
+
     @Test func thePromptIsUrgentResidentAndHasNoDefaultAction() {
         let popup = HandlingPolicy().prompt(for: Occurrences.make(.native, url: "https://example.org"), on: server)
         #expect(
