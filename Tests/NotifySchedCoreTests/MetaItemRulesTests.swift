@@ -366,6 +366,26 @@ import Testing
         #expect(result.schedule?.news?.gate == nil)
     }
 
+    @Test func minDelayAndMaxDelayHoldTheItemBackARandomFewSecondsAtMostAMinute() throws {
+        let source = try Source(
+            """
+            [{"title": "A", "always": true},
+             {"meta": {"uuid": "m", "urls": ["https://e.org/m"], "minDelay": 5, "maxDelay": 90}}]
+            """)
+        var delays: Set<TimeSpan> = []
+        for seed in UInt64(0)..<200 {
+            let cycle = NewsCycle(
+                event: "session:resume", schedule: source.schedule, state: NewsState(), handling: .init(),
+                now: mondayAt0930, seed: seed)
+            #expect(cycle.items.map(\.entryID).last == "m")
+            delays.insert(try #require(cycle.items.last).delay)
+        }
+        #expect(delays.allSatisfy { $0 >= .seconds(5) && $0 <= .seconds(60) })
+        #expect(delays.count > 20, "the wait is drawn from the seed")
+        let ignored = parse(#"[{"meta": {"uuid": "m", "urls": ["https://e.org/m"], "minDelay": 9, "maxDelay": 3}}]"#)
+        #expect(warnings(ignored).contains { $0.contains("the item shows without a delay") })
+    }
+
     @Test func keysWithoutEffectOnTheDesktopAreWarnedAboutByName() {
         let result = parse(
             """

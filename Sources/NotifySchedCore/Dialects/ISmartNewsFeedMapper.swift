@@ -22,7 +22,6 @@ struct ISmartNewsFeedMapper {
             ["showIf", "skipIf", "segment"],
             because: "it targets the iSmartNews app's segments, which the desktop has none of")
         + ignoring(["randomize", "fixurl"], because: "the desktop shows the item's first URL, with no sequence")
-        + ignoring(["minDelay", "maxDelay"], because: "the desktop shows the item with the rest of its cycle")
         + ignoring(["autoHideInterval"], because: "the notification server decides when a popup expires")
         + ignoring(["orientations"], because: Self.orientationWhy)
         + ignoring(["style"], because: Self.styleWhy)
@@ -216,13 +215,14 @@ struct ISmartNewsFeedMapper {
             oncePerInstall = nil
         }
         let onlyIfUpgrade = metaReader.bool("showOnlyIfUpgrade") ?? (special == MetaItem.whatIsNewUUID)
+        let showDelay = delay(&metaReader)
         metaReader.ignore(Self.metaIgnoredKeys)
         metaReader.acceptSuffixed(["start", "end", "title", "text"])
         guard mapping.errorCount == errorsBefore, let uuid, let urls, !ignored else { return nil }
         let item = MetaItem(
             urls: urls.map(\.string), priority: Int(clamping: priority), minShowInterval: minShowInterval,
             oncePerVersion: oncePerVersion, oncePerInstall: oncePerInstall, showOnlyIfUpgrade: onlyIfUpgrade,
-            ranges: ranges ?? [])
+            ranges: ranges ?? [], showDelay: showDelay)
         // On the desktop a meta item is a popup that opens its first page.
         let action = NotificationAction(label: nil, url: urls[0])
         let title = metaReader.string("title", localized: true) ?? uuid
@@ -319,6 +319,31 @@ struct ISmartNewsFeedMapper {
         default:
             return reader.span(key).map(ShowInterval.span)
         }
+    }
+
+    /// `minDelay`/`maxDelay`, as iSmartNews reads them: `maxDelay` is needed (`minDelay`
+    /// defaults to 0) and capped at 60 s; a negative `minDelay` or one above `maxDelay` means
+    /// no delay, with a warning.
+    private func delay(_ reader: inout FieldReader) -> ClosedRange<Int>? {
+        let minimum = reader.integer("minDelay")
+        guard let maximum = reader.integer("maxDelay") else {
+            if minimum != nil {
+                mapping.warning(
+                    .invalidValue, "`minDelay` without `maxDelay` is ignored, as iSmartNews does",
+                    at: reader.location(of: "minDelay"))
+            }
+            return nil
+        }
+        let upper = Int(min(maximum, 60))
+        let lower = Int(clamping: minimum ?? 0)
+        guard lower >= 0, lower <= upper else {
+            mapping.warning(
+                .invalidValue,
+                "`minDelay` \(lower) does not fit below `maxDelay` \(upper); the item shows without a delay",
+                at: reader.location(of: "minDelay"))
+            return nil
+        }
+        return lower...upper
     }
 
     /// `oncePerVersion`/`oncePerInstall`: a boolean (any closing counts), or the closings that

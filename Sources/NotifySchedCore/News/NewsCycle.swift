@@ -93,9 +93,20 @@ public struct NewsCycle: Sendable, Equatable {
                 in: schedule, activeGlobal: activeGlobal, activeLocal: activeLocal, names: activeNames,
                 closings: handling.metaClosings, clock: clock, seed: seed)
         {
-            items.append(Item(entryID: meta))
+            items.append(Item(entryID: meta, delay: Self.showDelay(of: meta, in: schedule, seed: seed)))
         }
         self.items = items
+    }
+
+    /// A meta item's random wait (`minDelay`…`maxDelay`), drawn from `seed`.
+    private static func showDelay(of uuid: String, in schedule: Schedule, seed: UInt64) -> TimeSpan {
+        guard case .meta(let item)? = schedule.entries.first(where: { $0.id == uuid })?.news?.kind,
+            let range = item.showDelay
+        else { return .zero }
+        // A second draw of the seed's sequence: the first may have picked the item.
+        var random = SplitMix64(seed: seed)
+        _ = random.next()
+        return .seconds(Int64(range.lowerBound) + Int64(random.next() % UInt64(range.count)))
     }
 
     /// The time and the zone the wall-clock rules read it in.

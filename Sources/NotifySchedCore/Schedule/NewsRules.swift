@@ -70,6 +70,8 @@ public struct MetaItem: Sendable, Hashable {
     public var showOnlyIfUpgrade: Bool
     /// The time ranges it may show in, each with its own limit (`dates`); empty means any time.
     public var ranges: [ShowRange]
+    /// Shown after a random wait of this many seconds (`minDelay`…`maxDelay`, at most 60).
+    public var showDelay: ClosedRange<Int>?
 
     /// The uuids iSmartNews gives rules of their own (seed semantics §2.8).
     public static let whatIsNewUUID = "what_is_new"
@@ -79,7 +81,8 @@ public struct MetaItem: Sendable, Hashable {
 
     public init(
         urls: [String], priority: Int = 0, minShowInterval: ShowInterval? = nil, oncePerVersion: OnceRule? = nil,
-        oncePerInstall: OnceRule? = nil, showOnlyIfUpgrade: Bool = false, ranges: [ShowRange] = []
+        oncePerInstall: OnceRule? = nil, showOnlyIfUpgrade: Bool = false, ranges: [ShowRange] = [],
+        showDelay: ClosedRange<Int>? = nil
     ) {
         self.urls = urls
         self.priority = priority
@@ -88,5 +91,6 @@ public struct MetaItem: Sendable, Hashable {
         self.oncePerInstall = oncePerInstall
         self.showOnlyIfUpgrade = showOnlyIfUpgrade
         self.ranges = ranges
+        self.showDelay = showDelay
     }
 }
