@@ -163,7 +163,7 @@ _notify-sched() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(-h --help)
+    local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=()
     __notify-sched_offer_flags_options 0
@@ -186,7 +186,7 @@ _notify-sched() {
 
 _notify-sched_validate() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=(--allow-scheme --ca-file)
     non_repeating_options=(--public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options -1
@@ -217,7 +217,7 @@ _notify-sched_validate() {
 
 _notify-sched_list() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=(--feed --allow-scheme --ca-file)
     non_repeating_options=(--config --now --upcoming --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
@@ -260,7 +260,7 @@ _notify-sched_list() {
 
 _notify-sched_test() {
     repeating_flags=()
-    non_repeating_flags=(--wait -h --help)
+    non_repeating_flags=(--wait --version -h --help)
     repeating_options=(--allow-scheme --ca-file)
     non_repeating_options=(--title --body --action-label --action-url --urgency --in --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
@@ -310,7 +310,7 @@ _notify-sched_test() {
 
 _notify-sched_handle() {
     repeating_flags=()
-    non_repeating_flags=(--no-alert --check -h --help)
+    non_repeating_flags=(--no-alert --check --version -h --help)
     repeating_options=(--allow-scheme --ca-file)
     non_repeating_options=(--public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 1
@@ -341,7 +341,7 @@ _notify-sched_handle() {
 
 _notify-sched_daemon() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=(--feed)
     non_repeating_options=(--config --public-key)
     __notify-sched_offer_flags_options 0
@@ -362,7 +362,7 @@ _notify-sched_daemon() {
 
 _notify-sched_event() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=()
     __notify-sched_offer_flags_options 1
@@ -370,7 +370,7 @@ _notify-sched_event() {
 
 _notify-sched_status() {
     repeating_flags=()
-    non_repeating_flags=(--json -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __notify-sched_offer_flags_options 0
@@ -378,7 +378,7 @@ _notify-sched_status() {
 
 _notify-sched_keygen() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--output)
     __notify-sched_offer_flags_options 0
@@ -393,7 +393,7 @@ _notify-sched_keygen() {
 
 _notify-sched_sign() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=()
     non_repeating_options=(--key)
     __notify-sched_offer_flags_options 1
@@ -408,7 +408,7 @@ _notify-sched_sign() {
 
 _notify-sched_sync() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--version -h --help)
     repeating_options=(--feed --allow-scheme --ca-file)
     non_repeating_options=(--config --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
@@ -444,7 +444,11 @@ _notify-sched_sync() {
 }
 
 _notify-sched_help() {
-    :
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __notify-sched_offer_flags_options -1
 }
 
 complete -o filenames -F _notify-sched notify-sched

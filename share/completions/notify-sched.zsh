@@ -41,6 +41,7 @@ _notify-sched() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
         '(-)*:: :->arg'
@@ -86,6 +87,7 @@ _notify-sched_validate() {
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
         '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -108,6 +110,7 @@ _notify-sched_list() {
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
         '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -133,6 +136,7 @@ _notify-sched_test() {
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
         '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -153,6 +157,7 @@ _notify-sched_handle() {
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
         '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -166,6 +171,7 @@ _notify-sched_daemon() {
         '--config[The configuration file (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
         '*--feed[Follow this feed (a path or an http(s) URL) instead of the configured ones (repeatable).]:location:'
         '--public-key[The Ed25519 public key (base64) the --feed feeds must be signed with.]:key:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -177,6 +183,7 @@ _notify-sched_event() {
     local -i ret=1
     local -ar arg_specs=(
         ':name:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -188,6 +195,7 @@ _notify-sched_status() {
     local -i ret=1
     local -ar arg_specs=(
         '--json[Print the daemon'\''s status as a JSON object.]'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -199,6 +207,7 @@ _notify-sched_keygen() {
     local -i ret=1
     local -ar arg_specs=(
         '--output[Where to write the private key.]:file:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -211,6 +220,7 @@ _notify-sched_sign() {
     local -ar arg_specs=(
         ':feed:'
         '--key[The private key file written by `notify-sched keygen`.]:file:'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -230,6 +240,7 @@ _notify-sched_sync() {
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
         '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
@@ -241,6 +252,7 @@ _notify-sched_help() {
     local -i ret=1
     local -ar arg_specs=(
         '*:subcommands:'
+        '--version[Show the version.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
 
