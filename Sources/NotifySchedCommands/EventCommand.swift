@@ -10,7 +10,8 @@ struct EventCommand: ParsableCommand {
         abstract: "Post a named event to the running daemon.",
         discussion: """
             iSmartNews feeds, and native entries with `events`, show messages on events, filtered by \
-            their ON=n|OFF=m patterns. The daemon posts session:start (also app:didfinishlaunching, or app:didfinishlaunchingafterupgrade after the application version changed), session:resume and \
+            their ON=n|OFF=m patterns. The daemon posts session:start (also app:didfinishlaunching, or \
+            app:didfinishlaunchingafterupgrade after the application version changed), session:resume and \
             session:unlock itself; anything else (app:activate, review:show_review_manually, your own \
             names) comes from here. Prints what the event showed; exits 1 when no daemon runs.
             """

@@ -65,11 +65,11 @@ struct ListCommand: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let configured = feeds.isEmpty
-        let sources =
+        let sources: [(path: String, dialect: FeedDialect?)] =
             configured
             ? try UserConfiguration.load(config, environment: environment).sources.map { ($0.feed, $0.dialect) }
-            : feeds.map { ($0, FeedDialect?.none) }
-        let paths = sources.map(\.0)
+            : feeds.map { ($0, nil) }
+        let paths = sources.map(\.path)
         let context = try options.context(for: paths)
         defer { context.close() }
         guard !paths.isEmpty else {

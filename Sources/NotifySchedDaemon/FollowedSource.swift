@@ -2,8 +2,8 @@ import NotifySchedCore
 import NotifySchedNetwork
 
 /// What the daemon needs to check a source: where its feed is, the key it must be signed
-/// with and the dialect it is configured in. Its settings, health and refusal are the core's (`SourcePolling`), its schedule in
-/// force the planner's.
+/// with and the dialect it is configured in. Its settings, health and refusal are the core's
+/// (`SourcePolling`), its schedule in force the planner's.
 struct FollowedSource {
     /// The path or URL: the source's identity in the ledger and the state database.
     let location: String

@@ -69,7 +69,3 @@ public struct QuietHours: Hashable, Sendable, CustomStringConvertible {
         return clock(start) + "-" + clock(end)
     }
 }
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { asciiValue?.isASCIIDigit ?? false }
-}

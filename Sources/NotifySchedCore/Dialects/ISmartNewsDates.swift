@@ -151,7 +151,3 @@ struct ISmartNewsDates {
         return spans
     }
 }
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
-}

@@ -300,7 +300,7 @@ struct ISmartNewsFeedMapper {
             case "hour": return .hour
             case "day": return .day
             case "week": return .week
-            case let digits where !digits.isEmpty && digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }):
+            case let digits where !digits.isEmpty && digits.utf8.allSatisfy(\.isASCIIDigit):
                 if let seconds = Int64(digits), seconds < FieldReader.spanSecondsLimit {
                     return .span(.seconds(seconds))
                 }

@@ -29,7 +29,7 @@ public struct EventPattern: Hashable, Sendable, CustomStringConvertible {
         for part in text.split(separator: "|", omittingEmptySubsequences: false) {
             let pieces = part.split(separator: "=", omittingEmptySubsequences: false)
             guard pieces.count == 2, let isOn = keyword(pieces[0]),
-                !pieces[1].isEmpty, pieces[1].utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                !pieces[1].isEmpty, pieces[1].utf8.allSatisfy(\.isASCIIDigit),
                 let count = Int(pieces[1]), count > 0
             else { return nil }
             steps.append(Step(isOn: isOn, count: count))

@@ -134,12 +134,6 @@ public struct HandlingPolicy: Sendable, Equatable {
         let url = choice == .open ? occurrence.content.action?.url : nil
         if occurrence.dialect == .iSmartNews {
             let news = occurrence.news ?? NewsHandling(contentHash: "")
-            let marks: Bool =
-                switch choice {
-                case .open, .ok: !news.always
-                case .cancel, .ignore: !news.always && !news.repeats
-                case .remindLater: false
-                }
             guard news.isClassic else {
                 let closing: StateChange? =
                     switch choice {
@@ -149,6 +143,12 @@ public struct HandlingPolicy: Sendable, Equatable {
                     }
                 return Decision(choice: choice, opens: url, change: closing)
             }
+            let marks: Bool =
+                switch choice {
+                case .open, .ok: !news.always
+                case .cancel, .ignore: !news.always && !news.repeats
+                case .remindLater: false
+                }
             return Decision(choice: choice, opens: url, change: marks ? .newsShown : nil)
         }
         let change: StateChange? =

@@ -88,25 +88,16 @@ public struct NewsCycle: Sendable, Equatable {
             items = classicMessages(
                 in: schedule, shown: handling.shownNews, clock: clock, queues: settings.queues, gate: gate)
         }
-        if items.count < gate,
-            let meta = metaItem(
+        if items.count < gate {
+            var random = SplitMix64(seed: seed)
+            if let meta = metaItem(
                 in: schedule, activeGlobal: activeGlobal, activeLocal: activeLocal, names: activeNames,
-                closings: handling.metaClosings, clock: clock, seed: seed)
-        {
-            items.append(Item(entryID: meta, delay: Self.showDelay(of: meta, in: schedule, seed: seed)))
+                closings: handling.metaClosings, clock: clock, random: &random)
+            {
+                items.append(meta)
+            }
         }
         self.items = items
-    }
-
-    /// A meta item's random wait (`minDelay`…`maxDelay`), drawn from `seed`.
-    private static func showDelay(of uuid: String, in schedule: Schedule, seed: UInt64) -> TimeSpan {
-        guard case .meta(let item)? = schedule.entries.first(where: { $0.id == uuid })?.news?.kind,
-            let range = item.showDelay
-        else { return .zero }
-        // A second draw of the seed's sequence: the first may have picked the item.
-        var random = SplitMix64(seed: seed)
-        _ = random.next()
-        return .seconds(Int64(range.lowerBound) + Int64(random.next() % UInt64(range.count)))
     }
 
     /// The time and the zone the wall-clock rules read it in.
@@ -159,13 +150,14 @@ public struct NewsCycle: Sendable, Equatable {
         return elapsed >= days
     }
 
-    /// The one meta item this occurrence shows, if any; its showing is counted.
+    /// The one meta item this occurrence shows, if any, after its random wait (`minDelay`…
+    /// `maxDelay`); its showing is counted.
     private mutating func metaItem(
         in schedule: Schedule, activeGlobal: Bool, activeLocal: Set<String>, names: Set<String>,
-        closings: [String: [MetaClosing: MetaClosingRecord]], clock: Clock, seed: UInt64
-    ) -> String? {
+        closings: [String: [MetaClosing: MetaClosingRecord]], clock: Clock, random: inout SplitMix64
+    ) -> Item? {
         var ranges: [String: ShowRange] = [:]
-        var eligible = schedule.entries.filter { entry in
+        let eligible = schedule.entries.filter { entry in
             guard let rules = entry.news, case .meta(let item) = rules.kind, rules.isInWindow(at: clock.now),
                 passesFirstShow(rules.firstShowDays, clock: clock)
             else { return false }
@@ -178,7 +170,7 @@ public struct NewsCycle: Sendable, Equatable {
             guard let range = openRange(of: item, uuid: entry.id, clock: clock) else { return false }
             ranges[entry.id] = range
             return true
-        }
+        }.sorted(by: NewsCycle.metaOrder)
         guard !eligible.isEmpty else { return nil }
         let chosen: ScheduleEntry
         if let special = [MetaItem.whatIsNewUUID, MetaItem.reviewUUID].lazy.compactMap({ uuid in
@@ -189,12 +181,9 @@ public struct NewsCycle: Sendable, Equatable {
             chosen = special
         } else if names.count > 1 {
             // iSmartNews picks at random when the active events have several names.
-            eligible.sort(by: NewsCycle.metaOrder)
-            var random = SplitMix64(seed: seed)
             chosen = eligible[Int(random.next() % UInt64(eligible.count))]
         } else {
             // Round-robin per event name: the item after the one shown last for this event.
-            eligible.sort(by: NewsCycle.metaOrder)
             let name = names.sorted().joined(separator: "|")
             let lastIndex = state.lastMetaShown[name].flatMap { last in eligible.firstIndex { $0.id == last } }
             chosen = eligible[lastIndex.map { ($0 + 1) % eligible.count } ?? 0]
@@ -207,7 +196,11 @@ public struct NewsCycle: Sendable, Equatable {
             let count = state.rangeShows[key]?.count(in: period) ?? 0
             state.rangeShows[key] = RangeShows(period: period, count: count + 1)
         }
-        return chosen.id
+        var delay = TimeSpan.zero
+        if case .meta(let item)? = chosen.news?.kind, let wait = item.showDelay {
+            delay = .seconds(Int64(wait.lowerBound) + Int64(random.next() % UInt64(wait.count)))
+        }
+        return Item(entryID: chosen.id, delay: delay)
     }
 
     /// The rules of a meta item that depend on what happened before: an upgrade, how it was

@@ -78,7 +78,10 @@ public struct SourceEventPlan: Sendable, Equatable {
     ) {
         var memory = memory
         if case .session("session:start", _) = event, schedule.dialect != .iNotify {
+            let stored = memory.news
             memory.news.startSession(version: settings.applicationVersion, at: now)
+            // The first start and a new version are kept, whatever the event then chooses.
+            if memory.news != stored { news = memory.news }
             if memory.news.upgraded {
                 notes.append("the application version is now \(settings.applicationVersion ?? "")")
             }
@@ -174,9 +177,7 @@ public struct SourceEventPlan: Sendable, Equatable {
             event: event, schedule: schedule, progress: memory.news.eventProgress,
             ignored: Set(memory.handling.ignored), now: now, upgraded: memory.news.upgraded)
         popups = waiting.popups(for: firing.entries, of: location, at: now)
-        guard firing.progress != memory.news.eventProgress || !popups.isEmpty || event == "session:start" else {
-            return
-        }
+        guard firing.progress != memory.news.eventProgress || !popups.isEmpty else { return }
         var state = memory.news
         state.eventProgress = firing.progress
         news = state
