@@ -45,7 +45,8 @@ struct DaemonCommand: ParsableCommand {
         do {
             let daemon = try Daemon(
                 configuration: configuration, paths: UserDirectories(environment: environment),
-                environment: environment, report: Output.standardError.write)
+                environment: environment,
+                log: DaemonLog(environment: environment, write: Output.standardError.write))
             daemon.run()
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")

@@ -205,7 +205,7 @@ extension Daemon {
         let token = nextCallToken
         nextCallToken += 1
         delayedTests[token] = call
-        report("notify-sched: a test popup is due at \((WallClock.now() + delay).rfc3339)")
+        log.info("a test popup is due at \((WallClock.now() + delay).rfc3339)")
         notifier.after(delay) { [unowned self] in
             guard delayedTests.removeValue(forKey: token) != nil else { return }
             show()

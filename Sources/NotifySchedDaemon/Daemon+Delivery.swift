@@ -12,7 +12,7 @@ extension Daemon {
             try show(entry, of: source, occurrence: occurrence, at: now)
             return .shown
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
             return error.code == .cannotOpen ? .passedOver : .failed
         }
     }
@@ -36,10 +36,10 @@ extension Daemon {
         do {
             try store.recordDelivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
-        report(
-            "notify-sched: delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)"
+        log.info(
+            "delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)"
                 + (replaced.map { " in place of \($0)" } ?? ""))
         return id
     }
@@ -61,7 +61,7 @@ extension Daemon {
             let shownAlready = notifier.popupIDs.keys.filter { $0.role == .scheduled }.map(\.occurrenceID)
             perform(.leftOnScreen(unanswered, shownAlready: Set(shownAlready)), at: now)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
         takeOverPrompts(on: server, at: now)
     }
@@ -76,18 +76,18 @@ extension Daemon {
             prompts = try store.promptsToTakeOver(
                 server: server, since: now - Self.takeOverWindow, limit: Self.takeOverLimit)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
             return
         }
         for (occurrence, popupID) in prompts {
             do {
                 try handler.takeOverPrompt(about: occurrence, popupID: popupID)
             } catch {
-                report("notify-sched: \(error.message)")
+                log.error(error.message)
                 continue
             }
             recordPrompt(about: occurrence.id)
-            report("notify-sched: took over the prompt about \(occurrence.entryID) (\(occurrence.id))")
+            log.info("took over the prompt about \(occurrence.entryID) (\(occurrence.id))")
         }
     }
 
@@ -100,7 +100,7 @@ extension Daemon {
         do {
             try store.recordPrompt(about: occurrenceID, popupID: popupID, server: server, at: WallClock.now())
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 
@@ -109,7 +109,7 @@ extension Daemon {
         do {
             try handler.deliver(occurrence, replacing: popupID)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
             return
         }
         do {
@@ -117,9 +117,9 @@ extension Daemon {
                 notifier.popupIDs[.scheduled(occurrence.id)] ?? popupID, server: notifier.serverInstance,
                 forOccurrence: occurrence.id)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
-        report("notify-sched: took over the popup of \(occurrence.entryID) (\(occurrence.id))")
+        log.info("took over the popup of \(occurrence.entryID) (\(occurrence.id))")
     }
 
     /// Records the ids a new notification server gave the popups and prompts still waiting
@@ -131,7 +131,7 @@ extension Daemon {
                 do {
                     try store.setPopup(popupID, server: notifier.serverInstance, forOccurrence: key.occurrenceID)
                 } catch {
-                    report("notify-sched: \(error.message)")
+                    log.error(error.message)
                 }
             case .prompt:
                 recordPrompt(about: key.occurrenceID)
@@ -148,14 +148,14 @@ extension Daemon {
         do {
             try store.record(record)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 
     /// Stores what the user's answer changed, and its outcome in the ledger, then hands the
     /// answer to the core, which names the control calls to answer.
     func handled(_ outcome: HandlingOutcome) {
-        if let failure = outcome.failure { report("notify-sched: \(failure.message)") }
+        if let failure = outcome.failure { log.error(failure.message) }
         let now = WallClock.now()
         var occurrence: Instant?
         do {
@@ -164,7 +164,7 @@ extension Daemon {
                 occurrence = try store.ledgerRecord(occurrenceID: outcome.occurrence.id)?.occurrence
             }
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
         perform(.answered(outcome, occurrence: occurrence), at: now)
     }
@@ -175,7 +175,7 @@ extension Daemon {
         do {
             return try store.deliveredOccurrence(id: id)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
             return nil
         }
     }

@@ -46,7 +46,7 @@ extension Daemon {
                 do {
                     try store.follow(entryIDs, of: source, since: since)
                 } catch {
-                    report("notify-sched: \(error.message)")
+                    log.error(error.message)
                 }
             case .changeScreen(let change):
                 changeScreen(change)
@@ -64,8 +64,8 @@ extension Daemon {
                 syncReplies.removeValue(forKey: token)?(reports)
             case .releaseFreedMemory:
                 FreedMemory.release()
-            case .log(let line):
-                report("notify-sched: \(line)")
+            case .log(let priority, let line):
+                log(priority, line)
             case .storeChoice(let index, let plan):
                 shown += storeChoice(plan, source: index, at: now)
             case .pruneLedger(let cutOff):
@@ -86,10 +86,10 @@ extension Daemon {
         do {
             let pruned = try store.pruneLedger(recordedBefore: cutOff)
             if pruned > 0 {
-                report("notify-sched: pruned \(pruned) ledger records from before \(cutOff.rfc3339)")
+                log.info("pruned \(pruned) ledger records from before \(cutOff.rfc3339)")
             }
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 }

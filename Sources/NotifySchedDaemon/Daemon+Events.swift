@@ -28,7 +28,7 @@ extension Daemon {
         let shown = chosen.filter(Set(shownNow).contains).count
         let later = chosen.count - shown
         let result = "\(name): \(shown) shown" + (later > 0 ? ", \(later) to follow" : "")
-        report("notify-sched: event \(result)")
+        log.info("event \(result)")
         return result
     }
 
@@ -55,7 +55,7 @@ extension Daemon {
     /// - Returns: The occurrence ids of the popups shown then.
     func storeChoice(_ plan: SourceEventPlan, source index: Int, at now: Instant) -> [String] {
         let location = sources[index].location
-        for note in plan.notes { report("notify-sched: \(location): \(note)") }
+        for note in plan.notes { log.info("\(location): \(note)") }
         let chosen = plan.popups.map(\.popup)
         do {
             if let check = plan.check {
@@ -64,7 +64,7 @@ extension Daemon {
                 try store.setNewsState(news, for: location, waiting: chosen)
             }
         } catch {
-            report("notify-sched: \(location): \(error)")
+            log.error("\(location): \(error)")
             return []
         }
         return carryOut(core.handle(.popupsChosen(plan.popups), at: now), at: now)
@@ -81,7 +81,7 @@ extension Daemon {
                 source: index, memory: memory, settings: core.polling.sources[index].settings.iNotify,
                 onScreen: handler.onScreen.values.contains { $0.source == location })
         } catch {
-            report("notify-sched: \(location): \(error)")
+            log.error("\(location): \(error)")
             return nil
         }
     }

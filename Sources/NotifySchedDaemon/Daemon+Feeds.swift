@@ -9,22 +9,22 @@ import NotifySchedStore
 extension Daemon {
     /// Moves the state kept under another spelling of a source's location (a path as typed, by
     /// an earlier version) to its canonical location, the one sources are followed by.
-    static func moveStateToCanonicalLocations(in store: StateStore, report: (String) -> Void) {
+    static func moveStateToCanonicalLocations(in store: StateStore, log: DaemonLog) {
         do {
             for (from, to) in try store.moveSources(toCanonical: SourceLocation.canonical) {
-                report("notify-sched: the state of \(from) is kept under \(to) from now on")
+                log.notice("the state of \(from) is kept under \(to) from now on")
             }
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 
     /// The stored health of `location`, or a fresh one when it cannot be read.
-    static func storedHealth(of location: String, in store: StateStore, report: (String) -> Void) -> SourceHealth {
+    static func storedHealth(of location: String, in store: StateStore, log: DaemonLog) -> SourceHealth {
         do {
             return try store.sourceHealth(location)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
             return SourceHealth(location: location)
         }
     }
@@ -48,8 +48,8 @@ extension Daemon {
         // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
         FreedMemory.release()
         let count = sources.indices.reduce(0) { $0 + (schedule(of: $1)?.entries.count ?? 0) }
-        report(
-            "notify-sched: following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"
+        log.info(
+            "following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"
         )
     }
 
@@ -59,8 +59,8 @@ extension Daemon {
     private func openCached(_ index: Int, startingFrom: inout [String], at now: Instant) -> SourceOpening {
         let source = sources[index]
         guard !loader.cache.isSetAside(source.location) else {
-            report(
-                "notify-sched: \(source.location): the last start ended while it read the cached copy of this "
+            log.warning(
+                "\(source.location): the last start ended while it read the cached copy of this "
                     + "feed (a crash?); the copy is set aside until a fresh one arrives; fetching it")
             return .nothingCached
         }
@@ -69,15 +69,15 @@ extension Daemon {
             startingFrom.append(source.location)
         } catch {
             // NetworkError describes itself by its message, naming the file.
-            report("notify-sched: \(error)")
+            log.error("\(error)")
         }
         guard let schedule = loadedAtStart(index, cached: true, at: now).parsed?.schedule else {
-            report("notify-sched: \(source.location): no usable copy in the cache; fetching it")
+            log.info("\(source.location): no usable copy in the cache; fetching it")
             return .nothingCached
         }
         guard let load = feedLoad(of: index, schedule) else {
             // The check at once puts the portal's answer in force, 304 or not.
-            report("notify-sched: \(source.location): its cached copy cannot go in force; fetching it")
+            log.warning("\(source.location): its cached copy cannot go in force; fetching it")
             return .nothingCached
         }
         return .cachedCopy(load)
@@ -103,10 +103,10 @@ extension Daemon {
             cached
             ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser(of: index), now: now)
             : loader.load(source.location, publicKey: source.publicKey, parser: parser(of: index), now: now)
-        for warning in loaded.warnings { report("notify-sched: warning: \(warning)") }
-        if cached, let failure = loaded.failure, loaded.parsed == nil { report("notify-sched: \(failure)") }
+        for warning in loaded.warnings { log.warning("warning: \(warning)") }
+        if cached, let failure = loaded.failure, loaded.parsed == nil { log.warning("\(failure)") }
         for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
-            report("notify-sched: \(source.location): \(problem.error)")
+            log.warning("\(source.location): \(problem.error)")
         }
         return loaded
     }

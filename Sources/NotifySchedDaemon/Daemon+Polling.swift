@@ -28,7 +28,7 @@ extension Daemon {
     func checkResultsArrived() {
         for result in checkResults.take() {
             let now = WallClock.now()
-            for warning in result.feed.warnings { report("notify-sched: warning: \(warning)") }
+            for warning in result.feed.warnings { log.warning("warning: \(warning)") }
             perform(
                 .checkFinished(source: result.source, outcome(of: result.feed, source: result.source, at: now)),
                 at: now)
@@ -82,7 +82,7 @@ extension Daemon {
         do {
             try store.setSourceHealth(health)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 }

@@ -18,7 +18,7 @@ extension Daemon {
                 source: index, schedule: schedule, settled: try store.settledThrough(source: location),
                 answers: try store.entryAnswers(source: location), onScreen: Array(handler.onScreen.values))
         } catch {
-            report("notify-sched: \(location): \(error.message)")
+            log.error("\(location): \(error.message)")
             return nil
         }
     }
@@ -34,14 +34,14 @@ extension Daemon {
         switch change {
         case .close(let shown):
             if handler.withdraw(occurrenceID: shown.id) {
-                report("notify-sched: closed \(shown.id): \(shown.entryID) was withdrawn")
+                log.info("closed \(shown.id): \(shown.entryID) was withdrawn")
             }
         case .replace(let updated):
             do {
                 guard try handler.replace(updated) else { return }
-                report("notify-sched: replaced \(updated.id) in place: \(updated.entryID) changed")
+                log.info("replaced \(updated.id) in place: \(updated.entryID) changed")
             } catch {
-                report("notify-sched: \(error.message)")
+                log.error(error.message)
                 return
             }
             do {
@@ -49,7 +49,7 @@ extension Daemon {
                     try store.recordDelivery(record, of: updated, server: notifier.serverInstance)
                 }
             } catch {
-                report("notify-sched: \(error.message)")
+                log.error(error.message)
             }
         }
     }

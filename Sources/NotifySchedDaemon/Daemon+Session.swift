@@ -6,10 +6,10 @@ import NotifySchedPlatform
 extension Daemon {
     /// Starts watching the session: each change is handled on the loop.
     func watchSession() {
-        session.onStatus = { [unowned self] status in self.report("notify-sched: \(status)") }
+        session.onStatus = { [unowned self] status in self.log.info("\(status)") }
         session.onResume = { [unowned self] in self.resumed(at: WallClock.now()) }
         session.onUnlock = { [unowned self] in
-            self.report("notify-sched: the screen was unlocked")
+            self.log.info("the screen was unlocked")
             self.sessionEvent("session:unlock", countsAsRun: false, at: WallClock.now())
         }
         session.onZoneChange = { [unowned self] name in self.zoneChanged(to: name, at: WallClock.now()) }
@@ -19,7 +19,7 @@ extension Daemon {
     /// After a resume from suspend: one reconcile, then the session-resume event (iNotify
     /// checks, iSmartNews cycles that count a run, as an app returning to the foreground does).
     func resumed(at now: Instant) {
-        report("notify-sched: resumed from suspend; planning again")
+        log.notice("resumed from suspend; planning again")
         perform(.resumed, at: now)
         sessionEvent("session:resume", countsAsRun: true, at: now)
     }
@@ -31,7 +31,7 @@ extension Daemon {
         let zone =
             name.flatMap { zones.zone(named: $0) } ?? SystemTimeZone.current(environment: [:], database: zones)
         guard zone != userZone else { return }
-        report("notify-sched: the time zone is now \(zone.identifier); planning again")
+        log.notice("the time zone is now \(zone.identifier); planning again")
         perform(.zoneChanged(zone), at: now)
     }
 }

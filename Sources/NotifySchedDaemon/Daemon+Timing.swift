@@ -7,7 +7,7 @@ extension Daemon {
     func timerWoke() {
         let now = WallClock.now()
         let clockChanged = timer.acknowledge() == .clockChanged
-        if clockChanged { report("notify-sched: the clock changed; planning again") }
+        if clockChanged { log.notice("the clock changed; planning again") }
         perform(.timerWoke(clockChanged: clockChanged), at: now)
     }
 }

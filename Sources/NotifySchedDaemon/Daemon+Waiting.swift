@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedPlatform
 import NotifySchedStore
 
 // The popups that session events, posted events and iNotify checks chose: they are stored
@@ -10,20 +11,20 @@ extension Daemon {
     func loadWaitingPopups(at now: Instant) {
         do {
             let popups = try store.waitingPopups()
-            if !popups.isEmpty { report("notify-sched: \(popups.count) popups waiting from before") }
+            if !popups.isEmpty { log.info("\(popups.count) popups waiting from before") }
             perform(.waitingLoaded(popups), at: now)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 
     /// Removes a waiting popup that will not be shown from the store.
     func dropWaiting(_ popup: WaitingPopup, because reason: String?) {
-        if let reason { report("notify-sched: dropped the waiting popup \(popup.occurrenceID): \(reason)") }
+        if let reason { log.notice("dropped the waiting popup \(popup.occurrenceID): \(reason)") }
         do {
             try store.removeWaitingPopup(occurrenceID: popup.occurrenceID)
         } catch {
-            report("notify-sched: \(error.message)")
+            log.error(error.message)
         }
     }
 }

@@ -39,7 +39,8 @@ public final class Daemon {
     let loader: PortalFeedLoader
     /// The user's language, for the feeds' translations.
     let language: LanguagePreference
-    let report: (String) -> Void
+    /// Where log lines go, each with its priority.
+    let log: DaemonLog
     var handler: NotificationHandler!
     /// How each source is checked, by its index among the configured sources.
     let sources: [FollowedSource]
@@ -78,15 +79,15 @@ public final class Daemon {
     ///   - configuration: The settings and sources (`--feed` already applied).
     ///   - paths: Where the state lives.
     ///   - environment: For the user's zone and language.
-    ///   - report: Where log lines go (standard error; journald reads it under systemd).
+    ///   - log: Where log lines go (standard error; journald reads it under systemd).
     /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
     ///   `.unavailable` when the session bus, the state or the timer cannot be had.
     public init(
         configuration: Configuration, paths: UserDirectories, environment: [String: String],
-        report: @escaping (String) -> Void
+        log: DaemonLog
     ) throws(DaemonError) {
         self.configuration = configuration
-        self.report = report
+        self.log = log
         // The control object, then the name: a call that activated the daemon finds the object,
         // and a second daemon leaves before it touches the state.
         control = try ControlObject()
@@ -115,15 +116,15 @@ public final class Daemon {
         followsSystemZone = environment["TZ"] == nil
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
         language = LanguagePreference.fromEnvironment(environment)
-        Self.moveStateToCanonicalLocations(in: store, report: report)
+        Self.moveStateToCanonicalLocations(in: store, log: log)
         var followed: [FollowedSource] = []
         var polled: [SourcePolling.Source] = []
         for configured in configuration.sources {
-            let (source, refusal) = FollowedSource.reading(configured, report: report)
+            let (source, refusal) = FollowedSource.reading(configured, log: log)
             followed.append(source)
             polled.append(
                 SourcePolling.Source(
-                    health: Self.storedHealth(of: configured.feed, in: store, report: report),
+                    health: Self.storedHealth(of: configured.feed, in: store, log: log),
                     settings: configured.settings, refusal: refusal))
         }
         sources = followed
@@ -153,7 +154,7 @@ public final class Daemon {
         // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
         defer { loader.fetcher?.shutdown() }
         notifier.onTermination { [unowned self] in
-            self.report("notify-sched: stopping")
+            self.log.notice("stopping")
             self.perform(.stopping, at: WallClock.now())
             for call in self.delayedTests.values {
                 call.reply([
@@ -167,7 +168,7 @@ public final class Daemon {
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
         notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
         notifier.onServerChange = { [unowned self] server in
-            self.report("notify-sched: notification server: \(server?.summary ?? "none")")
+            self.log.notice("notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
                 self.recordPopupIDs()
@@ -182,8 +183,8 @@ public final class Daemon {
         takeOverPopups(at: now)
         sessionEvent("session:start", countsAsRun: true, at: now)
         perform(.started, at: now)
-        report(
-            "notify-sched: ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
+        log.notice(
+            "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )
         notifier.run()
     }

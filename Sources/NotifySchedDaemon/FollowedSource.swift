@@ -1,5 +1,6 @@
 import NotifySchedCore
 import NotifySchedNetwork
+import NotifySchedPlatform
 
 /// What the daemon needs to check a source: where its feed is, the key it must be signed
 /// with and the dialect it is configured in. Its settings, health and refusal are the core's
@@ -18,7 +19,7 @@ struct FollowedSource {
     /// The configured source with its key read.
     ///
     /// - Returns: The source, and why it is not followed when its key is unusable (logged).
-    static func reading(_ configured: SourceConfiguration, report: (String) -> Void) -> (
+    static func reading(_ configured: SourceConfiguration, log: DaemonLog) -> (
         source: FollowedSource, refusal: String?
     ) {
         var (publicKey, refusal): (FeedPublicKey?, String?) = (nil, nil)
@@ -26,7 +27,7 @@ struct FollowedSource {
             do {
                 publicKey = try FeedPublicKey(base64: text)
             } catch {
-                report("notify-sched: source \(configured.name): \(error); not following it")
+                log.error("source \(configured.name): \(error); not following it")
                 refusal = "its public key is unusable: \(error)"
             }
         }

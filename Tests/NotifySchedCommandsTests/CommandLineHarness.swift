@@ -35,10 +35,11 @@ struct CommandLineHarness {
 
     /// Starts `notify-sched arguments…` like `run`, without waiting for it to end; the
     /// variables named in `unsetting` (such as `TZ`) are left out of its environment. It runs in
-    /// `directory` when one is given.
+    /// `directory` when one is given. With `journalStream`, its `JOURNAL_STREAM` names the
+    /// pipe its standard error goes to, as systemd names the journal's stream.
     static func start(
         _ arguments: [String], environment: [String: String] = [:], unsetting: Set<String> = [],
-        in directory: URL? = nil
+        in directory: URL? = nil, journalStream: Bool = false
     ) throws -> RunningCommand {
         let process = Process()
         process.executableURL = executable
@@ -46,8 +47,9 @@ struct CommandLineHarness {
         if let directory { process.currentDirectoryURL = directory }
         var merged = ["TZ": "UTC", "LANG": "C", "PATH": "/usr/bin:/bin"]
         merged.merge(environment) { $1 }
-        process.environment = merged.filter { !unsetting.contains($0.key) }
         let command = RunningCommand(process: process)
+        if journalStream { merged["JOURNAL_STREAM"] = command.standardErrorStream }
+        process.environment = merged.filter { !unsetting.contains($0.key) }
         try process.run()
         return command
     }
@@ -64,6 +66,13 @@ struct CommandLineHarness {
             self.process = process
             process.standardOutput = output
             process.standardError = error
+        }
+
+        /// `DEVICE:INODE` of the pipe its standard error goes to.
+        var standardErrorStream: String {
+            var status = stat()
+            fstat(error.fileHandleForWriting.fileDescriptor, &status)
+            return "\(status.st_dev):\(status.st_ino)"
         }
 
         /// Waits for it to end and returns what it printed.

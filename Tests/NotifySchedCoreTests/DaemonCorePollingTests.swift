@@ -58,7 +58,7 @@ import Testing
                 .checkFinished(source: 0, .failed("feed: the server answered 500", retryAfter: nil)), at: now)
             let next = try #require(savedHealth(failed).last?.nextCheck)
             ceilings.append(next - now)
-            logs += failed.compactMap { if case .log(let line) = $0 { line } else { nil } }
+            logs += failed.compactMap { if case .log(_, let line) = $0 { line } else { nil } }
             #expect(
                 core.handle(.timerWoke(clockChanged: false), at: next - .seconds(1)).allSatisfy {
                     $0 != .startCheck(source: 0)
@@ -79,7 +79,7 @@ import Testing
             .checkFinished(source: 0, .loaded(try load(beta), etag: "\"2\"", lastModified: nil)), at: now)
         let health = try #require(savedHealth(recovered).last)
         #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["b"])
-        #expect(recovered.contains(.log("feed: 1 added, 0 changed, 1 withdrawn")))
+        #expect(recovered.contains(.log(.info, "feed: 1 added, 0 changed, 1 withdrawn")))
         #expect(
             (health.failures, health.lastError, health.etag, health.nextCheck) == (0, nil, "\"2\"", now + .minutes(1)))
     }
@@ -167,7 +167,11 @@ import Testing
         #expect((health.failures, health.lastError) == (1, "feed: the feed has errors (…)"))
         #expect(
             effects.contains {
-                if case .log(let line) = $0 { line.contains("check failed, the feed in force stays") } else { false }
+                if case .log(.warning, let line) = $0 {
+                    line.contains("check failed, the feed in force stays")
+                } else {
+                    false
+                }
             })
     }
 

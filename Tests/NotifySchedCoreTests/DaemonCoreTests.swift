@@ -248,7 +248,7 @@ import Testing
         let withdrawn = try #require(parse(#"{"notifications": [\#(control)]}"#).schedule)
         let changed = core.handle(.checked(FeedLoad(source: 0, schedule: withdrawn, settled: [:])), at: noon)
         let due = core.handle(.timerWoke(clockChanged: false), at: noon + .hours(1))
-        #expect(changed.contains(.log("feed: 0 added, 0 changed, 1 withdrawn")))
+        #expect(changed.contains(.log(.info, "feed: 0 added, 0 changed, 1 withdrawn")))
         #expect(due.compactMap { if case .show(let due) = $0 { due.entry.id } else { nil } } == ["control"])
     }
 

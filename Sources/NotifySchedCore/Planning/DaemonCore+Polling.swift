@@ -89,7 +89,7 @@ extension DaemonCore {
             polling.recordFailure(of: index, reason, retryAfter: retryAfter, policy: policy(of: index), at: now)
             let next = polling.sources[index].health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
             let consequence = hadFeed ? "the feed in force stays" : "nothing of it is in force"
-            effects.append(.log("\(location): check failed, \(consequence): \(reason)\(next)"))
+            effects.append(.log(.warning, "\(location): check failed, \(consequence): \(reason)\(next)"))
             report = .failed(location, reason)
         case .notModified(let copy, let etag, let lastModified, let copyTakenAt):
             if !hadFeed, let copy {
@@ -112,7 +112,7 @@ extension DaemonCore {
                 copyTakenAt: now, policy: policy(of: index), at: now)
             report = .changed(location, put.changes, from: old, to: load.schedule)
         }
-        if hadFeed, let changes, !changes.isEmpty { effects.append(.log("\(location): \(changes.counts)")) }
+        if hadFeed, let changes, !changes.isEmpty { effects.append(.log(.info, "\(location): \(changes.counts)")) }
         return (effects + [.saveHealth(polling.sources[index].health)], report)
     }
 }

@@ -36,8 +36,8 @@ public enum DaemonEffect: Sendable, Equatable {
     case answerSync(token: Int, [SourceCheckReport])
     /// The checks are over: give the pages their parses freed back to the system.
     case releaseFreedMemory
-    /// Log a line.
-    case log(String)
+    /// Log a line at a priority.
+    case log(LogPriority, String)
     /// Store what a source event decided for `source` (the state it leaves and the popups it
     /// chose, in one transaction), log its notes, then hand the core the popups
     /// (`DaemonEvent.popupsChosen`); when the store fails, the popups are not chosen.
