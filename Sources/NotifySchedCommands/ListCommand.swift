@@ -43,6 +43,28 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many occurrences to show per entry (1 to 1000).", valueName: "n"))
     var upcoming = 1
 
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp(
+            "Only the entries of this source: its name in the configuration, or its feed's path or URL (repeatable).",
+            valueName: "source"))
+    var sourceFilters: [String] = []
+
+    @Option(
+        name: .customLong("state"),
+        help: ArgumentHelp(
+            "Only the entries in this state: pending, delivered, acted, ignored, reminded, closed or missed "
+                + "(repeatable).",
+            valueName: "state"))
+    var states: [String] = []
+
+    @Option(
+        name: .customLong("id"),
+        help: ArgumentHelp(
+            "Only the entries whose id matches this shell pattern, such as 'standup' or 'news-*' (repeatable).",
+            valueName: "pattern"))
+    var ids: [String] = []
+
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
@@ -52,23 +74,27 @@ struct ListCommand: ParsableCommand {
         guard (1...ScheduleListing.maximumUpcoming).contains(upcoming) else {
             throw ValidationError("--upcoming must be between 1 and \(ScheduleListing.maximumUpcoming)")
         }
+        let known = ["pending"] + LedgerOutcome.allCases.map(\.rawValue)
+        if let state = states.first(where: { !known.contains($0) }) {
+            throw ValidationError("--state \"\(state)\" is not a state: \(known.joined(separator: ", "))")
+        }
         if let now, Self.instant(now, userZone: .utc) == nil {
             throw ValidationError("--now \"\(now)\" is not a time (RFC 3339 such as 2026-03-29T09:00:00Z, or @SECONDS)")
         }
     }
 
     func run() throws {
+        let environment = ProcessInfo.processInfo.environment
         if feeds.isEmpty, now == nil, let listing = try daemonListing() {
-            let zone = SystemTimeZone.current(environment: ProcessInfo.processInfo.environment)
-            Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: zone))
+            let zone = SystemTimeZone.current(environment: environment)
+            let configured = (try? UserConfiguration.load(config, environment: environment, quiet: true))?.sources ?? []
+            try write(listing, as: WallClock.now(), userZone: zone, configured: configured, environment: environment)
             return
         }
-        let environment = ProcessInfo.processInfo.environment
         let configured = feeds.isEmpty
+        let configuredSources = configured ? try UserConfiguration.load(config, environment: environment).sources : []
         let sources: [(path: String, dialect: FeedDialect?)] =
-            configured
-            ? try UserConfiguration.load(config, environment: environment).sources.map { ($0.feed, $0.dialect) }
-            : feeds.map { ($0, nil) }
+            configured ? configuredSources.map { ($0.feed, $0.dialect) } : feeds.map { ($0, nil) }
         let paths = sources.map(\.path)
         let context = try options.context(for: paths)
         defer { context.close() }
@@ -91,8 +117,30 @@ struct ListCommand: ParsableCommand {
         let listing = ScheduleListing(
             schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
             history: stored.history, settled: stored.settled, health: stored.health)
-        Output.standardOutput.write(json ? try listing.json() : listing.table(userZone: context.userZone))
+        try write(
+            listing, as: instant, userZone: context.userZone, configured: configuredSources, environment: environment)
         if failed { throw CommandError(.failure, []) }
+    }
+
+    /// Prints the rows the filters keep, as JSON or as a table that fits the terminal, with each
+    /// configured source by its name.
+    private func write(
+        _ listing: ScheduleListing, as now: Instant, userZone: ZoneRules, configured: [SourceConfiguration],
+        environment: [String: String]
+    ) throws {
+        var listing = listing
+        let locations = Set(
+            sourceFilters.map { name in configured.first { $0.name == name }?.feed ?? SourceLocation.canonical(name) })
+        listing.rows.removeAll { row in
+            (!locations.isEmpty && !locations.contains(row.source)) || (!states.isEmpty && !states.contains(row.state))
+                || (!ids.isEmpty && !ids.contains { fnmatch($0, row.id, 0) == 0 })
+        }
+        Output.standardOutput.write(
+            json
+                ? try listing.json()
+                : listing.table(
+                    userZone: userZone, now: now, width: TerminalWidth.ofStandardOutput(environment: environment),
+                    sourceNames: Dictionary(configured.map { ($0.feed, $0.name) }) { first, _ in first }))
     }
 
     /// The running daemon's listing; nil when no daemon runs.

@@ -14,7 +14,8 @@ public struct NotifySched: ParsableCommand {
         version: "notify-sched \(ProductVersion.current)",
         subcommands: [
             ValidateCommand.self, ListCommand.self, TestCommand.self, HandleCommand.self, DaemonCommand.self,
-            EventCommand.self, StatusCommand.self, KeygenCommand.self, SignCommand.self, SyncCommand.self,
+            EventCommand.self, StatusCommand.self, HistoryCommand.self, KeygenCommand.self, SignCommand.self,
+            SyncCommand.self,
         ]
     )
 

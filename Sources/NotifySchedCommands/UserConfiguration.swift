@@ -8,8 +8,11 @@ enum UserConfiguration {
     /// demo feeds shipped with notify-sched stand in (DESIGN §7). Each source's feed is named by
     /// its canonical location (`SourceLocation.canonical(_:)`), its identity in the state database.
     ///
+    /// - Parameter quiet: Print no problem (the caller only wants the sources' names).
     /// - Throws: `CommandError` when the file cannot be read (or a named one is missing) or has errors.
-    static func load(_ path: String?, environment: [String: String]) throws(CommandError) -> Configuration {
+    static func load(
+        _ path: String?, environment: [String: String], quiet: Bool = false
+    ) throws(CommandError) -> Configuration {
         let file = path ?? UserDirectories(environment: environment).configurationFile
         var configuration: Configuration
         let problems: [Diagnostic]
@@ -18,7 +21,9 @@ enum UserConfiguration {
         } catch {
             throw CommandError(.failure, error.message)
         }
-        for problem in problems { Output.standardError.write(problem.line(in: file)) }
+        if !quiet {
+            for problem in problems { Output.standardError.write(problem.line(in: file)) }
+        }
         if problems.contains(where: { $0.severity == .error }) {
             throw CommandError(.failure, "notify-sched: fix \(file) first")
         }

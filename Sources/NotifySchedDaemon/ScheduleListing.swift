@@ -124,40 +124,48 @@ public struct ScheduleListing: Sendable {
         return String(decoding: try encoder.encode(rows), as: UTF8.self)
     }
 
-    /// The rows as an aligned table: id, next occurrence in local time, title, state, last
-    /// delivery in local time and its occurrence id, source; then the health of each source
-    /// that has one.
-    public func table(userZone: ZoneRules) -> String {
-        let header = ["ID", "NEXT", "TITLE", "STATE", "LAST DELIVERY", "OCCURRENCE ID", "SOURCE"]
-        func local(_ instant: Instant) -> String { instant.rfc3339(offset: userZone.offset(at: instant).seconds) }
+    /// The rows as a table at most `width` characters wide where it can be (nil: as wide as
+    /// the cells), as `systemctl list-timers` shows timers: the next occurrence in the user's zone
+    /// (or how the entry is triggered) and the time LEFT until it, the LAST delivery and the time
+    /// PASSED since, the state, the entry's id and title, the occurrence id of the last delivery
+    /// and the source (by its name in `sourceNames`, where it has one). Where the whole cells do
+    /// not fit, the source, the occurrence id and LAST are left out, in that order, before
+    /// anything is cut; then the source health of each source that has one.
+    public func table(userZone: ZoneRules, now: Instant, width: Int?, sourceNames: [String: String] = [:]) -> String {
         let lines = rows.map { row -> [String] in
-            let last = row.lastDelivery.flatMap(Self.instant).map(local) ?? "-"
-            // Escaped before the widths are measured, so that the columns line up as printed.
+            let next = row.next
+            let last = row.lastDelivery.flatMap(Self.instant)
             return [
-                row.id, row.next.map(local) ?? row.trigger, Self.truncated(row.title, to: 40), row.state, last,
-                row.lastOccurrenceID ?? "-", row.source,
-            ].map(TerminalText.escaped)
+                next.map { userZone.tableMinute(at: $0) } ?? Self.untimed(row.trigger),
+                next.map { ($0 - now).rough } ?? "-",
+                last.map { userZone.tableMinute(at: $0) } ?? "-",
+                last.map { (now - $0).rough + " ago" } ?? "-",
+                row.state, row.id, row.title, row.lastOccurrenceID ?? "-", sourceNames[row.source] ?? row.source,
+            ]
         }
-        var widths = header.map(\.count)
-        for line in lines {
-            for (column, cell) in line.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        let table = ([header] + lines).map { cells in
-            cells.enumerated().map { column, cell in
-                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }
-        return (table + sourceHealthLines).joined(separator: "\n")
+        let table = TextTable(
+            [
+                .init("NEXT", cut: .end, floor: 16), .init("LEFT"), .init("LAST", optional: true), .init("PASSED"),
+                .init("STATE"), .init("ID", cut: .end, floor: 10), .init("TITLE", cut: .end, floor: 16),
+                .init("OCCURRENCE ID", optional: true), .init("SOURCE", cut: .start, optional: true),
+            ], rows: lines)
+        return (table.lines(width: width) + sourceHealthLines(sourceNames)).joined(separator: "\n")
+    }
+
+    /// What the NEXT column says of an entry with no next occurrence: that it waits for an event
+    /// or a check (`Trigger.summary` says which), or `-` when it has nothing to come.
+    private static func untimed(_ trigger: String) -> String {
+        [Trigger.eventSummary, Trigger.checkSummary].first { trigger.hasPrefix($0) } ?? "-"
     }
 
     /// After the table, a line per source whose health is known, in the order sources first appear.
-    private var sourceHealthLines: [String] {
+    private func sourceHealthLines(_ sourceNames: [String: String]) -> [String] {
         var seen: Set<String> = []
         var lines: [String] = []
         for row in rows where seen.insert(row.source).inserted {
             guard let summary = row.sourceHealth?.summary, !summary.isEmpty else { continue }
             if lines.isEmpty { lines.append("") }
-            lines.append("\(row.source): \(summary)")
+            lines.append("\(sourceNames[row.source] ?? row.source): \(summary)")
         }
         return lines
     }
@@ -167,13 +175,14 @@ public struct ScheduleListing: Sendable {
         guard case .absolute(let instant)? = Timestamp.parse(text) else { return nil }
         return instant
     }
-
-    private static func truncated(_ text: String, to length: Int) -> String {
-        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
-    }
 }
 
 extension Trigger {
+    /// How `summary(news:)` starts for an entry shown on events.
+    static let eventSummary = "on event"
+    /// How `summary(news:)` starts for an iNotify message.
+    static let checkSummary = "on iNotify check"
+
     /// The trigger in a few words, for `list`.
     public func summary(news: NewsSettings?) -> String {
         switch self {
@@ -188,12 +197,12 @@ extension Trigger {
             let start = notBefore.map { " from \($0.summary)" } ?? ""
             return "calendar \(expression.normalized)\(zoneText)\(start)\(bounds.summary)"
         case .events(.local(let rules)):
-            return "on event " + rules.map { "\($0.name) (\($0.pattern))" }.joined(separator: ", ")
+            return "\(Self.eventSummary) " + rules.map { "\($0.name) (\($0.pattern))" }.joined(separator: ", ")
         case .events(.global):
             let rules = news?.globalEvents ?? []
-            return "on event " + rules.map { "\($0.name) (\($0.pattern))" }.joined(separator: ", ")
+            return "\(Self.eventSummary) " + rules.map { "\($0.name) (\($0.pattern))" }.joined(separator: ", ")
         case .check:
-            return "on iNotify check at start-up, resume and unlock"
+            return "\(Self.checkSummary) at start-up, resume and unlock"
         }
     }
 }

@@ -73,7 +73,7 @@ struct ControlInterfaceTests {
         #expect(live["later"]?.occurrences.count == 1)
         #expect(live["now"]?.sourceHealth?.copyTakenAt != nil, "each row says how its source fares")
         let table = try CLI.run(["list"], environment: bus.environment)
-        #expect(table.standardOutput.hasPrefix("ID "))
+        #expect(table.standardOutput.hasPrefix("NEXT "))
         #expect(table.standardOutput.contains("delivered"))
         stop(daemon)
 

@@ -61,8 +61,8 @@ import Testing
             environment: ["TZ": "Europe/Berlin"])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("ID") == true)
-        #expect(lines.contains { $0.hasPrefix("standup") && $0.contains("2026-03-27T09:25:00+01:00") })
+        #expect(lines.first?.hasPrefix("NEXT") == true)
+        #expect(lines.contains { $0.hasPrefix("2026-03-27 09:25  25min ") && $0.contains("standup") }, "\(lines)")
     }
 
     /// Escape sequences, a window title (OSC 0), a screen clear and a right-to-left override in
@@ -99,6 +99,31 @@ import Testing
             ["--feed", CLI.demoFeed("demo-zbim.json"), "--now", "2026-01-01T00:00:00Z"],
             environment: ["TZ": "America/New_York"])
         #expect(rows.map { $0["occurrences"] as? [String] } == [["2027-01-04T08:30:00Z"], ["2027-03-20T13:00:00Z"]])
+    }
+
+    @Test func theTableFitsTheTerminalWithLeftAndPassedAndIsWholeWhenPiped() throws {
+        let arguments = ["list", "--feed", CLI.demoFeed("demo.json"), "--now", "2026-03-27T08:00:00Z"]
+        let narrow = try CLI.run(arguments, environment: ["COLUMNS": "80"]).standardOutput.split(separator: "\n")
+        #expect(narrow[0].hasPrefix("NEXT              LEFT"), "\(narrow)")
+        #expect(narrow[0].contains("PASSED") && narrow.allSatisfy { $0.count <= 80 }, "\(narrow)")
+        #expect(narrow.contains { $0.hasPrefix("2026-03-27 08:25  25min ") && $0.contains("standup") }, "\(narrow)")
+        let piped = try CLI.run(arguments).standardOutput.split(separator: "\n")
+        #expect(piped[0].contains("LAST") && piped[0].contains("OCCURRENCE ID") && piped[0].hasSuffix("SOURCE"))
+        #expect(piped.contains { $0.hasSuffix("share/feeds/demo.json") }, "a pipe gets whole cells: \(piped)")
+    }
+
+    @Test func sourceStateAndIdFiltersKeepOnlyTheMatchingEntries() throws {
+        let demo = CLI.demoFeed("demo.json")
+        let base = ["--feed", demo, "--feed", CLI.demoFeed("demo-zbim.json"), "--now", "2026-03-27T08:00:00Z"]
+        let all = try listJSON(base)
+        let byID = try listJSON(base + ["--id", "st*", "--id", "welcome"])
+        #expect(Set(byID.compactMap { $0["id"] as? String }) == ["standup", "stretch", "welcome"])
+        let bySource = try listJSON(base + ["--source", demo])
+        #expect(bySource.count == 6 && bySource.count < all.count, "\(bySource.count) of \(all.count)")
+        #expect(try listJSON(base + ["--state", "pending"]).count == all.count)
+        #expect(try listJSON(base + ["--state", "acted"]).isEmpty)
+        let bad = try CLI.run(["list"] + base + ["--state", "done"])
+        #expect(bad.status == 2 && bad.standardError.contains("--state \"done\" is not a state: pending, delivered"))
     }
 
     @Test func badNowIsAUsageError() throws {

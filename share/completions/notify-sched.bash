@@ -173,13 +173,13 @@ _notify-sched() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    validate|list|test|handle|daemon|event|status|keygen|sign|sync|help)
+    validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|help)
         # Offer subcommand argument completions
         "_notify-sched_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status keygen sign sync help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status history keygen sign sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -218,7 +218,7 @@ _notify-sched_validate() {
 _notify-sched_list() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
-    repeating_options=(--feed --allow-scheme --ca-file)
+    repeating_options=(--feed --source --state --id --allow-scheme --ca-file)
     non_repeating_options=(--config --now --upcoming --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
 
@@ -234,6 +234,15 @@ _notify-sched_list() {
         return
         ;;
     '--upcoming')
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    '--id')
         return
         ;;
     '--allow-scheme')
@@ -374,6 +383,27 @@ _notify-sched_status() {
     repeating_options=()
     non_repeating_options=()
     __notify-sched_offer_flags_options 0
+}
+
+_notify-sched_history() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--since --source --config)
+    __notify-sched_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--since')
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    esac
 }
 
 _notify-sched_keygen() {

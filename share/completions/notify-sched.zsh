@@ -57,6 +57,7 @@ _notify-sched() {
             'daemon:Run the user-session daemon in the foreground.'
             'event:Post a named event to the running daemon.'
             'status:Show the daemon, its sources and the notification server.'
+            'history:Show what was shown, when, and what became of it.'
             'keygen:Make an Ed25519 key pair for signing feeds.'
             'sign:Sign a feed: write FEED.sig.'
             'sync:Check every source now, ignoring check periods, and print what changed.'
@@ -66,7 +67,7 @@ _notify-sched() {
         ;;
     arg)
         case "${words[1]}" in
-        validate|list|test|handle|daemon|event|status|keygen|sign|sync|help)
+        validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|help)
             "_notify-sched_${words[1]}" && ret=0
             ;;
         esac
@@ -103,6 +104,9 @@ _notify-sched_list() {
         '*--feed[A feed file or http(s)\:// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.]:path|url:'
         '--now[The time to list from, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS.]:time:'
         '--upcoming[How many occurrences to show per entry (1 to 1000).]:n:'
+        '*--source[Only the entries of this source\: its name in the configuration, or its feed'\''s path or URL (repeatable).]:source:'
+        '*--state[Only the entries in this state\: pending, delivered, acted, ignored, reminded, closed or missed (repeatable).]:state:'
+        '*--id[Only the entries whose id matches this shell pattern, such as '\''standup'\'' or '\''news-*'\'' (repeatable).]:pattern:'
         '--json[Print a JSON array instead of a table.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
@@ -195,6 +199,21 @@ _notify-sched_status() {
     local -i ret=1
     local -ar arg_specs=(
         '--json[Print the daemon'\''s status as a JSON object.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_history() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--since[How far back\: a span (30min, 2h, 7d) or a time (RFC 3339, a date, @SECONDS; default\: all kept).]:span|time:'
+        '--source[Only this source\: its name in the configuration, or its feed'\''s path or URL.]:source:'
+        '--config[The configuration file that names the sources (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
+        '--json[Print a JSON array instead of a table.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
