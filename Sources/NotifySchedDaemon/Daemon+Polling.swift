@@ -85,4 +85,18 @@ extension Daemon {
             log.error(error.message)
         }
     }
+
+    /// Watches each local feed file, and its signature when the source is signed: an edit is
+    /// checked at once, as a portal's change is at its next check.
+    func watchFeedFiles() {
+        for (index, source) in sources.enumerated() where !SourceLocation.isURL(source.location) {
+            for path in [source.location] + (source.publicKey == nil ? [] : [source.location + ".sig"]) {
+                let watched = watchedFiles.watch(path) { [unowned self] in
+                    log.info("\(source.location): changed on disk; reading it again")
+                    perform(.sourceFileChanged(source: index), at: WallClock.now())
+                }
+                if !watched { log.warning("\(path): cannot be watched; edits are seen at its next check") }
+            }
+        }
+    }
 }

@@ -34,6 +34,8 @@ public final class Daemon {
     let notifier = DesktopNotifier()
     let control: ControlObject
     let session = SessionWatcher()
+    /// The local feed files (and their signatures), watched for edits.
+    let watchedFiles = FileWatcher()
     let timer: WallClockTimer
     let store: StateStore
     let loader: PortalFeedLoader
@@ -176,6 +178,7 @@ public final class Daemon {
             }
         }
         watchSession()
+        watchFeedFiles()
         loadSources()
         let now = WallClock.now()
         loadWaitingPopups(at: now)

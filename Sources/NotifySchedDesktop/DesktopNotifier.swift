@@ -96,7 +96,7 @@ public final class DesktopNotifier: Notifier {
 
     /// Calls `action` from the main loop after `span` (at millisecond precision).
     public func after(_ span: TimeSpan, _ action: @escaping () -> Void) {
-        Self.once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
+        Self.once(after: span, action)
     }
 
     /// Calls `handler` from the main loop each time `fileDescriptor` becomes readable, for as
@@ -166,6 +166,11 @@ public final class DesktopNotifier: Notifier {
 
     private static let releaseCallback: GDestroyNotify = { context in
         if let context { Unmanaged<Callback>.fromOpaque(context).release() }
+    }
+
+    /// Calls `action` once from the main loop, after `span`.
+    static func once(after span: TimeSpan, _ action: @escaping () -> Void) {
+        once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
     }
 
     /// Calls `action` once from the main loop: after `milliseconds`, or when it is idle.

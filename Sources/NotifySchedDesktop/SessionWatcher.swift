@@ -33,7 +33,7 @@ public final class SessionWatcher {
     private var systemBus: OpaquePointer?
     private var subscriptions: [(bus: OpaquePointer, id: guint)] = []
     private var logindWatch: guint = 0
-    private var monitor: UnsafeMutablePointer<GFileMonitor>?
+    private let files = FileWatcher()
     /// When the last unlock was reported (monotonic µs): a desktop that implements both
     /// screen-saver interfaces reports one unlock twice.
     private var lastUnlock: gint64 = 0
@@ -49,10 +49,6 @@ public final class SessionWatcher {
     deinit {
         for (bus, id) in subscriptions { g_dbus_connection_signal_unsubscribe(bus, id) }
         if logindWatch != 0 { g_bus_unwatch_name(logindWatch) }
-        if let monitor {
-            g_file_monitor_cancel(monitor)
-            g_object_unref(UnsafeMutableRawPointer(monitor))
-        }
         for bus in [sessionBus, systemBus] {
             if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) }
         }
@@ -75,7 +71,7 @@ public final class SessionWatcher {
                 }
             }
         }
-        watchFile(localtimePath)
+        files.watch(localtimePath) { [weak self] in self?.onZoneChange(nil) }
         let context = Unmanaged.passRetained(WeakWatcher(self)).toOpaque()
         g_bus_get(
             G_BUS_TYPE_SYSTEM, nil,
@@ -146,20 +142,6 @@ public final class SessionWatcher {
         guard lastUnlock == 0 || now - lastUnlock > 2_000_000 else { return }
         lastUnlock = now
         onUnlock()
-    }
-
-    private func watchFile(_ path: String) {
-        let file = g_file_new_for_path(path)
-        defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil) else { return }
-        self.monitor = monitor
-        let context = Unmanaged.passRetained(WeakWatcher(self)).toOpaque()
-        _ = cgio_connect_file_changed(
-            monitor,
-            { _, _, _, event, context in
-                guard let context, event != G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED else { return }
-                Unmanaged<WeakWatcher>.fromOpaque(context).takeUnretainedValue().watcher?.onZoneChange(nil)
-            }, context, { context, _ in if let context { Unmanaged<WeakWatcher>.fromOpaque(context).release() } })
     }
 
     private func subscribe(

@@ -96,6 +96,31 @@ import Testing
         #expect(checksStarted(core.handle(.timerWoke(clockChanged: false), at: now + .minutes(29))).isEmpty)
     }
 
+    @Test func anEditedFeedFileIsCheckedAtOnceAndAgainAfterACheckThatMayHaveReadItBefore() throws {
+        var core = core(["a", "b"])
+        _ = core.handle(.opened(try load(alpha)), at: noon)
+        _ = core.handle(.opened(try load(beta, source: 1)), at: noon)
+        let edited = noon + .seconds(5)
+        #expect(
+            checksStarted(core.handle(.sourceFileChanged(source: 1), at: edited)) == [1],
+            "at once, long before its period")
+        let during = core.handle(.sourceFileChanged(source: 1), at: edited + .milliseconds(50))
+        #expect(checksStarted(during).isEmpty, "a source is checked once at a time")
+        let finished = core.handle(
+            .checkFinished(source: 1, .loaded(try load(beta, source: 1), etag: nil, lastModified: nil)),
+            at: edited + .milliseconds(80))
+        #expect(checksStarted(finished) == [1], "the edit made during the check is read by a fresh one")
+        let settled = core.handle(
+            .checkFinished(source: 1, .loaded(try load(alpha, source: 1), etag: nil, lastModified: nil)),
+            at: edited + .milliseconds(120))
+        #expect(checksStarted(settled).isEmpty)
+        #expect(
+            core.polling.sources[1].health.nextCheck == edited + .milliseconds(120) + .minutes(1),
+            "then its period again")
+        #expect(core.planner.schedule(source: 1)?.entries.map(\.id) == ["a"], "the edit is in force")
+        #expect(core.polling.sources[0].health.nextCheck != edited, "the other source is left alone")
+    }
+
     @Test func aNotModifiedCheckKeepsTheFeedAndRecordsTheAgeOfTheCopy() throws {
         var core = core(["feed"])
         _ = core.handle(.opened(try load(alpha)), at: noon)

@@ -38,7 +38,7 @@ extension DaemonCore {
     /// check; the checks it held back start.
     mutating func checkFinished(_ index: Int, _ outcome: CheckOutcome, at now: Instant) -> [DaemonEffect] {
         var (effects, report) = apply(outcome, to: index, at: now)
-        if let answered = polling.finished(index, report) {
+        if let answered = polling.finished(index, report, at: now) {
             effects += answers(answered)
             // The check's parse peaked well above what the schedule keeps.
             if !polling.isChecking { effects.append(.releaseFreedMemory) }

@@ -98,6 +98,9 @@ public struct DaemonCore: ~Copyable {
         case .syncRequested(let token):
             polling.requestSync(token: token)
             return startDueChecks(at: now)
+        case .sourceFileChanged(let source):
+            polling.checkSoon(source, at: now)
+            return startDueChecks(at: now)
         case .shown(let due, let result):
             planner.shown(due, result, at: now)
             return []

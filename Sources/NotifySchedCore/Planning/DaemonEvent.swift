@@ -28,6 +28,9 @@ public enum DaemonEvent {
     /// period and backoff (a check under way is followed by a fresh one), and the call is
     /// answered once all are done (`DaemonEffect.answerSync`).
     case syncRequested(token: Int)
+    /// The file of source `source`, a local feed, changed on disk: it is checked at once (once
+    /// more after the check under way, when one is).
+    case sourceFileChanged(source: Int)
     /// A popup the core asked for (`DaemonEffect.show`) was shown, passed over or failed.
     case shown(DueOccurrence, ShowResult)
     /// The popups a previous daemon left waiting, as the state database holds them (at start).

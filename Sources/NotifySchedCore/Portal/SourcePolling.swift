@@ -32,6 +32,8 @@ public struct SourcePolling: Sendable {
     /// The sources, by their index among the configured sources.
     public private(set) var sources: [Source]
     private var checks = SourceChecks<SourceCheckReport>()
+    /// Sources whose feed changed while their check ran: checked again once it finishes.
+    private var changedDuringCheck: Set<Int> = []
     /// The daemon's token of each waiting `sync` call, by the id `checks` gave it.
     private var syncTokens: [Int: Int] = [:]
     private var generator: SplitMix64
@@ -101,6 +103,19 @@ public struct SourcePolling: Sendable {
         syncTokens[id] = token
     }
 
+    /// `source`'s feed changed (its file was edited): its check is due at `now`, or, when one
+    /// runs, right after it, which may have read the file before the change.
+    ///
+    /// - Complexity: O(1).
+    mutating func checkSoon(_ source: Int, at now: Instant) {
+        guard sources.indices.contains(source), sources[source].isChecked else { return }
+        if checks.running.contains(source) {
+            changedDuringCheck.insert(source)
+        } else {
+            sources[source].health.nextCheck = now
+        }
+    }
+
     /// Whether a check may start at `now`: one is due, or a `sync` waits for one.
     ///
     /// - Complexity: O(n) in the sources.
@@ -136,16 +151,18 @@ public struct SourcePolling: Sendable {
         return (chosen, tokens(of: answered))
     }
 
-    /// The check of `source` finished with `report`.
+    /// The check of `source` finished with `report` at `now`; when its feed changed meanwhile,
+    /// the next check is due at once.
     ///
     /// - Returns: The `sync` calls it answers, by token; nil when no check of `source` ran
     ///   (a file read at start).
     ///
     /// - Complexity: O(s) in the waiting `sync` calls.
-    mutating func finished(_ source: Int, _ report: SourceCheckReport) -> [(
+    mutating func finished(_ source: Int, _ report: SourceCheckReport, at now: Instant) -> [(
         token: Int, reports: [SourceCheckReport]
     )]? {
         guard checks.running.contains(source) else { return nil }
+        if changedDuringCheck.remove(source) != nil { sources[source].health.nextCheck = now }
         return tokens(of: checks.finished(source, report))
     }
 

@@ -1,0 +1,45 @@
+import Foundation
+import NotifySchedTesting
+import Testing
+
+/// A local feed file edited under a running daemon: GIO's file monitor sees the edit, and what
+/// it adds is shown within a second, as a person editing their feed expects, however the editor
+/// saves it.
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct LiveFeedFileTests: DaemonScenario {
+    private func feed(_ ids: [String]) -> String {
+        let entries = ids.map { #"{"id": "\#($0)", "title": "Entry \#($0)"}"# }
+        return #"{"notifications": [\#(entries.joined(separator: ", "))]}"#
+    }
+
+    @Test func anEditInPlaceAndASaveThroughARenameAreEachShownWithinASecond() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let path = try CLI.temporaryFile(feed(["first"]))
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        try daemon.waitForStandardError(containing: "ready:")
+
+        // In place, as `echo … > feed.json` writes it.
+        var edited = Date()
+        try Data(feed(["first", "second"]).utf8).write(to: URL(fileURLWithPath: path))
+        var calls = try bus.waitForNotifyCalls(2)
+        #expect(calls.last?.summary == "Entry second")
+        #expect(Date().timeIntervalSince(edited) < 1, "shown \(Date().timeIntervalSince(edited)) s after the edit")
+
+        // As editors save: a new file renamed over the old one.
+        edited = Date()
+        let temporary = path + ".swp"
+        try Data(feed(["first", "second", "third"]).utf8).write(to: URL(fileURLWithPath: temporary))
+        #expect(rename(temporary, path) == 0)
+        calls = try bus.waitForNotifyCalls(3)
+        #expect(calls.last?.summary == "Entry third")
+        #expect(Date().timeIntervalSince(edited) < 1, "shown \(Date().timeIntervalSince(edited)) s after the save")
+
+        let log = stop(daemon).standardError
+        #expect(log.contains("\(path): changed on disk; reading it again"), "\(log)")
+        #expect(try bus.notifyCalls().count == 3, "nothing shown twice")
+    }
+}
