@@ -17,14 +17,31 @@ struct TestCommand: ParsableCommand {
             shows the popup and hears its buttons after the command exits; without a daemon and \
             without --wait nothing would, so the popup has no buttons and says to run \
             `notify-sched handle ID --no-alert` instead. Exit status 1 when \
-            the URL's scheme is not allowed, no notification server answers, or the URL cannot be opened.
-            """)
+            the URL's scheme is not allowed, no notification server answers, or the URL cannot be opened. \
+            It takes notify-send's SUMMARY [BODY], -u, -t, -i, -h and -w with their meanings (so -h is a \
+            hint here, and -? or --help the help); -a, -A and --timeout, which would mean something \
+            else, say what to use instead.
+            """,
+        // -h is notify-send's --hint; notify-send's help is -?.
+        helpNames: [.long, .customShort("?")])
+
+    @Argument(help: ArgumentHelp("The popup's title, as notify-send's SUMMARY (or --title).", valueName: "summary"))
+    var summary: String?
+
+    @Argument(help: ArgumentHelp("The popup's body, as notify-send's BODY (or --body).", valueName: "body"))
+    var bodyText: String?
 
     @Option(help: "The popup's title (default: a title that says it is a test).")
     var title: String?
 
-    @Option(help: "The popup's body, plain text.")
+    @Option(help: "The popup's body: plain text, or markup with --markup.")
     var body: String?
+
+    @Flag(
+        help:
+            "The body is markup (<b>, <i>, <u>, <a href>), cleaned to that and shown as text where the server reads none."
+    )
+    var markup = false
 
     @Option(name: .customLong("action-label"), help: "The action button's label (default: \"More Info\", translated).")
     var actionLabel: String?
@@ -32,25 +49,107 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("action-url"), help: "The URL the action button and a click on the popup open.")
     var actionURL: String?
 
-    @Option(help: "low, normal or critical.")
+    @Option(name: [.customShort("u"), .long], help: "low, normal or critical.")
     var urgency: Urgency = .normal
+
+    @Option(
+        name: [.customShort("t"), .customLong("expire-time")],
+        help: ArgumentHelp(
+            "How long the popup stays, in milliseconds as notify-send takes it (0: until it is closed; "
+                + "default: as the server likes).",
+            valueName: "milliseconds"))
+    var expireTime: UInt32?
+
+    @Option(
+        name: [.customShort("i"), .long],
+        help: ArgumentHelp("An icon name from the icon theme, or a file path.", valueName: "icon"))
+    var icon: String?
+
+    @Option(
+        name: [.customShort("h"), .customLong("hint")],
+        help: ArgumentHelp(
+            "A hint as notify-send takes it: string:sound-name:NAME (a sound-theme sound, for a server that plays "
+                + "them) or string:image-path:PATH (a picture's absolute path or file:// URI); repeatable.",
+            valueName: "type:name:value"))
+    var hints: [String] = []
 
     @Option(
         name: .customLong("in"), help: ArgumentHelp("Show it after this long (90s, 5min, 1h).", valueName: "duration"))
     var delay: String?
 
-    @Flag(help: "Stay until the popup is acted on or closed, and print what happened.")
+    @Flag(
+        name: [.customShort("w"), .long], help: "Stay until the popup is acted on or closed, and print what happened.")
     var wait = false
 
-    @OptionGroup var feedOptions: FeedOptions
+    @Option(
+        name: .customLong("allow-scheme"),
+        help: ArgumentHelp(
+            "Also allow action URLs with this scheme (repeatable); https, http and mailto always are.",
+            valueName: "scheme"))
+    var allowedSchemes: [String] = []
+
+    // notify-send's options that mean something else here, and the fetch time-out other
+    // commands take: each says what to use instead rather than being taken for something else.
+    @Option(name: [.customShort("a"), .customLong("app-name")], help: .hidden)
+    var appName: String?
+
+    @Option(name: [.customShort("A"), .customLong("action")], help: .hidden)
+    var actions: [String] = []
+
+    @Option(name: .customLong("timeout"), help: .hidden)
+    var fetchTimeout: String?
 
     func validate() throws {
+        if appName != nil {
+            throw ValidationError(
+                "-a/--app-name: popups always come from notify-sched (their desktop-entry hint names it)")
+        }
+        if !actions.isEmpty {
+            throw ValidationError(
+                "-A/--action: a notify-sched popup has one action, which opens a URL: use --action-label LABEL "
+                    + "--action-url URL (and --wait to see it clicked)")
+        }
+        if fetchTimeout != nil {
+            throw ValidationError(
+                "--timeout is how long other commands wait for a portal; for how long the popup stays, use "
+                    + "-t/--expire-time MILLISECONDS")
+        }
+        if summary != nil, title != nil { throw ValidationError("give the title once: as SUMMARY or with --title") }
+        if bodyText != nil, body != nil { throw ValidationError("give the body once: as BODY or with --body") }
         if let delay, TimeSpan.parse(delay) == nil {
             throw ValidationError("--in: \"\(delay)\" is not a duration (such as 90s, 5min, 1h)")
         }
         if actionLabel != nil, actionURL == nil {
             throw ValidationError("--action-label needs --action-url")
         }
+        _ = try popupHints()
+    }
+
+    /// The sound and the image the `--hint`s name.
+    ///
+    /// - Throws: `ValidationError` naming a hint that is malformed or not one of those two.
+    private func popupHints() throws -> (sound: String?, image: String?) {
+        var (sound, image): (String?, String?) = (nil, nil)
+        for hint in hints {
+            let parts = hint.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, parts[0] == "string", !parts[2].isEmpty else {
+                throw ValidationError(
+                    "--hint \"\(hint)\": give string:sound-name:NAME or string:image-path:PATH")
+            }
+            switch parts[1] {
+            case "sound-name":
+                sound = parts[2]
+            case "image-path", "image_path":
+                guard NotificationContent.isImageLocation(parts[2]) else {
+                    throw ValidationError("--hint \"\(hint)\": the image must be an absolute path or a file:// URI")
+                }
+                image = parts[2]
+            default:
+                throw ValidationError(
+                    "--hint \"\(hint)\": notify-sched popups take the sound-name and image-path hints only")
+            }
+        }
+        return (sound, image)
     }
 
     func run() throws {
@@ -60,18 +159,21 @@ struct TestCommand: ParsableCommand {
             do {
                 action = NotificationAction(
                     label: actionLabel,
-                    url: try ActionURL(actionURL, policy: URLPolicy(extraSchemes: feedOptions.allowedSchemes)))
+                    url: try ActionURL(actionURL, policy: URLPolicy(extraSchemes: allowedSchemes)))
             } catch {
                 throw CommandError(.failure, "--action-url: \(error.message)")
             }
         }
+        let title = title ?? summary
+        let (sound, image) = try popupHints()
         let content = NotificationContent(
             title: title ?? Messages.catalog.translated("notify-sched test"),
-            body: body
+            body: body ?? bodyText
                 ?? (title == nil ? Messages.catalog.translated("This is a test notification from notify-sched.") : ""),
-            urgency: urgency, action: action)
-        if feedOptions.allowedSchemes.isEmpty, try testThroughDaemon(content) { return }
-        let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
+            icon: icon, urgency: urgency, action: action,
+            timeout: expireTime.map { .milliseconds(Int64($0)) }, sound: sound, image: image, markup: markup)
+        if allowedSchemes.isEmpty, try testThroughDaemon(content) { return }
+        let session = try HandlingSession(schemes: allowedSchemes, environment: environment)
         let id = "test-" + String(format: "%08x", UInt32.random(in: .min ... .max))
         var failure: CommandError?
         let deliver = {
@@ -128,7 +230,9 @@ struct TestCommand: ParsableCommand {
         let label = content.action.map { HandlingPolicy(catalog: Messages.catalog).actionLabel(of: $0) } ?? ""
         let arguments: [BusValue] = [
             .string(content.title), .string(content.body), .string(label), .string(actionURL ?? ""),
-            .string(urgency.rawValue), .unsigned(delaySeconds), .boolean(wait),
+            .string(urgency.rawValue), .string(content.icon ?? ""), .string(content.sound ?? ""),
+            .string(content.image ?? ""), .string(expireTime.map { "\($0)ms" } ?? ""), .boolean(markup),
+            .unsigned(delaySeconds), .boolean(wait),
         ]
         guard let results = try RunningDaemon.call("Test", arguments, waits: wait || delaySeconds > 0) else {
             return false

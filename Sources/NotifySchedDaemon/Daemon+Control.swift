@@ -38,17 +38,25 @@ extension Daemon {
               <arg name="status" type="s" direction="out"/>
               <arg name="report" type="s" direction="out"/>
             </method>
-            <!-- Shows a test popup with this title and body through the scheduled path, after
-                 delay_seconds. An empty action_url means no action, an empty action_label the
-                 default label; urgency is low, normal or critical. Answers once it is shown, or
-                 with wait once it is acted on or closed: id is the occurrence id, status delivered,
-                 handled or failed, report what happened (the error when failed). -->
+            <!-- Shows a test popup through the scheduled path, after delay_seconds. An empty
+                 action_url means no action, an empty action_label the default label; urgency is
+                 low, normal or critical; icon, sound (a sound-theme name) and image (an absolute
+                 path or file:// URI) are left out when empty; timeout is a duration (90s, 5min;
+                 0 for until it is closed), empty for the server's default; markup says the body
+                 is markup. Answers once it is shown, or with wait once it is acted on or closed:
+                 id is the occurrence id, status delivered, handled or failed, report what happened
+                 (the error when failed). -->
             <method name="Test">
               <arg name="title" type="s" direction="in"/>
               <arg name="body" type="s" direction="in"/>
               <arg name="action_label" type="s" direction="in"/>
               <arg name="action_url" type="s" direction="in"/>
               <arg name="urgency" type="s" direction="in"/>
+              <arg name="icon" type="s" direction="in"/>
+              <arg name="sound" type="s" direction="in"/>
+              <arg name="image" type="s" direction="in"/>
+              <arg name="timeout" type="s" direction="in"/>
+              <arg name="markup" type="b" direction="in"/>
               <arg name="delay_seconds" type="u" direction="in"/>
               <arg name="wait" type="b" direction="in"/>
               <arg name="id" type="s" direction="out"/>

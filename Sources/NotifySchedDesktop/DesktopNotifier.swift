@@ -284,14 +284,15 @@ public final class DesktopNotifier: Notifier {
 
     /// Counts a showing of `shown` (laid out as `popup`) by `server`. On a server that never
     /// reports expiry (`NotificationServer.reportsExpiry`), a popup that expires there (neither
-    /// resident nor critical) is taken as expired once `silentExpiry` passed since its last
-    /// showing, unless answered by then, and removed from the server's list, which would
-    /// otherwise fill up.
+    /// resident nor critical nor kept with a zero timeout) is taken as expired once its own
+    /// timeout, or else `silentExpiry`, passed since its last showing (and a second more), unless
+    /// answered by then, and removed from the server's list, which would otherwise fill up.
     private func sent(_ shown: ShownPopup, as popup: Popup, on server: NotificationServer) {
         shown.showings += 1
-        guard !server.reportsExpiry, !popup.isResident, popup.urgency != .critical else { return }
+        guard !server.reportsExpiry, !popup.isResident, popup.urgency != .critical, popup.timeout != .zero
+        else { return }
         let showing = shown.showings
-        after(Self.silentExpiry) { [weak self, weak shown] in
+        after(popup.timeout.map { $0 + .seconds(1) } ?? Self.silentExpiry) { [weak self, weak shown] in
             guard let self, let shown, shown.showings == showing, !shown.isAnswered,
                 let notification = shown.notification
             else { return }
@@ -312,6 +313,14 @@ public final class DesktopNotifier: Notifier {
         releaseLater(previous)
     }
 
+    /// `Notify`'s expire timeout for `popup`, in milliseconds: never for a resident one, else
+    /// its own timeout (0 is never), else the server's default.
+    static func expireTimeout(of popup: Popup) -> gint {
+        if popup.isResident { return NOTIFY_EXPIRES_NEVER }
+        guard let timeout = popup.timeout else { return NOTIFY_EXPIRES_DEFAULT }
+        return gint(clamping: timeout.microseconds / 1000)
+    }
+
     /// Sends `notification` to the server (`Notify`): nil when it took it, else why not.
     private static func show(_ notification: UnsafeMutablePointer<NotifyNotification>) -> String? {
         var error: UnsafeMutablePointer<GError>?
@@ -329,7 +338,13 @@ public final class DesktopNotifier: Notifier {
         if popup.isResident {
             notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
         }
-        notify_notification_set_timeout(notification, popup.isResident ? NOTIFY_EXPIRES_NEVER : NOTIFY_EXPIRES_DEFAULT)
+        if let sound = popup.sound {
+            notify_notification_set_hint(notification, "sound-name", g_variant_new_string(sound))
+        }
+        if let image = popup.image {
+            notify_notification_set_hint(notification, "image-path", g_variant_new_string(image))
+        }
+        notify_notification_set_timeout(notification, Self.expireTimeout(of: popup))
         let onAction: NotifyActionCallback = { notification, key, context in
             ShownPopup.from(context)?.respond(.action(key.map { String(cString: $0) } ?? ""), from: notification)
         }

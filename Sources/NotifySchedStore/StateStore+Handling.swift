@@ -35,22 +35,23 @@ extension StateStore {
                         LedgerOutcome.delivered.rawValue,
                     ])
             }
-            let action = occurrence.content.action
+            let content = occurrence.content
+            let action = content.action
             let news = occurrence.news
             try database.execute(
                 sql: """
                     INSERT OR REPLACE INTO delivered (
                         occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
                         news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
-                        delivered_us, server)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        delivered_us, server, timeout_us, sound, image, markup)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    record.occurrenceID, occurrence.dialect.rawValue, occurrence.content.title,
-                    occurrence.content.body, occurrence.content.icon, occurrence.content.urgency.rawValue,
-                    occurrence.category, action?.label, action?.url.string, news?.okLabel, news?.cancelLabel,
-                    news?.repeats, news?.always, news?.contentHash, news?.isClassic,
-                    occurrence.deliveredAt.microseconds, server,
+                    record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
+                    content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
+                    news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
+                    occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
+                    content.image, content.markup,
                 ])
         }
     }
@@ -342,7 +343,9 @@ extension DeliveredOccurrence {
         self.init(
             id: row["occurrence_id"], source: row["source"], entryID: row["entry_id"], dialect: dialect,
             content: NotificationContent(
-                title: row["title"], body: row["body"], icon: row["icon"], urgency: urgency, action: action),
+                title: row["title"], body: row["body"], icon: row["icon"], urgency: urgency, action: action,
+                timeout: (row["timeout_us"] as Int64?).map(TimeSpan.init(microseconds:)), sound: row["sound"],
+                image: row["image"], markup: row["markup"]),
             category: row["category"], news: news, deliveredAt: Instant(microseconds: row["delivered_us"]))
     }
 }

@@ -186,6 +186,17 @@ extension StateStore {
                     );
                     """)
         }
+        // What a popup of a native entry may carry besides its text: its timeout, sound, picture
+        // and whether its body is markup, so that a restarted daemon shows it again the same.
+        migrator.registerMigration("9-popup-timeout-sound-image-markup") { database in
+            try database.execute(
+                sql: """
+                    ALTER TABLE delivered ADD COLUMN timeout_us INTEGER;
+                    ALTER TABLE delivered ADD COLUMN sound TEXT;
+                    ALTER TABLE delivered ADD COLUMN image TEXT;
+                    ALTER TABLE delivered ADD COLUMN markup INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 }

@@ -2,6 +2,15 @@ import NotifySchedCore
 import Testing
 
 @Suite struct ControlCallTests {
+    /// A `Test` call's twelve arguments: `texts` by name over empty strings, then markup, delay and wait.
+    private func test(
+        _ texts: [String: String], markup: Bool = false, delay: UInt32 = 0, wait: Bool = false
+    ) -> [ControlCall.Argument] {
+        ["title", "body", "label", "url", "urgency", "icon", "sound", "image", "timeout"].map {
+            .string(texts[$0] ?? "")
+        } + [.boolean(markup), .unsigned(delay), .boolean(wait)]
+    }
+
     private func decode(_ method: String, _ arguments: [ControlCall.Argument]) -> Result<ControlCall, CoreError> {
         Result { () throws(CoreError) in try ControlCall(method: method, arguments: arguments, urlPolicy: URLPolicy()) }
     }
@@ -20,20 +29,30 @@ import Testing
             try decode("Handle", [.string("0123"), .boolean(true)]).get()
                 == .handle(occurrenceID: "0123", showAlert: true))
         #expect(try decode("Sync", []).get() == .sync)
-        let test = try decode(
-            "Test",
-            [
-                .string("Hi"), .string("Body"), .string(""), .string("https://example.org"), .string(""), .unsigned(5),
-                .boolean(false),
-            ]
+        let call = try decode(
+            "Test", test(["title": "Hi", "body": "Body", "url": "https://example.org"], delay: 5)
         ).get()
-        guard case .test(let content, let delay, let wait) = test else {
-            Issue.record("a test popup: \(test)")
+        guard case .test(let content, let delay, let wait) = call else {
+            Issue.record("a test popup: \(call)")
             return
         }
         #expect(content.title == "Hi" && content.body == "Body" && content.urgency == .normal)
         #expect(content.action?.url.string == "https://example.org" && content.action?.label == nil)
+        #expect(content.icon == nil && content.sound == nil && content.image == nil && content.timeout == nil)
         #expect(delay == .seconds(5) && !wait)
+        let full = try decode(
+            "Test",
+            test(
+                ["title": "Hi", "icon": "dialog-information", "sound": "bell", "image": "/tmp/a.png", "timeout": "0"],
+                markup: true, wait: true)
+        ).get()
+        #expect(
+            full
+                == .test(
+                    content: NotificationContent(
+                        title: "Hi", body: "", icon: "dialog-information", timeout: .zero, sound: "bell",
+                        image: "/tmp/a.png", markup: true),
+                    delay: .zero, wait: true))
     }
 
     @Test func valuesPastTheirBoundsAreRefusedSayingWhich() {
@@ -45,22 +64,24 @@ import Testing
                 == "PostEvent: the event name is longer than 256 bytes")
         #expect(refusal("Handle", [.string(String(repeating: "0", count: 10_000)), .boolean(false)]) != nil)
         let long = String(repeating: "x", count: 64 * 1024 + 1)
-        let test: (String, UInt32, String) -> [ControlCall.Argument] = { title, delay, urgency in
-            [
-                .string(title), .string(""), .string(""), .string(""), .string(urgency), .unsigned(delay),
-                .boolean(false),
-            ]
-        }
-        #expect(refusal("Test", test(long, 0, "")) == "Test: the title is longer than 65536 bytes")
-        #expect(refusal("Test", test("Hi", 86_401, "")) == "Test: delay_seconds must be at most 86400 (a day)")
-        #expect(refusal("Test", test("Hi", 0, "loud")) == #"Test: urgency "loud" is not low, normal or critical"#)
+        #expect(refusal("Test", test(["title": long])) == "Test: the title is longer than 65536 bytes")
+        #expect(refusal("Test", test(["sound": long])) == "Test: the sound is longer than 65536 bytes")
+        #expect(
+            refusal("Test", test(["title": "Hi"], delay: 86_401)) == "Test: delay_seconds must be at most 86400 (a day)"
+        )
+        #expect(
+            refusal("Test", test(["title": "Hi", "urgency": "loud"]))
+                == #"Test: urgency "loud" is not low, normal or critical"#)
+        #expect(
+            refusal("Test", test(["title": "Hi", "timeout": "25d"]))
+                == #"Test: timeout "25d" is not a duration of at most 24 days"#)
+        #expect(
+            refusal("Test", test(["title": "Hi", "image": "https://example.org/a.png"]))
+                == #"Test: image "https://example.org/a.png" is not an absolute path or a file:// URI"#)
     }
 
     @Test func aTestPopupsURLFollowsTheURLRules() {
-        let arguments: [ControlCall.Argument] = [
-            .string("Hi"), .string(""), .string(""), .string("https://bank.example@evil.example/"), .string(""),
-            .unsigned(0), .boolean(false),
-        ]
+        let arguments = test(["title": "Hi", "url": "https://bank.example@evil.example/"])
         #expect(refusal("Test", arguments)?.hasPrefix("Test: ") == true)
         #expect(refusal("Test", arguments)?.contains("user name") == true)
     }

@@ -41,6 +41,46 @@ import Testing
         #expect(bounds == RecurrenceBounds(until: instant("2026-06-01T00:00:00Z"), count: 10))
     }
 
+    @Test func aNativeEntryMaySetItsTimeoutSoundImageAndMarkup() throws {
+        let result = parse(
+            """
+            {"notifications": [
+              {"id": "a", "title": "A", "body": "<b>Now</b>", "timeout": "8s", "sound": "message-new-instant",
+               "image": "/usr/share/pixmaps/debian-logo.png", "markup": true},
+              {"id": "b", "title": "B", "timeout": 0, "image": "file:///tmp/b.png"}
+            ]}
+            """)
+        #expect(result.diagnostics == [])
+        let entries = try #require(result.schedule?.entries)
+        #expect(
+            entries[0].content
+                == NotificationContent(
+                    title: "A", body: "<b>Now</b>", timeout: .seconds(8), sound: "message-new-instant",
+                    image: "/usr/share/pixmaps/debian-logo.png", markup: true))
+        #expect(entries[1].content.timeout == .zero && entries[1].content.image == "file:///tmp/b.png")
+        #expect(entries[1].content.sound == nil && !entries[1].content.markup)
+    }
+
+    @Test func aTimeoutBeyondTheSpecsRangeAndAnImageThatIsNoFileAreErrorsNamingTheKey() {
+        let result = parse(
+            """
+            {"notifications": [
+              {"id": "a", "title": "A", "timeout": "25d"},
+              {"id": "b", "title": "B", "image": "https://example.org/b.png"},
+              {"id": "c", "title": "C", "image": "pictures/c.png"},
+              {"id": "d", "title": "D", "markup": "yes"}
+            ]}
+            """)
+        #expect(
+            errors(result) == [
+                "line 2: notifications[0].timeout: `timeout` must be at most 24 days (0 keeps the popup until it is closed)",
+                #"line 3: notifications[1].image: `image` must be a picture file's absolute path or file:// URI, not "https://example.org/b.png""#,
+                #"line 4: notifications[2].image: `image` must be a picture file's absolute path or file:// URI, not "pictures/c.png""#,
+                "line 5: notifications[3].markup: `markup` must be a boolean, not a string",
+            ])
+        #expect(result.schedule?.entries.isEmpty == true)
+    }
+
     @Test func entryWithoutTimeOrEventsFiresAtOnce() throws {
         let result = parse(#"{"notifications": [{"id": "now", "title": "Now"}]}"#)
         let entry = try #require(result.schedule?.entries.first)

@@ -45,6 +45,25 @@ import Testing
         #expect(try store.deliveredOccurrence(id: "0123456789abcdef") == nil)
     }
 
+    /// What a restarted daemon shows again in place of a popup left on screen: the same timeout,
+    /// sound, picture and markup body.
+    @Test func aNativePopupsTimeoutSoundImageAndMarkupReadBack() throws {
+        let store = try StateStore(path: freshPath())
+        let id = LedgerRecord.occurrenceID(source: "feed", entryID: "rich", occurrence: now)
+        let occurrence = DeliveredOccurrence(
+            id: id, source: "feed", entryID: "rich", dialect: .native,
+            content: NotificationContent(
+                title: "Rich", body: "<b>Ship</b>", timeout: .milliseconds(1500), sound: "bell", image: "/tmp/a.png",
+                markup: true),
+            deliveredAt: now)
+        try store.recordDelivery(
+            LedgerRecord(
+                occurrenceID: id, source: "feed", entryID: "rich", occurrence: now, popupID: 3, outcome: .delivered,
+                recordedAt: now),
+            of: occurrence, server: nil)
+        #expect(try store.deliveredOccurrence(id: id) == occurrence)
+    }
+
     @Test func anEntryIdNamesTheLatestDeliveredOccurrenceOfEachSource() throws {
         let store = try StateStore(path: freshPath())
         _ = try deliver("daily", at: now, to: store)

@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: [
         "1-ledger-and-source-state", "2-delivered-occurrences-and-handling-state", "3-source-health",
-        "4-waiting-popups", "7-entry-lookup-and-prompt-time",
+        "4-waiting-popups", "7-entry-lookup-and-prompt-time", "8-meta-item-rules",
     ])
     func aDatabaseOfAnEarlierSchemaIsUpgradedWithItsRecordsKept(upTo migration: String) throws {
         let path = try freshPath()
@@ -45,7 +45,9 @@ import Testing
         #expect(try store.settledThrough(source: "feed") == ["daily": occurrence])
         #expect(try store.sourceState("feed") == SourceState(hasRun: true, lastChecked: now))
         #expect(try store.waitingPopups() == [], "the newest tables exist, empty")
-        #expect(try store.newsState("feed").firstStart == now, "a source followed before was installed by then")
+        // Migration 8 dates a source's install from the ledger it finds; one written after it is not.
+        let installed = migration < "8" ? now : nil
+        #expect(try store.newsState("feed").firstStart == installed, "a source followed before was installed by then")
         #expect(try store.isIntact())
     }
 

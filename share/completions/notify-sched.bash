@@ -269,10 +269,10 @@ _notify-sched_list() {
 
 _notify-sched_test() {
     repeating_flags=()
-    non_repeating_flags=(--wait --version -h --help)
-    repeating_options=(--allow-scheme --ca-file)
-    non_repeating_options=(--title --body --action-label --action-url --urgency --in --public-key --connect-timeout --timeout --dialect)
-    __notify-sched_offer_flags_options 0
+    non_repeating_flags=(--markup -w --wait --version -? --help)
+    repeating_options=(-h --hint --allow-scheme)
+    non_repeating_options=(--title --body --action-label --action-url -u --urgency -t --expire-time -i --icon --in)
+    __notify-sched_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
@@ -288,30 +288,23 @@ _notify-sched_test() {
     '--action-url')
         return
         ;;
-    '--urgency')
+    '-u'|'--urgency')
         __notify-sched_add_completions -W 'low'$'\n''normal'$'\n''critical'
+        return
+        ;;
+    '-t'|'--expire-time')
+        return
+        ;;
+    '-i'|'--icon')
+        return
+        ;;
+    '-h'|'--hint')
         return
         ;;
     '--in')
         return
         ;;
     '--allow-scheme')
-        return
-        ;;
-    '--public-key')
-        return
-        ;;
-    '--ca-file')
-        return
-        ;;
-    '--connect-timeout')
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--dialect')
-        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
         return
         ;;
     esac

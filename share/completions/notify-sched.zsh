@@ -125,23 +125,23 @@ _notify-sched_list() {
 _notify-sched_test() {
     local -i ret=1
     local -ar ___urgency=('low' 'normal' 'critical')
-    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
     local -ar arg_specs=(
+        ':summary:'
+        ':body:'
         '--title[The popup'\''s title (default\: a title that says it is a test).]:title:'
-        '--body[The popup'\''s body, plain text.]:body:'
+        '--body[The popup'\''s body\: plain text, or markup with --markup.]:body:'
+        '--markup[The body is markup (<b>, <i>, <u>, <a href>), cleaned to that and shown as text where the server reads none.]'
         '--action-label[The action button'\''s label (default\: "More Info", translated).]:action-label:'
         '--action-url[The URL the action button and a click on the popup open.]:action-url:'
-        '--urgency[low, normal or critical.]:urgency:{__notify-sched_complete "${___urgency[@]}"}'
+        '(-u --urgency)'{-u,--urgency}'[low, normal or critical.]:urgency:{__notify-sched_complete "${___urgency[@]}"}'
+        '(-t --expire-time)'{-t,--expire-time}'[How long the popup stays, in milliseconds as notify-send takes it (0\: until it is closed; default\: as the server likes).]:milliseconds:'
+        '(-i --icon)'{-i,--icon}'[An icon name from the icon theme, or a file path.]:icon:'
+        '*'{-h,--hint}'[A hint as notify-send takes it\: string\:sound-name\:NAME (a sound-theme sound, for a server that plays them) or string\:image-path\:PATH (a picture'\''s absolute path or file\:// URI); repeatable.]:type\:name\:value:'
         '--in[Show it after this long (90s, 5min, 1h).]:duration:'
-        '--wait[Stay until the popup is acted on or closed, and print what happened.]'
+        '(-w --wait)'{-w,--wait}'[Stay until the popup is acted on or closed, and print what happened.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
-        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
-        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
-        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
-        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
-        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '--version[Show the version.]'
-        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-? --help)'{-?,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
 

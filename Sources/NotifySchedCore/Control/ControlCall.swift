@@ -58,14 +58,14 @@ public enum ControlCall: Sendable, Equatable {
             else { throw wrong }
             self = .handle(occurrenceID: try Self.name(id, "the id", of: method), showAlert: showAlert)
         case "Test":
-            let texts = arguments.prefix(5).compactMap { if case .string(let text) = $0 { text } else { nil } }
-            guard arguments.count == 7, texts.count == 5, case .unsigned(let delay) = arguments[5],
-                case .boolean(let wait) = arguments[6]
+            let texts = arguments.prefix(9).compactMap { if case .string(let text) = $0 { text } else { nil } }
+            guard arguments.count == 12, texts.count == 9, case .boolean(let markup) = arguments[9],
+                case .unsigned(let delay) = arguments[10], case .boolean(let wait) = arguments[11]
             else { throw wrong }
             self = .test(
-                content: try Self.testContent(
-                    texts[0], texts[1], texts[2], texts[3], texts[4], urlPolicy: urlPolicy),
-                delay: try Self.delay(delay), wait: wait)
+                content: try Self.testContent(texts, markup: markup, urlPolicy: urlPolicy),
+                delay: try Self.delay(delay),
+                wait: wait)
         case "Sync":
             guard arguments.isEmpty else { throw wrong }
             self = .sync
@@ -82,12 +82,29 @@ public enum ControlCall: Sendable, Equatable {
         return text
     }
 
+    /// The popup of a `Test` call's nine strings: title, body, action label and URL, urgency,
+    /// icon, sound, image and timeout (empty for none, or the server's default).
     private static func testContent(
-        _ title: String, _ body: String, _ label: String, _ url: String, _ urgencyName: String, urlPolicy: URLPolicy
+        _ texts: [String], markup: Bool, urlPolicy: URLPolicy
     ) throws(CoreError) -> NotificationContent {
-        for (text, what) in [(title, "the title"), (body, "the body"), (label, "the action label")]
-        where text.utf8.count > maximumTextBytes {
+        let (title, body, label, url, urgencyName) = (texts[0], texts[1], texts[2], texts[3], texts[4])
+        let (icon, sound, image, timeoutText) = (texts[5], texts[6], texts[7], texts[8])
+        let names = [
+            "the title", "the body", "the action label", "the action URL", "the urgency", "the icon",
+            "the sound", "the image", "the timeout",
+        ]
+        for (text, what) in zip(texts, names) where text.utf8.count > maximumTextBytes {
             throw bad("Test", "\(what) is longer than \(maximumTextBytes) bytes")
+        }
+        var timeout: TimeSpan?
+        if !timeoutText.isEmpty {
+            guard let span = TimeSpan.parse(timeoutText), span <= NotificationContent.longestTimeout else {
+                throw bad("Test", "timeout \(QuotedInput.quoted(timeoutText)) is not a duration of at most 24 days")
+            }
+            timeout = span
+        }
+        guard image.isEmpty || NotificationContent.isImageLocation(image) else {
+            throw bad("Test", "image \(QuotedInput.quoted(image)) is not an absolute path or a file:// URI")
         }
         guard let urgency = Urgency(rawValue: urgencyName.isEmpty ? "normal" : urgencyName) else {
             throw bad("Test", "urgency \(QuotedInput.quoted(urgencyName)) is not low, normal or critical")
@@ -101,7 +118,9 @@ public enum ControlCall: Sendable, Equatable {
                 throw bad("Test", error.message)
             }
         }
-        return NotificationContent(title: title, body: body, urgency: urgency, action: action)
+        return NotificationContent(
+            title: title, body: body, icon: icon.isEmpty ? nil : icon, urgency: urgency, action: action,
+            timeout: timeout, sound: sound.isEmpty ? nil : sound, image: image.isEmpty ? nil : image, markup: markup)
     }
 
     private static func delay(_ seconds: UInt32) throws(CoreError) -> TimeSpan {

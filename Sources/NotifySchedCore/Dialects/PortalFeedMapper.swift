@@ -7,7 +7,8 @@ struct PortalFeedMapper {
 
     static let nativeKeys = [
         "id", "title", "body", "fireDate", "timeZone", "repeatInterval", "calendar", "until", "count", "maxLateness",
-        "action", "urgency", "icon", "category", "expires", "minVersion", "maxVersion", "events",
+        "action", "urgency", "icon", "category", "expires", "minVersion", "maxVersion", "events", "timeout", "sound",
+        "image", "markup",
     ]
 
     func map(_ root: FeedDictionary, line: Int?, source: String, format: FeedFormat) -> Schedule {
@@ -76,7 +77,9 @@ struct PortalFeedMapper {
             id: id ?? "",
             dialect: .native,
             content: NotificationContent(
-                title: title ?? "", body: body, icon: reader.string("icon"), urgency: urgency, action: action),
+                title: title ?? "", body: body, icon: reader.string("icon"), urgency: urgency, action: action,
+                timeout: timeout(&reader), sound: reader.nonEmptyString("sound"), image: image(&reader),
+                markup: reader.bool("markup") ?? false),
             trigger: trigger ?? .immediate,
             maxLateness: reader.span("maxLateness") ?? ScheduleEntry.defaultMaxLateness,
             expires: reader.instant("expires"),
@@ -161,6 +164,31 @@ struct PortalFeedMapper {
             reader.wrongType(key, node, expected: "a dictionary with `label` and `url`")
             return nil
         }
+    }
+
+    /// `timeout`: how long the popup stays, 0 for until it is closed.
+    private func timeout(_ reader: inout FieldReader) -> TimeSpan? {
+        guard let span = reader.span("timeout") else { return nil }
+        guard span <= NotificationContent.longestTimeout else {
+            mapping.error(
+                .invalidValue, "`timeout` must be at most 24 days (0 keeps the popup until it is closed)",
+                at: reader.location(of: "timeout"))
+            return nil
+        }
+        return span
+    }
+
+    /// `image`: a picture file (`NotificationContent.isImageLocation`).
+    private func image(_ reader: inout FieldReader) -> String? {
+        guard let image = reader.string("image") else { return nil }
+        guard NotificationContent.isImageLocation(image) else {
+            mapping.error(
+                .invalidValue,
+                "`image` must be a picture file's absolute path or file:// URI, not \(QuotedInput.quoted(image))",
+                at: reader.location(of: "image"))
+            return nil
+        }
+        return image
     }
 
     private func urgency(_ reader: inout FieldReader) -> Urgency {

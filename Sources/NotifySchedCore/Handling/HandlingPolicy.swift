@@ -57,20 +57,22 @@ public struct HandlingPolicy: Sendable, Equatable {
                 }
                 ?? []
         }
+        let content = occurrence.content
         let popup = Popup(
-            occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
-            icon: occurrence.content.icon, urgency: occurrence.content.urgency, buttons: buttons,
-            hasDefaultAction: true, category: occurrence.category)
+            occurrenceID: occurrence.id, summary: content.title, body: content.body, bodyIsMarkup: content.markup,
+            icon: content.icon, urgency: content.urgency, buttons: buttons, hasDefaultAction: true,
+            category: occurrence.category, timeout: content.timeout, sound: content.sound, image: content.image)
         return adapted(popup, to: server, answerable: answerable)
     }
 
     /// The prompt of `handleLocalNotification(_:showAlert: true)`: an urgent popup that stays
-    /// until answered, with the dialect's buttons.
+    /// until answered, with the dialect's buttons, silent (the popup it asks about made the sound).
     public func prompt(for occurrence: DeliveredOccurrence, on server: NotificationServer) -> Popup {
+        let content = occurrence.content
         let popup = Popup(
-            occurrenceID: occurrence.id, summary: occurrence.content.title, body: occurrence.content.body,
-            icon: occurrence.content.icon, urgency: .critical, buttons: alertButtons(for: occurrence),
-            hasDefaultAction: false, isResident: true, category: occurrence.category, role: .prompt)
+            occurrenceID: occurrence.id, summary: content.title, body: content.body, bodyIsMarkup: content.markup,
+            icon: content.icon, urgency: .critical, buttons: alertButtons(for: occurrence), hasDefaultAction: false,
+            isResident: true, category: occurrence.category, image: content.image, role: .prompt)
         return adapted(popup, to: server)
     }
 
@@ -161,14 +163,21 @@ public struct HandlingPolicy: Sendable, Equatable {
         return Decision(choice: choice, opens: url, change: change)
     }
 
-    /// `popup` as `server` can show it: the body escaped for a server that reads markup; labels
-    /// every server draws as they are; no `default` action on a server that would draw it as a
-    /// button (with an OK button instead when it would have none); for a server without buttons,
-    /// or when nothing will hear an answer (not `answerable`), no actions and a line that says
-    /// how to act from a terminal.
+    /// `popup` as `server` can show it: for a server that reads markup, a plain body escaped and
+    /// a markup body cleaned to the spec's subset, for one that does not, a markup body as its
+    /// text; a sound only for a server that plays them; labels every server draws as they are;
+    /// no `default` action on a server that would draw it as a button (with an OK button instead
+    /// when it would have none); for a server without buttons, or when nothing will hear an
+    /// answer (not `answerable`), no actions and a line that says how to act from a terminal.
     func adapted(_ popup: Popup, to server: NotificationServer, answerable: Bool = true) -> Popup {
         var popup = popup
-        if server.readsMarkup { popup.body = MarkupText.escaped(popup.body) }
+        switch (popup.bodyIsMarkup, server.readsMarkup) {
+        case (false, true): popup.body = MarkupText.escaped(popup.body)
+        case (true, true): popup.body = MarkupText.cleaned(popup.body)
+        case (true, false): popup.body = MarkupText.text(of: popup.body)
+        case (false, false): break
+        }
+        if !server.playsSounds { popup.sound = nil }
         popup.buttons = popup.buttons.prefix(Popup.maximumButtons).map {
             PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
         }

@@ -23,6 +23,8 @@ public struct NotificationServer: Sendable, Equatable {
     public var showsBody: Bool { capabilities.contains("body") }
     /// The server reads the body as markup, so plain text must be escaped.
     public var readsMarkup: Bool { capabilities.contains("body-markup") }
+    /// The server plays the `sound-name` hint.
+    public var playsSounds: Bool { capabilities.contains("sound") }
 
     /// Whether the server draws the `default` action (a click on the popup itself) as one more
     /// button, labelled as the action is: xfce4-notifyd 0.7 and lxqt-notificationd 1.2 do, so a

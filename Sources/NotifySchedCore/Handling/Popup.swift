@@ -5,8 +5,11 @@ public struct Popup: Sendable, Equatable {
     public var occurrenceID: String
     /// The summary line: the notification's title.
     public var summary: String
-    /// The body, already escaped when the server reads markup.
+    /// The body: as the server reads it once laid out (`HandlingPolicy`), escaped or cleaned
+    /// markup where it reads markup, plain text elsewhere.
     public var body: String
+    /// Whether `body` is markup rather than plain text, before it is laid out.
+    public var bodyIsMarkup: Bool
     /// An icon name or path.
     public var icon: String?
     public var urgency: Urgency
@@ -19,18 +22,30 @@ public struct Popup: Sendable, Equatable {
     public var isResident: Bool
     /// The `category` hint.
     public var category: String?
+    /// How long it stays before it expires: nil for the server's default, zero for never.
+    /// A resident popup never expires whatever this says.
+    public var timeout: TimeSpan?
+    /// The `sound-name` hint.
+    public var sound: String?
+    /// The `image-path` hint.
+    public var image: String?
     /// Whether it is the occurrence's scheduled popup or the prompt `handle` asks with.
     public var role: PopupRole
 
     public init(
-        occurrenceID: String, summary: String, body: String, icon: String? = nil, urgency: Urgency = .normal,
-        buttons: [PopupButton] = [], hasDefaultAction: Bool = false, isResident: Bool = false,
-        category: String? = nil, role: PopupRole = .scheduled
+        occurrenceID: String, summary: String, body: String, bodyIsMarkup: Bool = false, icon: String? = nil,
+        urgency: Urgency = .normal, buttons: [PopupButton] = [], hasDefaultAction: Bool = false,
+        isResident: Bool = false, category: String? = nil, timeout: TimeSpan? = nil, sound: String? = nil,
+        image: String? = nil, role: PopupRole = .scheduled
     ) {
         self.occurrenceID = occurrenceID
         self.role = role
         self.summary = summary
         self.body = body
+        self.bodyIsMarkup = bodyIsMarkup
+        self.timeout = timeout
+        self.sound = sound
+        self.image = image
         self.icon = icon
         self.urgency = urgency
         self.buttons = buttons

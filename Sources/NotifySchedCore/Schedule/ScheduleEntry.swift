@@ -82,22 +82,46 @@ public struct ScheduleEntry: Sendable {
 public struct NotificationContent: Sendable, Hashable {
     /// The popup's summary line.
     public var title: String
-    /// The popup's body, plain text.
+    /// The popup's body: plain text, or the notification spec's markup when `markup` says so.
     public var body: String
     /// An icon name from the icon theme, or a file path.
     public var icon: String?
     public var urgency: Urgency
     /// What the action button (and a click on the popup) opens.
     public var action: NotificationAction?
+    /// How long the popup stays before it expires: nil for the server's default, zero for
+    /// until the user closes it.
+    public var timeout: TimeSpan?
+    /// A sound from the sound theme (the `sound-name` hint), for a server that plays sounds.
+    public var sound: String?
+    /// A picture the popup shows (the `image-path` hint): a file path or a `file://` URI.
+    public var image: String?
+    /// Whether `body` is markup (the spec's `<b>`, `<i>`, `<u>` and `<a href>`): shown as such,
+    /// cleaned of anything else, where the server reads markup, and as its text elsewhere.
+    public var markup: Bool
+
+    /// The longest `timeout`: the spec's expire timeout is a 32-bit count of milliseconds.
+    public static let longestTimeout = TimeSpan.milliseconds(Int64(Int32.max))
+
+    /// Whether `image` names a picture a server can show: an absolute path or a `file://` URI
+    /// (a server would not fetch a web address, and a relative path means nothing to it).
+    public static func isImageLocation(_ image: String) -> Bool {
+        image.hasPrefix("/") || image.lowercased().hasPrefix("file:///")
+    }
 
     public init(
-        title: String, body: String, icon: String? = nil, urgency: Urgency = .normal, action: NotificationAction? = nil
+        title: String, body: String, icon: String? = nil, urgency: Urgency = .normal, action: NotificationAction? = nil,
+        timeout: TimeSpan? = nil, sound: String? = nil, image: String? = nil, markup: Bool = false
     ) {
         self.title = title
         self.body = body
         self.icon = icon
         self.urgency = urgency
         self.action = action
+        self.timeout = timeout
+        self.sound = sound
+        self.image = image
+        self.markup = markup
     }
 }
 

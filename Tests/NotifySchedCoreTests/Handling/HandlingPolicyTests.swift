@@ -25,6 +25,35 @@ import Testing
         #expect(plain.buttons == [PopupButton(key: "ok", label: withoutAction)])
     }
 
+    /// A native entry's timeout, sound, picture and markup body, laid out for what each server
+    /// can do: markup cleaned where it is read and reduced to its text where it is not, the
+    /// sound only for a server that plays sounds, the prompt silent and resident.
+    @Test func timeoutSoundImageAndMarkupFollowTheServersCapabilities() {
+        var occurrence = Occurrences.make(.native, body: "<b>Ship</b> &amp; <script>x</script>")
+        occurrence.content.timeout = .seconds(8)
+        occurrence.content.sound = "bell"
+        occurrence.content.image = "/tmp/ship.png"
+        occurrence.content.markup = true
+        let policy = HandlingPolicy(catalog: Self.catalog(locale: "C"))
+        let plain = NotificationServer(
+            name: "plain", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["actions", "body"])
+        var sounding = server
+        sounding.capabilities.insert("sound")
+
+        let onMarkup = policy.scheduledPopup(for: occurrence, on: sounding)
+        #expect(onMarkup.body == "<b>Ship</b> &amp; x")
+        #expect((onMarkup.timeout, onMarkup.sound, onMarkup.image) == (.seconds(8), "bell", "/tmp/ship.png"))
+        let onPlain = policy.scheduledPopup(for: occurrence, on: plain)
+        #expect(onPlain.body == "Ship & x" && onPlain.sound == nil && onPlain.image == "/tmp/ship.png")
+        let prompt = policy.prompt(for: occurrence, on: sounding)
+        #expect(prompt.sound == nil && prompt.timeout == nil && prompt.isResident && prompt.image == "/tmp/ship.png")
+
+        occurrence.content.markup = false
+        #expect(
+            policy.scheduledPopup(for: occurrence, on: sounding).body
+                == "&lt;b&gt;Ship&lt;/b&gt; &amp;amp; &lt;script&gt;x&lt;/script&gt;")
+    }
+
     @Test func noLabelHoldsANulCharacter() {
         for language in TranslationFixtures.languages {
             let labels = ButtonLabels(catalog: Self.catalog(locale: language))
