@@ -60,6 +60,7 @@ install: $(BINARY)
 		$(DESTDIR)$(datadir)/dbus-1/services/org.notify_sched.Daemon.service \
 		$(DESTDIR)$(datadir)/applications/notify-sched.desktop
 	install -Dm644 share/man/man1/notify-sched.1 $(DESTDIR)$(mandir)/man1/notify-sched.1
+	install -Dm644 share/man/man5/notify-sched.conf.5 $(DESTDIR)$(mandir)/man5/notify-sched.conf.5
 	install -Dm644 share/completions/notify-sched.bash $(DESTDIR)$(datadir)/bash-completion/completions/notify-sched
 	install -Dm644 share/completions/notify-sched.zsh $(DESTDIR)$(datadir)/zsh/site-functions/_notify-sched
 	install -Dm644 share/completions/notify-sched.fish \
@@ -74,6 +75,7 @@ uninstall:
 		$(DESTDIR)$(datadir)/dbus-1/services/org.notify_sched.Daemon.service \
 		$(DESTDIR)$(datadir)/applications/notify-sched.desktop \
 		$(DESTDIR)$(mandir)/man1/notify-sched.1 \
+		$(DESTDIR)$(mandir)/man5/notify-sched.conf.5 \
 		$(DESTDIR)$(datadir)/bash-completion/completions/notify-sched \
 		$(DESTDIR)$(datadir)/zsh/site-functions/_notify-sched \
 		$(DESTDIR)$(datadir)/fish/vendor_completions.d/notify-sched.fish \

@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Only the benchmark uses it: swift-collections' `Heap` is a baseline for the timer wheel.
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // Portal feeds over HTTP(S): README "Feeds over HTTP(S)" says why AsyncHTTPClient.
+        // Portal feeds over HTTP(S): docs/operating-a-portal.md "Feeds over HTTP(S)" says why AsyncHTTPClient.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),

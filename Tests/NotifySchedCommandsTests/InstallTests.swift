@@ -21,6 +21,7 @@ import Testing
         "share/dbus-1/services/org.notify_sched.Daemon.service",
         "share/fish/vendor_completions.d/notify-sched.fish",
         "share/man/man1/notify-sched.1",
+        "share/man/man5/notify-sched.conf.5",
         "share/notify-sched/feeds/demo-inotify.plist",
         "share/notify-sched/feeds/demo-ismartnews.plist",
         "share/notify-sched/feeds/demo-zbim.json",

@@ -40,10 +40,10 @@ import Testing
         return output
     }
 
-    @Test func unitDocumentationIsTheManPage() throws {
+    @Test func unitDocumentationIsTheManPages() throws {
         let unit = try String(
             contentsOf: CLI.repository.appendingPathComponent("units/notify-sched.service"), encoding: .utf8)
-        #expect(unit.contains("\nDocumentation=man:notify-sched(1)\n"))
+        #expect(unit.contains("\nDocumentation=man:notify-sched(1) man:notify-sched.conf(5)\n"))
     }
 
     @Test func unitAndActivationFileAgreeOnTheBusName() throws {

@@ -1,6 +1,6 @@
 /// The daemon's settings, as read from `$XDG_CONFIG_HOME/notify-sched/config`.
 ///
-/// Every key, its meaning and its default is listed in the README's configuration table; the
+/// Every key, its meaning and its default is listed in the table of docs/configuration.md; the
 /// defaults here are the originals' (iNotify's periods) or the safe choice (no extra URL
 /// schemes, no quiet hours). With no sources configured, the daemon runs on the demo feeds.
 public struct Configuration: Sendable, Equatable {

@@ -29,7 +29,7 @@ public struct NotificationServer: Sendable, Equatable {
     /// Whether the server draws the `default` action (a click on the popup itself) as one more
     /// button, labelled as the action is: xfce4-notifyd 0.7 and lxqt-notificationd 1.2 do, so a
     /// popup there gets no `default` action rather than a stray button repeating its title
-    /// (README "On the desktop" has the table of servers).
+    /// (docs/daemon.md "On the desktop" has the table of servers).
     public var drawsDefaultActionAsButton: Bool {
         ["Xfce Notify Daemon", "lxqt-notificationd"].contains(name)
     }

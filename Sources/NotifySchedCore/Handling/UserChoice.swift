@@ -20,7 +20,7 @@ public enum PopupResponse: Sendable, Equatable, CustomStringConvertible {
     case closed(CloseReason)
 
     /// `action: <key>` or `closed: <reason>`, as `notify-sched test --wait` prints it. Not
-    /// translated: scripts read these result lines (README "Translations").
+    /// translated: scripts read these result lines (docs/development.md "Translations").
     public var description: String {
         switch self {
         case .action(let key): "action: \(key)"

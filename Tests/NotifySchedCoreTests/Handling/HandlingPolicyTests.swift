@@ -187,7 +187,7 @@ import Testing
                 == "New version (notify-sched handle occ-1 --no-alert)")
     }
 
-    // MARK: What real servers draw (README "On the desktop")
+    // MARK: What real servers draw (docs/daemon.md "On the desktop")
 
     private func server(named name: String, vendor: String) -> NotificationServer {
         NotificationServer(

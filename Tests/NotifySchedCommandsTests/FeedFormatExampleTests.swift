@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// The example feeds in the README's "Writing a feed": one per dialect, each a feed that
-/// `notify-sched validate` accepts without a word and that `list` reads as its section's dialect.
-@Suite struct ReadmeExampleTests {
+/// The example feeds of "Writing a feed" (`docs/feed-formats.md`, which the README links to): one
+/// per dialect, each a feed that `notify-sched validate` accepts without a word and that `list`
+/// reads as its section's dialect.
+@Suite struct FeedFormatExampleTests {
     typealias CLI = CommandLineHarness
 
-    /// A fenced `json` or `xml` block and the `###` section it is in.
+    /// A fenced `json` or `xml` block and the `##` section it is in.
     struct Example: CustomTestStringConvertible {
         var section: String
         var language: String
@@ -28,16 +29,16 @@ import Testing
         "iSmartNews plists": "ismartnews",
     ]
 
-    /// Every `json` and `xml` block of the README's "Writing a feed" section, in order.
+    /// Every `json` and `xml` block of `docs/feed-formats.md`, in order.
     static let examples: [Example] = {
         guard
-            let readme = try? String(contentsOf: CLI.repository.appendingPathComponent("README.md"), encoding: .utf8)
+            let page = try? String(
+                contentsOf: CLI.repository.appendingPathComponent("docs/feed-formats.md"), encoding: .utf8)
         else { return [] }
         var examples: [Example] = []
-        var inSection = false
-        var subsection = ""
+        var section = ""
         var block: Example?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if var open = block {
                 if line == "```" {
                     examples.append(open)
@@ -47,11 +48,9 @@ import Testing
                     block = open
                 }
             } else if line.hasPrefix("## ") {
-                inSection = line == "## Writing a feed"
-            } else if line.hasPrefix("### ") {
-                subsection = String(line.dropFirst(4))
-            } else if inSection, line == "```json" || line == "```xml" {
-                block = Example(section: subsection, language: String(line.dropFirst(3)), text: "")
+                section = String(line.dropFirst(3))
+            } else if line == "```json" || line == "```xml" {
+                block = Example(section: section, language: String(line.dropFirst(3)), text: "")
             }
         }
         return examples
