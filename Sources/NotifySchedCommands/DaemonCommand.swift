@@ -11,7 +11,10 @@ struct DaemonCommand: ParsableCommand {
         abstract: "Run the user-session daemon in the foreground.",
         discussion: """
             Follows the configured feeds (or the demo feeds when none are configured) and shows each \
-            occurrence as a desktop popup when it is due. Logs to standard error. Exits 1 when another \
+            occurrence as a desktop popup when it is due. A local feed file is read again as soon as it \
+            is edited; an edit that changes the configuration file starts the daemon again in the same \
+            process (one with errors is logged, and the configuration in force stays). Logs to standard \
+            error. Exits 1 when another \
             daemon of the same user is running; SIGTERM or SIGINT stops it.
             """
     )
@@ -34,22 +37,52 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        var configuration = try UserConfiguration.load(config, environment: environment)
-        if !feeds.isEmpty {
-            configuration.sources = feeds.map {
-                SourceConfiguration(
-                    name: $0, feed: SourceLocation.canonical($0), publicKey: publicKey,
-                    settings: configuration.sourceDefaults)
+        var configuration = try followed(UserConfiguration.load(config, environment: environment))
+        let log = DaemonLog(environment: environment, write: Output.standardError.write)
+        let source = ConfigurationSource(path: UserConfiguration.file(config, environment: environment)) {
+            [self] in
+            do throws(CommandError) {
+                let (read, problems) = try UserConfiguration.read(config, environment: environment)
+                return (read.map(followed), problems)
+            } catch {
+                return (nil, error.lines)
             }
         }
+        // A changed configuration file ends a daemon's run: the next one, in this process,
+        // follows it, owning the bus name throughout.
+        while true {
+            let exit = try runDaemon(configuration, source: source, environment: environment, log: log)
+            guard exit == .restart else { return }
+            // Read once more: the file may have changed again since; with errors now, the last
+            // good configuration stays.
+            configuration = source.read().configuration ?? configuration
+        }
+    }
+
+    /// Runs one daemon until it stops; it is released before this returns.
+    private func runDaemon(
+        _ configuration: Configuration, source: ConfigurationSource, environment: [String: String], log: DaemonLog
+    ) throws(CommandError) -> DaemonExit {
         do {
             let daemon = try Daemon(
-                configuration: configuration, paths: UserDirectories(environment: environment),
-                environment: environment,
-                log: DaemonLog(environment: environment, write: Output.standardError.write))
-            daemon.run()
+                configuration: configuration, configurationSource: source,
+                paths: UserDirectories(environment: environment), environment: environment, log: log)
+            return daemon.run()
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")
         }
+    }
+
+    /// The daemon's configuration: `configuration` with the `--feed` feeds in place of its
+    /// sources, when there are some.
+    private func followed(_ configuration: Configuration) -> Configuration {
+        guard !feeds.isEmpty else { return configuration }
+        var configuration = configuration
+        configuration.sources = feeds.map {
+            SourceConfiguration(
+                name: $0, feed: SourceLocation.canonical($0), publicKey: publicKey,
+                settings: configuration.sourceDefaults)
+        }
+        return configuration
     }
 }

@@ -19,7 +19,10 @@ struct HandleCommand: ParsableCommand {
             (nothing is shown or opened). When a daemon runs, it does the handling (unless --allow-scheme \
             is given); a prompt it shows stays until answered, also when the daemon restarts. With --check \
             it only says whether it could handle ID (ZBiM's canHandleLocalNotification): it prints \
-            `can handle: OCCURRENCE-ID` and exits 0, or exits 3, and shows, opens and marks nothing.
+            `can handle: OCCURRENCE-ID` and exits 0, or exits 3, and shows, opens and marks nothing. \
+            With --snooze SPAN it answers "Remind Me Later" at once for that long (a native or ZBiM \
+            entry): the occurrence comes back once, SPAN from now, across restarts, and it prints \
+            `marked: reminded` and `until: TIME`.
             """)
 
     @Argument(
@@ -37,10 +40,22 @@ struct HandleCommand: ParsableCommand {
         help: "Only say whether ID is a notification notify-sched can handle; do nothing with it.")
     var check = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Remind me of it again after this long (10min, 1h, 2d) instead of the remind period, without asking.",
+            valueName: "span"))
+    var snooze: String?
+
     @OptionGroup var feedOptions: FeedOptions
 
     func validate() throws {
         if check, noAlert { throw ValidationError("--check does nothing, so it takes no --no-alert") }
+        if snooze != nil, check || noAlert {
+            throw ValidationError("--snooze is an answer of its own: give it without --check and --no-alert")
+        }
+        if let snooze {
+            do { _ = try ControlCall.snooze(snooze) } catch { throw ValidationError("--snooze: \(error.message)") }
+        }
     }
 
     func run() throws {
@@ -52,18 +67,28 @@ struct HandleCommand: ParsableCommand {
         }
         // A running daemon holds the popups and the state: it handles the id, unless this call
         // allows schemes of its own.
+        // `validate()` read it already.
+        let span = snooze.flatMap { try? ControlCall.snooze($0) }
+        let (method, arguments): (String, [BusValue]) =
+            span == nil
+            ? ("Handle", [.string(occurrenceID), .boolean(!noAlert)])
+            : ("Snooze", [.string(occurrenceID), .string(snooze ?? "")])
         if feedOptions.allowedSchemes.isEmpty,
-            let results = try RunningDaemon.call(
-                "Handle", [.string(occurrenceID), .boolean(!noAlert)], waits: !noAlert),
+            let results = try RunningDaemon.call(method, arguments, waits: span == nil && !noAlert),
             results.count == 2, let status = results[0].string, let report = results[1].string
         {
             try Self.finish(status: status, report: report, id: id)
             return
         }
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
-        guard
-            session.handler.handleLocalNotification(LocalNotification(occurrenceID: occurrenceID), showAlert: !noAlert)
-        else {
+        let notification = LocalNotification(occurrenceID: occurrenceID)
+        let handled =
+            if let span {
+                session.handler.snooze(notification, for: span)
+            } else {
+                session.handler.handleLocalNotification(notification, showAlert: !noAlert)
+            }
+        guard handled else {
             throw CommandError(.notOurs, OccurrenceLookup.notFound.problem(with: id, catalog: Messages.catalog) ?? id)
         }
         session.waitForOutcome()

@@ -38,6 +38,16 @@ extension Daemon {
               <arg name="status" type="s" direction="out"/>
               <arg name="report" type="s" direction="out"/>
             </method>
+            <!-- Snoozes a delivered native or ZBiM occurrence: "Remind Me Later" at once, the
+                 occurrence coming back span (a duration: 10min, 1h, 2d) from now instead of after
+                 the remind period. Answers as Handle does; failed for an iNotify or iSmartNews
+                 message, whose reminders follow their library. -->
+            <method name="Snooze">
+              <arg name="id" type="s" direction="in"/>
+              <arg name="span" type="s" direction="in"/>
+              <arg name="status" type="s" direction="out"/>
+              <arg name="report" type="s" direction="out"/>
+            </method>
             <!-- Shows a test popup through the scheduled path, after delay_seconds. An empty
                  action_url means no action, an empty action_label the default label; urgency is
                  low, normal or critical; icon, sound (a sound-theme name) and image (an absolute
@@ -104,7 +114,10 @@ extension Daemon {
         case .status:
             return [.string(try Self.json(status(at: now)))]
         case .handle(let id, let showAlert):
-            handle(id, showAlert: showAlert, call)
+            handle(id, prompts: showAlert, call) { handler.handleLocalNotification($0, showAlert: showAlert) }
+            return nil
+        case .snooze(let id, let span):
+            handle(id, prompts: false, call) { handler.snooze($0, for: span) }
             return nil
         case .test(let content, let delay, let wait):
             test(content, after: delay, wait: wait, call)
@@ -161,10 +174,13 @@ extension Daemon {
             })
     }
 
-    /// Runs `handleLocalNotification` for the occurrence `name` names (an occurrence id, or an
-    /// entry id for its latest delivered occurrence) and answers `call` when the outcome is
-    /// known; `unknown`, with the reason, when it names none.
-    private func handle(_ name: String, showAlert: Bool, _ call: BusCall) {
+    /// Runs `act` (`handleLocalNotification`, or a snooze) for the occurrence `name` names (an
+    /// occurrence id, or an entry id for its latest delivered occurrence) and answers `call` when
+    /// the outcome is known; `unknown`, with the reason, when it names none. `prompts` says that
+    /// `act` asks first.
+    private func handle(
+        _ name: String, prompts: Bool, _ call: BusCall, _ act: (LocalNotification) -> Bool
+    ) {
         let lookup: OccurrenceLookup
         do {
             lookup = OccurrenceLookup(name, candidates: try store.occurrences(named: name))
@@ -180,13 +196,13 @@ extension Daemon {
         let token = waitForOutcome(of: id, answerOnly: true) { status, report in
             call.reply([.string(status), .string(report)])
         }
-        guard handler.handleLocalNotification(LocalNotification(occurrenceID: id), showAlert: showAlert) else {
+        guard act(LocalNotification(occurrenceID: id)) else {
             replies[token] = nil
             perform(.callGaveUp(token: token, occurrenceID: id), at: WallClock.now())
             call.reply([.string("unknown"), .string("")])
             return
         }
-        if showAlert { recordPrompt(about: id) }
+        if prompts { recordPrompt(about: id) }
     }
 
     /// Shows a test popup of `content` after `delay`, and answers `call` once it is shown (or,
@@ -248,13 +264,15 @@ extension Daemon {
 final class ControlObject {
     /// Answers a call; set once the daemon is ready, before its loop runs.
     var answer: ((BusCall) throws -> [BusValue]?)?
+    private var service: BusService?
 
     /// Exports the object on the session bus.
     ///
     /// - Throws: `DaemonError` with `.unavailable` when the session bus cannot be reached.
     init() throws(DaemonError) {
         do {
-            _ = try BusService(path: Daemon.objectPath, introspection: Daemon.introspection) { [unowned self] call in
+            service = try BusService(path: Daemon.objectPath, introspection: Daemon.introspection) { [weak self] call in
+                guard let self else { throw DaemonError(.unavailable, "the daemon is restarting; call again") }
                 guard let answer = self.answer else {
                     throw DaemonError(.unavailable, "the daemon is starting; call again")
                 }
@@ -263,5 +281,11 @@ final class ControlObject {
         } catch {
             throw DaemonError(.unavailable, "\(error)")
         }
+    }
+
+    /// Takes the object off the bus, for the daemon that follows in this process.
+    func close() {
+        service?.unexport()
+        service = nil
     }
 }

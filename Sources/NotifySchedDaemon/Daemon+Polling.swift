@@ -99,4 +99,22 @@ extension Daemon {
             }
         }
     }
+
+    /// Watches the configuration file: an edit that changes the configuration restarts the
+    /// daemon in this process (the new one takes the popups on screen over, as after any
+    /// restart); an edit with errors is logged and the configuration in force stays.
+    func watchConfiguration() {
+        guard let source = configurationSource else { return }
+        watchedFiles.watch(source.path) { [unowned self] in
+            let (changed, problems) = source.read()
+            for line in problems { log.warning(line) }
+            guard let changed else {
+                log.error("\(source.path) has errors; the configuration in force stays")
+                return
+            }
+            guard changed != configuration else { return }
+            log.notice("\(source.path) changed")
+            stop(.restart)
+        }
+    }
 }

@@ -31,10 +31,15 @@ public final class Daemon {
     static let takeOverLimit = 20
 
     let configuration: Configuration
+    /// Where the configuration was read from, and how to read it again: an edit that changes it
+    /// ends `run()` with `.restart`.
+    let configurationSource: ConfigurationSource?
+    /// Why `run()` returns.
+    var exit = DaemonExit.stopped
     let notifier = DesktopNotifier()
     let control: ControlObject
     let session = SessionWatcher()
-    /// The local feed files (and their signatures), watched for edits.
+    /// The local feed files (and their signatures) and the configuration file, watched for edits.
     let watchedFiles = FileWatcher()
     let timer: WallClockTimer
     let store: StateStore
@@ -81,14 +86,17 @@ public final class Daemon {
     ///   - configuration: The settings and sources (`--feed` already applied).
     ///   - paths: Where the state lives.
     ///   - environment: For the user's zone and language.
+    ///   - configurationSource: The file `configuration` came from and how to read it again, to
+    ///     follow its edits; nil not to.
     ///   - log: Where log lines go (standard error; journald reads it under systemd).
     /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
     ///   `.unavailable` when the session bus, the state or the timer cannot be had.
     public init(
-        configuration: Configuration, paths: UserDirectories, environment: [String: String],
-        log: DaemonLog
+        configuration: Configuration, configurationSource: ConfigurationSource? = nil, paths: UserDirectories,
+        environment: [String: String], log: DaemonLog
     ) throws(DaemonError) {
         self.configuration = configuration
+        self.configurationSource = configurationSource
         self.log = log
         // The control object, then the name: a call that activated the daemon finds the object,
         // and a second daemon leaves before it touches the state.
@@ -151,22 +159,19 @@ public final class Daemon {
         control.answer = { [unowned self] call in try self.answer(call) }
     }
 
-    /// Loads the feeds, delivers what is due and runs until SIGTERM or SIGINT.
-    public func run() {
+    /// Loads the feeds, delivers what is due and runs until SIGTERM or SIGINT, or until an edit
+    /// changed the configuration.
+    ///
+    /// - Returns: `.restart` when the configuration changed: the caller releases this daemon and
+    ///   starts a new one in the same process, which keeps the bus name (so that systemd, which
+    ///   watches the name of a `Type=dbus` unit, sees one daemon throughout).
+    public func run() -> DaemonExit {
         // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
-        defer { loader.fetcher?.shutdown() }
-        notifier.onTermination { [unowned self] in
-            self.log.notice("stopping")
-            self.perform(.stopping, at: WallClock.now())
-            for call in self.delayedTests.values {
-                call.reply([
-                    .string(""), .string("failed"), .string("the daemon stopped before the test popup was shown"),
-                ])
-            }
-            self.delayedTests = [:]
-            self.notifier.flushBus()
-            self.notifier.stop()
+        defer {
+            loader.fetcher?.shutdown()
+            control.close()
         }
+        notifier.onTermination { [unowned self] in stop(.stopped) }
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
         notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
         notifier.onServerChange = { [unowned self] server in
@@ -179,6 +184,7 @@ public final class Daemon {
         }
         watchSession()
         watchFeedFiles()
+        watchConfiguration()
         loadSources()
         let now = WallClock.now()
         loadWaitingPopups(at: now)
@@ -190,5 +196,41 @@ public final class Daemon {
             "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )
         notifier.run()
+        return exit
+    }
+
+    /// Answers what still waits, sends it and ends the loop: `run()` then returns `exit`.
+    func stop(_ exit: DaemonExit) {
+        log.notice(exit == .restart ? "restarting to apply the new configuration" : "stopping")
+        self.exit = exit
+        perform(.stopping, at: WallClock.now())
+        for call in delayedTests.values {
+            call.reply([.string(""), .string("failed"), .string("the daemon stopped before the test popup was shown")])
+        }
+        delayedTests = [:]
+        notifier.flushBus()
+        notifier.stop()
+    }
+}
+
+/// Why `Daemon.run()` returned.
+public enum DaemonExit: Sendable, Equatable {
+    /// SIGTERM or SIGINT.
+    case stopped
+    /// The configuration file changed: start a new daemon to follow it.
+    case restart
+}
+
+/// Where the daemon's configuration comes from, to follow the file's edits.
+public struct ConfigurationSource: Sendable {
+    /// The configuration file, which may not exist yet.
+    public var path: String
+    /// Reads it again as the daemon was given it (`--feed` applied): the configuration, or
+    /// nil when the file has errors; and its problems, a line each.
+    public var read: @Sendable () -> (configuration: Configuration?, problems: [String])
+
+    public init(path: String, read: @escaping @Sendable () -> (configuration: Configuration?, problems: [String])) {
+        self.path = path
+        self.read = read
     }
 }

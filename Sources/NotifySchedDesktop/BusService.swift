@@ -101,6 +101,8 @@ public final class BusService {
     /// exported object lives only as long as its connection, and the shared session connection
     /// goes away with its last reference.
     private let connection: OpaquePointer
+    /// The export's id on the connection.
+    private var registration: guint = 0
 
     /// Exports an object at `path` implementing the interface described by `introspection`
     /// (D-Bus introspection XML with one interface), on the session bus.
@@ -126,7 +128,7 @@ public final class BusService {
         }
         // The registration keeps the service alive; GLib releases it when the object goes away.
         let context = Unmanaged.passRetained(self).toOpaque()
-        let registration = g_dbus_connection_register_object(
+        registration = g_dbus_connection_register_object(
             bus, path, node.pointee.interfaces[0], &vtable, context,
             { context in if let context { Unmanaged<BusService>.fromOpaque(context).release() } }, &error)
         guard registration != 0 else {
@@ -137,6 +139,14 @@ public final class BusService {
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    /// Takes the object off the bus (the name the process owns stays): calls to its path fail
+    /// from then on, and another object may be exported there.
+    public func unexport() {
+        guard registration != 0 else { return }
+        g_dbus_connection_unregister_object(connection, registration)
+        registration = 0
     }
 
     private func answer(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer) {

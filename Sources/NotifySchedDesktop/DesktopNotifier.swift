@@ -51,6 +51,10 @@ public final class DesktopNotifier: Notifier {
     /// Popups to close once the current callback is done.
     private var pendingCloses: [UnsafeMutablePointer<NotifyNotification>] = []
 
+    /// The main-loop sources this notifier added (descriptor and signal watches, timers), which
+    /// go with it: a daemon started again in the same process is not called by its predecessor's.
+    private var sources: Set<guint> = []
+
     /// The server's ids of the popups waiting for an answer. A popup shown again for a new
     /// server gets its new id here.
     public private(set) var popupIDs: [PopupKey: UInt32] = [:]
@@ -70,6 +74,7 @@ public final class DesktopNotifier: Notifier {
     }
 
     deinit {
+        for source in sources { g_source_remove(source) }
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         // Objects an overdue call may still use are left to the process's end.
         if overdueCalls == 0 {
@@ -96,19 +101,25 @@ public final class DesktopNotifier: Notifier {
 
     /// Calls `action` from the main loop after `span` (at millisecond precision).
     public func after(_ span: TimeSpan, _ action: @escaping () -> Void) {
-        Self.once(after: span, action)
+        var source: guint = 0
+        source = Self.once(after: span) { [weak self] in
+            self?.sources.remove(source)
+            action()
+        }
+        sources.insert(source)
     }
 
     /// Calls `handler` from the main loop each time `fileDescriptor` becomes readable, for as
     /// long as the notifier lives.
     public func watchReadable(_ fileDescriptor: Int32, _ handler: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
-        g_unix_fd_add_full(
-            G_PRIORITY_DEFAULT, fileDescriptor, G_IO_IN,
-            { _, _, context in
-                if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-                return 1  // G_SOURCE_CONTINUE
-            }, context, Self.releaseCallback)
+        sources.insert(
+            g_unix_fd_add_full(
+                G_PRIORITY_DEFAULT, fileDescriptor, G_IO_IN,
+                { _, _, context in
+                    if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+                    return 1  // G_SOURCE_CONTINUE
+                }, context, Self.releaseCallback))
     }
 
     /// Calls `handler` from the main loop when the process gets SIGTERM or SIGINT, instead of
@@ -122,12 +133,13 @@ public final class DesktopNotifier: Notifier {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         for signal in [SIGTERM, SIGINT] {
             let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
-            g_unix_signal_add_full(
-                G_PRIORITY_HIGH, signal,
-                { context in
-                    if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-                    return 1  // G_SOURCE_CONTINUE
-                }, context, Self.releaseCallback)
+            sources.insert(
+                g_unix_signal_add_full(
+                    G_PRIORITY_HIGH, signal,
+                    { context in
+                        if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
+                        return 1  // G_SOURCE_CONTINUE
+                    }, context, Self.releaseCallback))
         }
     }
 
@@ -169,22 +181,27 @@ public final class DesktopNotifier: Notifier {
     }
 
     /// Calls `action` once from the main loop, after `span`.
-    static func once(after span: TimeSpan, _ action: @escaping () -> Void) {
+    ///
+    /// - Returns: The timer's main-loop source.
+    @discardableResult
+    static func once(after span: TimeSpan, _ action: @escaping () -> Void) -> guint {
         once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
     }
 
     /// Calls `action` once from the main loop: after `milliseconds`, or when it is idle.
-    private static func once(afterMilliseconds milliseconds: guint?, _ action: @escaping () -> Void) {
+    ///
+    /// - Returns: The main-loop source.
+    @discardableResult
+    private static func once(afterMilliseconds milliseconds: guint?, _ action: @escaping () -> Void) -> guint {
         let context = Unmanaged.passRetained(Callback(action)).toOpaque()
         let run: GSourceFunc = { context in
             if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
             return 0  // G_SOURCE_REMOVE: once
         }
         if let milliseconds {
-            g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, releaseCallback)
-        } else {
-            g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, releaseCallback)
+            return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, releaseCallback)
         }
+        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, releaseCallback)
     }
 
     // MARK: Notifier

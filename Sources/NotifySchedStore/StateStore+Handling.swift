@@ -199,7 +199,8 @@ extension StateStore {
                 let version = try String.fetchOne(
                     database, sql: "SELECT application_version FROM source_state WHERE source = ?",
                     arguments: [occurrence.source])
-                state.apply(change, to: occurrence, at: now, applicationVersion: version)
+                state.apply(
+                    change, to: occurrence, at: now, applicationVersion: version, remindUntil: outcome.remindUntil)
                 try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
             }
             if outcome.endsPrompt {
@@ -243,9 +244,10 @@ extension StateStore {
             database, sql: "SELECT last_reminded_us FROM source_state WHERE source = ?", arguments: [source])
         state.lastReminded = lastReminded.map(Instant.init(microseconds:))
         for row in try Row.fetchAll(
-            database, sql: "SELECT entry_id, reminded_us FROM reminder WHERE source = ?", arguments: [source])
+            database, sql: "SELECT entry_id, reminded_us, until_us FROM reminder WHERE source = ?",
+            arguments: [source])
         {
-            state.reminded[row["entry_id"]] = Instant(microseconds: row["reminded_us"])
+            state.reminded[row["entry_id"]] = Reminder(row: row)
         }
         state.shownNews = Set(
             try String.fetchAll(
@@ -291,10 +293,10 @@ extension StateStore {
         for key in Set(old.reminded.keys).union(new.reminded.keys) where old.reminded[key] != new.reminded[key] {
             try database.execute(
                 sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?", arguments: [source, key])
-            if let instant = new.reminded[key] {
+            if let reminder = new.reminded[key] {
                 try database.execute(
-                    sql: "INSERT INTO reminder (source, entry_id, reminded_us) VALUES (?, ?, ?)",
-                    arguments: [source, key, instant.microseconds])
+                    sql: "INSERT INTO reminder (source, entry_id, reminded_us, until_us) VALUES (?, ?, ?, ?)",
+                    arguments: [source, key, reminder.requestedAt.microseconds, reminder.until?.microseconds])
             }
         }
         for hash in new.shownNews.subtracting(old.shownNews) {
@@ -347,5 +349,14 @@ extension DeliveredOccurrence {
                 timeout: (row["timeout_us"] as Int64?).map(TimeSpan.init(microseconds:)), sound: row["sound"],
                 image: row["image"], markup: row["markup"]),
             category: row["category"], news: news, deliveredAt: Instant(microseconds: row["delivered_us"]))
+    }
+}
+
+extension Reminder {
+    /// A reminder from a `reminder` row's `reminded_us` and `until_us`.
+    init(row: Row) {
+        let until: Int64? = row["until_us"]
+        self.init(
+            requestedAt: Instant(microseconds: row["reminded_us"]), until: until.map(Instant.init(microseconds:)))
     }
 }

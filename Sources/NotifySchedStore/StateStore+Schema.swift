@@ -197,6 +197,10 @@ extension StateStore {
                     ALTER TABLE delivered ADD COLUMN markup INTEGER NOT NULL DEFAULT 0;
                     """)
         }
+        // A snooze brings its entry back at a time of its own rather than after the remind period.
+        migrator.registerMigration("10-snooze") { database in
+            try database.execute(sql: "ALTER TABLE reminder ADD COLUMN until_us INTEGER")
+        }
         return migrator
     }
 }

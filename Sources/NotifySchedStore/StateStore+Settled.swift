@@ -59,7 +59,7 @@ extension StateStore {
             let reminders = try Row.fetchCursor(
                 database,
                 sql: """
-                    SELECT entry_id, reminded_us, (
+                    SELECT entry_id, reminded_us, until_us, (
                         SELECT max(occurrence_us) FROM ledger
                         WHERE ledger.source = reminder.source AND ledger.entry_id = reminder.entry_id
                             AND ledger.outcome = ?2) AS occurrence_us
@@ -69,9 +69,7 @@ extension StateStore {
             while let row = try reminders.next() {
                 // A reminder whose occurrence the ledger no longer has brings nothing back.
                 guard let occurrence: Int64 = row["occurrence_us"] else { continue }
-                answers[row["entry_id"]] = .remind(
-                    occurrence: Instant(microseconds: occurrence),
-                    requestedAt: Instant(microseconds: row["reminded_us"]))
+                answers[row["entry_id"]] = .remind(occurrence: Instant(microseconds: occurrence), Reminder(row: row))
             }
             let ignored = try String.fetchCursor(
                 database, sql: "SELECT DISTINCT entry_id FROM handling_mark WHERE source = ? AND list = 'ignored'",

@@ -234,7 +234,7 @@ struct ControlInterfaceTests {
         let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(1)
         let text = try Self.gdbus(["introspect"], environment: bus.environment).standardOutput
-        for method in ["PostEvent", "List", "Status", "Handle", "Test", "Sync"] {
+        for method in ["PostEvent", "List", "Status", "Handle", "Snooze", "Test", "Sync"] {
             #expect(text.contains("\(method)("), "\(method) is missing from:\n\(text)")
         }
         stop(daemon)

@@ -42,4 +42,40 @@ struct LiveFeedFileTests: DaemonScenario {
         #expect(log.contains("\(path): changed on disk; reading it again"), "\(log)")
         #expect(try bus.notifyCalls().count == 3, "nothing shown twice")
     }
+
+    /// The configuration file edited under a running daemon: an edit with an error is logged and
+    /// changes nothing; one that adds a source restarts the daemon in the same process, which
+    /// keeps its bus name, shows the new source's entry and takes the old popup over rather than
+    /// showing it again.
+    @Test func aConfigurationEditRestartsTheDaemonInPlaceAndOneWithErrorsIsIgnored() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let first = try CLI.temporaryFile(feed(["first"]))
+        let second = try CLI.temporaryFile(feed(["second"]))
+        let config = try CLI.temporaryFile("[source one]\nfeed = \(first)\n", name: "config")
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        try daemon.waitForStandardError(containing: "ready:")
+
+        try Data("quiet-hours = soon\n[source one]\nfeed = \(first)\n".utf8).write(to: URL(fileURLWithPath: config))
+        try daemon.waitForStandardError(containing: "has errors; the configuration in force stays")
+
+        let edited = Date()
+        try Data("[source one]\nfeed = \(first)\n[source two]\nfeed = \(second)\n".utf8).write(
+            to: URL(fileURLWithPath: config))
+        let calls = try bus.waitForNotifyCalls(2)
+        #expect(calls.last?.summary == "Entry second")
+        #expect(Date().timeIntervalSince(edited) < 1.5, "shown \(Date().timeIntervalSince(edited)) s after the edit")
+        let status = try CLI.run(["status"], environment: bus.environment)
+        #expect(status.status == 0 && status.standardOutput.contains("(pid \(daemon.process.processIdentifier),"))
+        #expect(status.standardOutput.contains(second), "\(status.standardOutput)")
+
+        let log = stop(daemon).standardError
+        #expect(
+            log.contains("\(config) changed") && log.contains("restarting to apply the new configuration"), "\(log)")
+        #expect(log.components(separatedBy: "ready:").count == 3, "two starts in one process\n\(log)")
+        #expect(
+            try bus.notifyCalls().filter { $0.summary == "Entry first" && $0.replaces == 0 }.count == 1,
+            "the first popup is taken over, not shown again\n\(log)")
+    }
 }

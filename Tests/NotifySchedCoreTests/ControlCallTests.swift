@@ -29,6 +29,9 @@ import Testing
             try decode("Handle", [.string("0123"), .boolean(true)]).get()
                 == .handle(occurrenceID: "0123", showAlert: true))
         #expect(try decode("Sync", []).get() == .sync)
+        #expect(
+            try decode("Snooze", [.string("0123"), .string("1h 30min")]).get()
+                == .snooze(occurrenceID: "0123", span: .minutes(90)))
         let call = try decode(
             "Test", test(["title": "Hi", "body": "Body", "url": "https://example.org"], delay: 5)
         ).get()
@@ -63,6 +66,10 @@ import Testing
             refusal("PostEvent", [.string(String(repeating: "e", count: 257))])
                 == "PostEvent: the event name is longer than 256 bytes")
         #expect(refusal("Handle", [.string(String(repeating: "0", count: 10_000)), .boolean(false)]) != nil)
+        #expect(
+            refusal("Snooze", [.string("0123"), .string("367d")])
+                == #"Snooze: "367d" is not a duration from 1s to 366d (such as 10min, 1h, 2d)"#)
+        #expect(refusal("Snooze", [.string("0123"), .string("500ms")]) != nil, "less than a second")
         let long = String(repeating: "x", count: 64 * 1024 + 1)
         #expect(refusal("Test", test(["title": long])) == "Test: the title is longer than 65536 bytes")
         #expect(refusal("Test", test(["sound": long])) == "Test: the sound is longer than 65536 bytes")

@@ -182,7 +182,7 @@ import Testing
             at: now + .minutes(2))
         #expect(
             try store.entryAnswers(source: "feed") == [
-                "stretch": .remind(occurrence: now, requestedAt: now + .minutes(1)), "standup": .ignored,
+                "stretch": .remind(occurrence: now, Reminder(requestedAt: now + .minutes(1))), "standup": .ignored,
             ])
         // Shown again: the reminder is answered; the ignore stays.
         _ = try deliver("stretch", at: now, dialect: .native, to: store)

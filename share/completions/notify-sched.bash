@@ -314,11 +314,14 @@ _notify-sched_handle() {
     repeating_flags=()
     non_repeating_flags=(--no-alert --check --version -h --help)
     repeating_options=(--allow-scheme --ca-file)
-    non_repeating_options=(--public-key --connect-timeout --timeout --dialect)
+    non_repeating_options=(--snooze --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--snooze')
+        return
+        ;;
     '--allow-scheme')
         return
         ;;

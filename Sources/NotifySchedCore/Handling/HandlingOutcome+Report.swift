@@ -1,12 +1,14 @@
 extension HandlingOutcome {
     /// What `notify-sched handle` and `test --wait` print about the outcome, a line each: the
-    /// answer (`action: KEY` or `closed: REASON`), `opened: URL` and `marked: CHANGE`. The
-    /// failure, if any, is not among them: callers report it as an error.
+    /// answer (`action: KEY` or `closed: REASON`), `opened: URL`, `marked: CHANGE` and, for a
+    /// snooze, `until: TIME` (RFC 3339 UTC). The failure, if any, is not among them: callers
+    /// report it as an error.
     public var reportLines: [String] {
         var lines: [String] = []
         if let response { lines.append(response.description) }
         if let opened { lines.append("opened: \(opened)") }
         if let change { lines.append("marked: \(change.rawValue)") }
+        if let remindUntil { lines.append("until: \(remindUntil.rfc3339)") }
         return lines
     }
 

@@ -120,6 +120,23 @@ public struct HandlingPolicy: Sendable, Equatable {
         }
     }
 
+    /// A snooze of `span`: "Remind Me Later" for that long instead of the remind period. Only
+    /// native and ZBiM entries keep a reminder of their own; iNotify's reminder is its source's
+    /// remind period, to the letter, and iSmartNews has none.
+    ///
+    /// - Throws: `CoreError` with `.cannotSnooze` for another dialect.
+    public func snoozeDecision(
+        for occurrence: DeliveredOccurrence, span: TimeSpan
+    ) throws(CoreError) -> Decision {
+        guard occurrence.dialect == .native || occurrence.dialect == .zbim else {
+            throw CoreError(
+                .cannotSnooze,
+                "\(occurrence.entryID) is an \(occurrence.dialect.rawValue) message, reminded only after its "
+                    + "source's remind-period (as the original library does); snooze a native or ZBiM entry")
+        }
+        return Decision(choice: .remindLater, change: .reminded, snooze: span)
+    }
+
     /// What handling without asking (`showAlert: false`) does: the user already chose to act.
     public func immediateDecision(for occurrence: DeliveredOccurrence) -> Decision {
         decision(for: actingChoice(for: occurrence), of: occurrence)
@@ -223,10 +240,15 @@ public struct Decision: Sendable, Equatable {
     public var opens: ActionURL?
     /// The state change to make.
     public var change: StateChange?
+    /// For a snooze: how long until the occurrence comes back, instead of the remind period.
+    public var snooze: TimeSpan?
 
-    public init(choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil) {
+    public init(
+        choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil, snooze: TimeSpan? = nil
+    ) {
         self.choice = choice
         self.opens = opens
         self.change = change
+        self.snooze = snooze
     }
 }

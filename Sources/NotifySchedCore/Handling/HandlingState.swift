@@ -25,10 +25,14 @@ public struct HandlingState: Sendable, Equatable {
     /// iSmartNews marks a classic message's content hash as shown, and notes when a meta item
     /// was last closed each way. O(1) amortized.
     ///
-    /// - Parameter applicationVersion: The source's application version now, noted with a meta
-    ///   item's closing for `oncePerVersion`.
+    /// - Parameters:
+    ///   - applicationVersion: The source's application version now, noted with a meta item's
+    ///     closing for `oncePerVersion`.
+    ///   - remindUntil: For `.reminded`, when a snooze of a chosen length brings the entry back;
+    ///     nil for the source's remind period.
     public mutating func apply(
-        _ change: StateChange, to occurrence: DeliveredOccurrence, at now: Instant, applicationVersion: String? = nil
+        _ change: StateChange, to occurrence: DeliveredOccurrence, at now: Instant, applicationVersion: String? = nil,
+        remindUntil: Instant? = nil
     ) {
         var source = self[occurrence.source]
         let key = occurrence.entryID
@@ -41,7 +45,11 @@ public struct HandlingState: Sendable, Equatable {
             source.ignored.append(key)
             if perSourceReminder { source.lastReminded = nil } else { source.reminded[key] = nil }
         case .reminded:
-            if perSourceReminder { source.lastReminded = now } else { source.reminded[key] = now }
+            if perSourceReminder {
+                source.lastReminded = now
+            } else {
+                source.reminded[key] = Reminder(requestedAt: now, until: remindUntil)
+            }
         case .newsShown:
             if let hash = occurrence.news?.contentHash { source.shownNews.insert(hash) }
         case .metaOK:
@@ -63,8 +71,8 @@ public struct SourceHandlingState: Sendable, Equatable {
     public var ignored: [String]
     /// iNotify: when the user last asked to be reminded (`iNotifyLastReminded`); nil when not waiting.
     public var lastReminded: Instant?
-    /// Other dialects: when the user asked to be reminded of an entry, by entry id.
-    public var reminded: [String: Instant]
+    /// Other dialects: the reminder the user asked for of each entry, by entry id.
+    public var reminded: [String: Reminder]
     /// iSmartNews: content hashes of messages marked shown (`iSmartNewsCache.txt`).
     public var shownNews: Set<String>
     /// iSmartNews: when, and in which application version, each meta item was last closed
@@ -72,7 +80,7 @@ public struct SourceHandlingState: Sendable, Equatable {
     public var metaClosings: [String: [MetaClosing: MetaClosingRecord]]
 
     public init(
-        viewed: [String] = [], ignored: [String] = [], lastReminded: Instant? = nil, reminded: [String: Instant] = [:],
+        viewed: [String] = [], ignored: [String] = [], lastReminded: Instant? = nil, reminded: [String: Reminder] = [:],
         shownNews: Set<String> = [], metaClosings: [String: [MetaClosing: MetaClosingRecord]] = [:]
     ) {
         self.viewed = viewed
@@ -82,6 +90,24 @@ public struct SourceHandlingState: Sendable, Equatable {
         self.shownNews = shownNews
         self.metaClosings = metaClosings
     }
+}
+
+/// A "Remind Me Later" of a native or ZBiM entry: when it was asked, and when the occurrence
+/// comes back.
+public struct Reminder: Sendable, Equatable {
+    /// When the user asked.
+    public var requestedAt: Instant
+    /// When a snooze of a chosen length (`handle --snooze`) brings it back; nil for the
+    /// source's remind period.
+    public var until: Instant?
+
+    public init(requestedAt: Instant, until: Instant? = nil) {
+        self.requestedAt = requestedAt
+        self.until = until
+    }
+
+    /// When the occurrence comes back, with `remindPeriod` the source's.
+    public func due(remindPeriod: TimeSpan) -> Instant { until ?? requestedAt + remindPeriod }
 }
 
 /// A change to `HandlingState` that a user's choice causes.

@@ -65,6 +65,23 @@ public final class NotificationHandler {
         return true
     }
 
+    /// Snoozes `notification` if notify-sched delivered it: as "Remind Me Later" at once, the
+    /// occurrence coming back `span` from now rather than after the remind period, for a native
+    /// or ZBiM entry (another dialect's outcome carries the failure).
+    ///
+    /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`.
+    @discardableResult
+    public func snooze(_ notification: LocalNotification, for span: TimeSpan) -> Bool {
+        guard let occurrence = occurrence(of: notification) else { return false }
+        do {
+            carryOut(
+                try policy.snoozeDecision(for: occurrence, span: span), for: occurrence, from: .atOnce, response: nil)
+        } catch {
+            onOutcome(HandlingOutcome(occurrence: occurrence, origin: .atOnce, failure: error))
+        }
+        return true
+    }
+
     /// Shows again, in place of popup `popupID` of the server, the prompt about `occurrence`
     /// that a previous daemon left unanswered: its buttons answer to this handler then.
     ///
@@ -253,8 +270,11 @@ public final class NotificationHandler {
             outcome.opened = url
         }
         if let change = decision.change {
-            state.apply(change, to: occurrence, at: now())
+            let now = now()
+            let remindUntil = decision.snooze.map { now + $0 }
+            state.apply(change, to: occurrence, at: now, remindUntil: remindUntil)
             outcome.change = change
+            outcome.remindUntil = remindUntil
         }
         return outcome
     }

@@ -82,14 +82,17 @@ public struct HandlingOutcome: Sendable, Equatable {
     public var opened: ActionURL?
     /// The state change that was made.
     public var change: StateChange?
+    /// For a snooze (`.reminded` for a chosen length), when the occurrence comes back.
+    public var remindUntil: Instant?
     /// Why handling stopped short (a refused or unopenable URL, a prompt that could not be
     /// shown); no state change was made then.
     public var failure: CoreError?
 
     public init(
         occurrence: DeliveredOccurrence, origin: Origin, response: PopupResponse? = nil, choice: UserChoice? = nil,
-        opened: ActionURL? = nil, change: StateChange? = nil, failure: CoreError? = nil
+        opened: ActionURL? = nil, change: StateChange? = nil, remindUntil: Instant? = nil, failure: CoreError? = nil
     ) {
+        self.remindUntil = remindUntil
         self.occurrence = occurrence
         self.origin = origin
         self.response = response

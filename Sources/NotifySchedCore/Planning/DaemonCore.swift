@@ -255,8 +255,8 @@ public struct DaemonCore: ~Copyable {
     {
         if let change = outcome.change, let occurrence {
             planner.answered(
-                change, entryID: outcome.occurrence.entryID, source: outcome.occurrence.source,
-                occurrence: occurrence, at: now)
+                change, remindUntil: outcome.remindUntil, entryID: outcome.occurrence.entryID,
+                source: outcome.occurrence.source, occurrence: occurrence, at: now)
         }
         guard let calls = waitingCalls[outcome.occurrence.id] else { return [] }
         let ends = { (call: WaitingCall) in outcome.endsHandling || !call.answerOnly }

@@ -8,10 +8,11 @@ public enum EntryAnswer: Sendable, Equatable {
     /// "Ignore": no later occurrence of the entry is shown, as iNotify never shows an ignored
     /// key again, until the user's state is reset.
     case ignored
-    /// "Remind Me Later" on the popup of the occurrence due at `occurrence`, chosen at
-    /// `requestedAt`: that occurrence is shown again once the source's remind period has
-    /// passed, unless a later occurrence of the entry fell due first and took its place.
-    case remind(occurrence: Instant, requestedAt: Instant)
+    /// "Remind Me Later" (or a snooze) on the popup of the occurrence due at `occurrence`: that
+    /// occurrence is shown again when the reminder is due (the source's remind period after it
+    /// was asked, or the snooze's end), unless a later occurrence of the entry fell due first
+    /// and took its place.
+    case remind(occurrence: Instant, Reminder)
 
     /// Whether `entry`'s occurrences follow the answers the planner holds: iNotify messages
     /// have their source-wide state (`INotifyCheck`), and iSmartNews messages their shown set.

@@ -207,12 +207,14 @@ public struct OccurrencePlanner: ~Copyable {
 
     /// The user answered a popup of the occurrence of `entryID` in the source at `location` due
     /// at `occurrence`, and the answer changed its state: Ignore stops the entry, "Remind Me
-    /// Later" brings the occurrence back after the source's remind period, acting on it ends a
-    /// reminder. Other dialects' answers, and entries the planner does not follow, change nothing.
+    /// Later" brings the occurrence back after the source's remind period (or at `remindUntil`,
+    /// a snooze's end), acting on it ends a reminder. Other dialects' answers, and entries the
+    /// planner does not follow, change nothing.
     ///
     /// - Complexity: O(*n*) in the entries of all sources, to find the entry: answers are rare.
     public mutating func answered(
-        _ change: StateChange, entryID: String, source location: String, occurrence: Instant, at now: Instant
+        _ change: StateChange, remindUntil: Instant? = nil, entryID: String, source location: String,
+        occurrence: Instant, at now: Instant
     ) {
         guard let index = sources.firstIndex(where: { $0.location == location }),
             let position = schedules[index]?.entries.firstIndex(where: { $0.id == entryID }),
@@ -221,7 +223,8 @@ public struct OccurrencePlanner: ~Copyable {
         else { return }
         switch change {
         case .ignored: answers[element] = .ignored
-        case .reminded: answers[element] = .remind(occurrence: occurrence, requestedAt: now)
+        case .reminded:
+            answers[element] = .remind(occurrence: occurrence, Reminder(requestedAt: now, until: remindUntil))
         case .viewed: answers[element] = nil
         case .newsShown, .metaOK, .metaCancelled: return
         }
@@ -311,10 +314,10 @@ public struct OccurrencePlanner: ~Copyable {
     private func reminder(
         of element: UInt32, _ entry: ScheduleEntry, at now: Instant
     ) -> (occurrence: Instant, due: Instant)? {
-        guard case .remind(let occurrence, let requestedAt)? = answers[element],
+        guard case .remind(let occurrence, let reminder)? = answers[element],
             settled[Int(element)].map({ $0 <= occurrence }) ?? true
         else { return nil }
-        let due = requestedAt + sources[references[Int(element)].source].remindPeriod
+        let due = reminder.due(remindPeriod: sources[references[Int(element)].source].remindPeriod)
         return OccurrencePlan.admits(entry, at: max(due, now), context: context(of: element)) ? (occurrence, due) : nil
     }
 

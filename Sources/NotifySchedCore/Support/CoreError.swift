@@ -128,6 +128,8 @@ extension ErrorCode where Domain == CoreError {
     public static var cannotAsk: Self { Self(rawValue: "handling.cannot-ask") }
     /// An action's URL was refused by the allowed schemes, or nothing could open it.
     public static var cannotOpen: Self { Self(rawValue: "handling.cannot-open") }
+    /// A snooze was asked of a notification whose dialect keeps no reminder of its own.
+    public static var cannotSnooze: Self { Self(rawValue: "handling.cannot-snooze") }
     /// A translation catalog (`.mo` or `.po`) is too large, malformed, or not UTF-8.
     public static var invalidCatalog: Self { Self(rawValue: "catalog.invalid") }
     /// A call on the control interface names no method, or its arguments are wrong or too large.

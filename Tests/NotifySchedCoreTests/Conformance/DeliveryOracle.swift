@@ -19,8 +19,9 @@ import NotifySchedCore
 /// - A popup shown by a daemon that crashed before recording it settles nothing: the next
 ///   daemon may show it again (the documented crash window).
 /// - The user's answers: after Ignore nothing more of the entry shows; "Remind Me Later" shows
-///   the same occurrence again at the first instant it can once `remindPeriod` has passed,
-///   unless a later occurrence, owed by then or already settled, takes its place.
+///   the same occurrence again at the first instant it can once `remindPeriod` (a snooze's own
+///   length) has passed, unless a later occurrence, owed by then or already settled, takes its
+///   place.
 /// - A feed change puts the entry's new definition in force; what is settled and what the user
 ///   answered hold for its id, also while the feed does not have it.
 struct DeliveryOracle {
@@ -48,7 +49,7 @@ struct DeliveryOracle {
             case .remind:
                 // Reminded of a popup after a later occurrence was shown or missed: that one took its place.
                 guard settled.map({ $0 <= answer.occurrence }) ?? true else { return }
-                reminder = (answer.occurrence, answer.at + remindPeriod)
+                reminder = (answer.occurrence, answer.at + (answer.snooze ?? remindPeriod))
             case .act: reminder = nil
             case .close: break
             }

@@ -30,6 +30,8 @@ struct SimulatedDaemon {
         /// The occurrence the popup showed.
         var occurrence: Instant
         var choice: Choice
+        /// For a `remind`: a snooze of this length (`handle --snooze`) instead of the remind period.
+        var snooze: TimeSpan?
         /// The wall-clock instant of the answer.
         var at: Instant
         /// How many popups (of any entry) were shown before it: its place in the daemon's life,
@@ -46,7 +48,12 @@ struct SimulatedDaemon {
             }
         }
 
-        var description: String { "\(choice) \(entryID) due \(occurrence.rfc3339) at \(at.rfc3339)" }
+        /// When a `remind` brings the occurrence back, for a snooze.
+        var remindUntil: Instant? { snooze.map { at + $0 } }
+
+        var description: String {
+            "\(choice)\(snooze.map { " for \($0.seconds) s" } ?? "") \(entryID) due \(occurrence.rfc3339) at \(at.rfc3339)"
+        }
     }
 
     /// A span of wall-clock time in which one daemon watched the clock without a gap, in one zone,
@@ -187,9 +194,17 @@ struct SimulatedDaemon {
                                 .randomElement(using: &user)!
                             let delay = TimeSpan(
                                 microseconds: Int64.random(in: 1_000_000...14_400_000_000, using: &user))
+                            // Half the reminders are snoozes of their own length.
+                            let snooze: TimeSpan? =
+                                choice == .remind && Bool.random(using: &user)
+                                ? [.minutes(1), .minutes(10), .hours(1), .hours(9), .days(1)].randomElement(
+                                    using: &user)
+                                : nil
                             answers[popup.entryID] = (
                                 trueTime + delay,
-                                Answer(entryID: popup.entryID, occurrence: popup.occurrence, choice: choice, at: wall())
+                                Answer(
+                                    entryID: popup.entryID, occurrence: popup.occurrence, choice: choice,
+                                    snooze: snooze, at: wall())
                             )
                         }
                     }
@@ -256,7 +271,8 @@ struct SimulatedDaemon {
                     segment.answers.append(answer)
                     switch answer.choice {
                     case .remind where store.answers[answer.entryID] != .ignored:
-                        store.answers[answer.entryID] = .remind(occurrence: answer.occurrence, requestedAt: answer.at)
+                        store.answers[answer.entryID] = .remind(
+                            occurrence: answer.occurrence, Reminder(requestedAt: answer.at, until: answer.remindUntil))
                     case .ignore: store.answers[answer.entryID] = .ignored
                     case .act where store.answers[answer.entryID] != .ignored: store.answers[answer.entryID] = nil
                     default: break
@@ -266,7 +282,9 @@ struct SimulatedDaemon {
                             id: answer.entryID, entry: entry, source: "feed", deliveredAt: answer.at)
                         effects = core.handle(
                             .answered(
-                                HandlingOutcome(occurrence: delivered, origin: .popup, change: answer.change),
+                                HandlingOutcome(
+                                    occurrence: delivered, origin: .popup, change: answer.change,
+                                    remindUntil: answer.remindUntil),
                                 occurrence: answer.occurrence),
                             at: answer.at)
                     }

@@ -1,0 +1,92 @@
+import Foundation
+import NotifySchedTesting
+import Testing
+
+/// `notify-sched handle ID --snooze SPAN` as a person uses it: the popup goes, and the same
+/// occurrence comes back once, SPAN later rather than after the remind period, also when the
+/// daemon restarts in between or when no daemon runs at the time.
+@Suite(
+    .serialized, .ownThread,
+    .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
+struct SnoozeTests: DaemonScenario {
+    /// A configuration whose remind period (a day) no test waits for, and its one source.
+    private func configuration() throws -> String {
+        let feed = try CLI.temporaryFile(
+            #"{"notifications": [{"id": "call", "title": "Call the bank", "action": {"url": "https://example.org/"}}]}"#
+        )
+        return try CLI.temporaryFile("remind-period = 1d\n[source bank]\nfeed = \(feed)\n", name: "config")
+    }
+
+    /// The Notify calls of the scheduled popup of occurrence `id` (not its prompt).
+    private func shows(of id: String, on bus: PrivateSessionBus) throws -> [PrivateSessionBus.NotifyCall] {
+        try bus.notifyCalls().filter { $0.hints["x-notify-sched-id"] == id && $0.hints["resident"] == nil }
+    }
+
+    @Test func aSnoozedOccurrenceComesBackOnceOnTimeThroughARunningDaemon() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let daemon = try CLI.start(["daemon", "--config", try configuration()], environment: bus.environment)
+        let id = try #require(try bus.waitForNotifyCalls(1).first?.hints["x-notify-sched-id"])
+        let asked = Date()
+        let snoozed = try CLI.run(["handle", "call", "--snooze", "3s"], environment: bus.environment)
+        #expect(snoozed.status == 0, "\(snoozed.standardError)")
+        #expect(snoozed.standardOutput.hasPrefix("marked: reminded\nuntil: 20"), "\(snoozed.standardOutput)")
+        #expect(try bus.waitForCloseCalls(1) == [1], "the snoozed popup goes")
+        try bus.waitUntil("the snoozed popup back") { try shows(of: id, on: bus).count == 2 }
+        let back = Date().timeIntervalSince(asked)
+        #expect(back >= 2.9 && back < 4.5, "back \(back) s after a 3 s snooze")
+        Thread.sleep(forTimeInterval: 3.5)
+        let log = stop(daemon).standardError
+        #expect(try shows(of: id, on: bus).count == 2, "back once\n\(log)")
+        #expect(try bus.queryState("SELECT count(*) FROM reminder") == ["0"], "the snooze is over")
+    }
+
+    @Test func aSnoozeMadeWithoutADaemonSurvivesToTheNextStartAndComesBackOnTime() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let config = try configuration()
+        let first = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let id = try #require(try bus.waitForNotifyCalls(1).first?.hints["x-notify-sched-id"])
+        _ = stop(first)
+        let asked = Date()
+        let snoozed = try CLI.run(["handle", id, "--snooze", "4s"], environment: bus.environment)
+        #expect(snoozed.status == 0, "\(snoozed.standardError)")
+        #expect(
+            try bus.queryState("SELECT count(*) FROM reminder WHERE until_us IS NOT NULL") == ["1"],
+            "the snooze is stored")
+        let second = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        try bus.waitUntil("the snoozed popup back") { try shows(of: id, on: bus).count >= 2 }
+        let back = Date().timeIntervalSince(asked)
+        _ = stop(second)
+        #expect(back >= 3.9 && back < 5.5, "back \(back) s after a 4 s snooze, across a restart")
+    }
+
+    @Test(arguments: [
+        (["--snooze", "later"], #""later" is not a duration from 1s to 366d"#),
+        (["--snooze", "0s"], "is not a duration from 1s to 366d"),
+        (["--snooze", "10min", "--no-alert"], "--snooze is an answer of its own"),
+    ])
+    func aSnoozeThatIsNoDurationOrComesWithAnotherAnswerIsAUsageError(arguments: [String], message: String) throws {
+        let outcome = try CLI.run(["handle", "0123456789abcdef"] + arguments)
+        #expect(outcome.status == 2 && outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+
+    @Test func anINotifyMessageIsNotSnoozedSinceItsLibraryRemindsByTheSourcesPeriod() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let config = try CLI.temporaryFile(
+            """
+            [source updates]
+            feed = \(CLI.demoFeed("demo-inotify.plist"))
+            show-on-first-launch = true
+            """, name: "config")
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let id = try #require(try bus.waitForNotifyCalls(1).first?.hints["x-notify-sched-id"])
+        let outcome = try CLI.run(["handle", id, "--snooze", "10min"], environment: bus.environment)
+        _ = stop(daemon)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(
+            outcome.standardError.contains("reminded only after its source's remind-period"), "\(outcome.standardError)"
+        )
+    }
+}
