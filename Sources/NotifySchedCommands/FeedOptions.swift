@@ -6,14 +6,21 @@ import NotifySchedPlatform
 
 extension FeedDialect: ExpressibleByArgument {}
 
-/// Options every command that reads feeds shares.
-struct FeedOptions: ParsableArguments {
+/// `--allow-scheme`: the schemes an action URL may have besides the safe ones, for every
+/// command that reads or shows actions.
+struct SchemeOptions: ParsableArguments {
     @Option(
         name: .customLong("allow-scheme"),
         help: ArgumentHelp(
             "Also allow action URLs with this scheme (repeatable); https, http and mailto always are.",
             valueName: "scheme"))
     var allowedSchemes: [String] = []
+}
+
+/// Options every command that reads feeds shares.
+struct FeedOptions: ParsableArguments {
+    @OptionGroup var schemes: SchemeOptions
+    var allowedSchemes: [String] { schemes.allowedSchemes }
 
     @Option(
         name: .customLong("public-key"),

@@ -81,12 +81,8 @@ struct TestCommand: ParsableCommand {
         name: [.customShort("w"), .long], help: "Stay until the popup is acted on or closed, and print what happened.")
     var wait = false
 
-    @Option(
-        name: .customLong("allow-scheme"),
-        help: ArgumentHelp(
-            "Also allow action URLs with this scheme (repeatable); https, http and mailto always are.",
-            valueName: "scheme"))
-    var allowedSchemes: [String] = []
+    @OptionGroup var schemes: SchemeOptions
+    private var allowedSchemes: [String] { schemes.allowedSchemes }
 
     // notify-send's options that mean something else here, and the fetch time-out other
     // commands take: each says what to use instead rather than being taken for something else.
