@@ -174,7 +174,7 @@ struct TestCommand: ParsableCommand {
         var failure: CommandError?
         let deliver = {
             let occurrence = DeliveredOccurrence(
-                id: id, source: "notify-sched test", entryID: id, dialect: .native, content: content,
+                id: id, source: DeliveredOccurrence.testSource, entryID: id, dialect: .native, content: content,
                 deliveredAt: WallClock.now())
             do {
                 // Without --wait nothing hears a click once this command exits.

@@ -83,9 +83,6 @@ extension Daemon {
         </node>
         """
 
-    /// The source test popups are recorded under.
-    static let testSource = "notify-sched test"
-
     /// Answers a call on the control interface: the core decodes and checks it
     /// (`ControlCall`), the daemon carries it out.
     ///
@@ -213,7 +210,7 @@ extension Daemon {
         let show = { [unowned self] in
             let now = WallClock.now()
             do throws(CoreError) {
-                let id = try self.show(entry, of: Self.testSource, occurrence: now, at: now)
+                let id = try self.show(entry, of: DeliveredOccurrence.testSource, occurrence: now, at: now)
                 if wait {
                     self.waitForOutcome(of: id, answerOnly: false) { status, report in
                         call.reply([.string(id), .string(status), .string(report)])

@@ -11,7 +11,9 @@ extension Daemon {
     /// an earlier version) to its canonical location, the one sources are followed by.
     static func moveStateToCanonicalLocations(in store: StateStore, log: DaemonLog) {
         do {
-            for (from, to) in try store.moveSources(toCanonical: SourceLocation.canonical) {
+            // Test popups' source is a name, which no path stands for.
+            let canonical = { $0 == DeliveredOccurrence.testSource ? $0 : SourceLocation.canonical($0) }
+            for (from, to) in try store.moveSources(toCanonical: canonical) {
                 log.notice("the state of \(from) is kept under \(to) from now on")
             }
         } catch {

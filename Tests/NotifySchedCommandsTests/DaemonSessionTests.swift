@@ -74,6 +74,21 @@ struct DaemonSessionTests: DaemonScenario {
         #expect(try bus.notifyCalls().count == 1)
     }
 
+    /// A test popup shown without a daemon keeps its source, a name, when a daemon starts
+    /// later: it is no path to move to a canonical location, and `handle` still finds it.
+    @Test func aTestPopupsSourceStaysAsItIsWhenADaemonStarts() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let shown = try CLI.run(["test", "Before the daemon"], environment: bus.environment)
+        #expect(shown.status == 0, "\(shown.standardError)")
+        let daemon = try CLI.start(
+            ["daemon", "--feed", try CLI.temporaryFile(#"{"notifications": []}"#)], environment: bus.environment)
+        try daemon.waitForStandardError(containing: "ready:")
+        let log = stop(daemon).standardError
+        #expect(!log.contains("is kept under"), "\(log)")
+        #expect(try bus.queryState("SELECT DISTINCT source FROM ledger") == ["notify-sched test"])
+    }
+
     @Test func handleActsWhileTheDaemonHoldsTheSameDatabase() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

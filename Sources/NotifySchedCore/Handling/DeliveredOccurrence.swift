@@ -3,6 +3,9 @@
 /// The ledger keeps these; `handleLocalNotification` recognises notify-sched's own
 /// notifications by finding their occurrence id among them.
 public struct DeliveredOccurrence: Sendable, Equatable {
+    /// The source `notify-sched test` popups are recorded under: a name, not a feed's location.
+    public static let testSource = "notify-sched test"
+
     /// The occurrence id, carried by the popup's `x-notify-sched-id` hint and typed in
     /// `notify-sched handle ID`.
     public var id: String
