@@ -46,8 +46,8 @@ public struct TextTable: Sendable {
         self.rows = rows
     }
 
-    /// The table's lines, at most `width` characters wide when its elastic columns can be cut
-    /// that far (nil: as wide as the cells).
+    /// The table's lines, at most `width` characters wide where leaving out its optional
+    /// columns and cutting its elastic ones gets it there (nil: as wide as the cells).
     public func lines(width: Int?) -> [String] {
         let cells = [columns.map(\.title)] + rows.map { $0.map(TerminalText.escaped) }
         var widths = columns.map(\.title.count)
