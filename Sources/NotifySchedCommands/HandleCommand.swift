@@ -20,9 +20,9 @@ struct HandleCommand: ParsableCommand {
             is given); a prompt it shows stays until answered, also when the daemon restarts. With --check \
             it only says whether it could handle ID (ZBiM's canHandleLocalNotification): it prints \
             `can handle: OCCURRENCE-ID` and exits 0, or exits 3, and shows, opens and marks nothing. \
-            With --snooze SPAN it answers "Remind Me Later" at once for that long (a native or ZBiM \
-            entry): the occurrence comes back once, SPAN from now, across restarts, and it prints \
-            `marked: reminded` and `until: TIME`.
+            With --snooze SPAN (or tomorrow, for 09:00 the next day) it answers "Remind Me Later" at \
+            once for that long (a native or ZBiM entry): the occurrence comes back once, then, across \
+            restarts, and it prints `marked: reminded` and `until: TIME`.
             """)
 
     @Argument(
@@ -42,7 +42,8 @@ struct HandleCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Remind me of it again after this long (10min, 1h, 2d) instead of the remind period, without asking.",
+            "Remind me of it again after this long (10min, 1h, 2d), or tomorrow (at 09:00), instead of after the "
+                + "remind period, without asking.",
             valueName: "span"))
     var snooze: String?
 
@@ -68,13 +69,13 @@ struct HandleCommand: ParsableCommand {
         // A running daemon holds the popups and the state: it handles the id, unless this call
         // allows schemes of its own.
         // `validate()` read it already.
-        let span = snooze.flatMap { try? ControlCall.snooze($0) }
+        let asked = snooze.flatMap { try? ControlCall.snooze($0) }
         let (method, arguments): (String, [BusValue]) =
-            span == nil
+            asked == nil
             ? ("Handle", [.string(occurrenceID), .boolean(!noAlert)])
             : ("Snooze", [.string(occurrenceID), .string(snooze ?? "")])
         if feedOptions.allowedSchemes.isEmpty,
-            let results = try RunningDaemon.call(method, arguments, waits: span == nil && !noAlert),
+            let results = try RunningDaemon.call(method, arguments, waits: asked == nil && !noAlert),
             results.count == 2, let status = results[0].string, let report = results[1].string
         {
             try Self.finish(status: status, report: report, id: id)
@@ -83,8 +84,10 @@ struct HandleCommand: ParsableCommand {
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
         let notification = LocalNotification(occurrenceID: occurrenceID)
         let handled =
-            if let span {
-                session.handler.snooze(notification, for: span)
+            if let asked {
+                session.handler.snooze(
+                    notification,
+                    until: asked.until(from: WallClock.now(), in: SystemTimeZone.current(environment: environment)))
             } else {
                 session.handler.handleLocalNotification(notification, showAlert: !noAlert)
             }

@@ -39,8 +39,8 @@ extension Daemon {
               <arg name="report" type="s" direction="out"/>
             </method>
             <!-- Snoozes a delivered native or ZBiM occurrence: "Remind Me Later" at once, the
-                 occurrence coming back span (a duration: 10min, 1h, 2d) from now instead of after
-                 the remind period. Answers as Handle does; failed for an iNotify or iSmartNews
+                 occurrence coming back span (a duration: 10min, 1h, 2d) from now, or at 09:00 on
+                 the next day for tomorrow, instead of after the remind period. Answers as Handle does; failed for an iNotify or iSmartNews
                  message, whose reminders follow their library. -->
             <method name="Snooze">
               <arg name="id" type="s" direction="in"/>
@@ -113,8 +113,8 @@ extension Daemon {
         case .handle(let id, let showAlert):
             handle(id, prompts: showAlert, call) { handler.handleLocalNotification($0, showAlert: showAlert) }
             return nil
-        case .snooze(let id, let span):
-            handle(id, prompts: false, call) { handler.snooze($0, for: span) }
+        case .snooze(let id, let snooze):
+            handle(id, prompts: false, call) { handler.snooze($0, until: snooze.until(from: now, in: userZone)) }
             return nil
         case .test(let content, let delay, let wait):
             test(content, after: delay, wait: wait, call)

@@ -62,13 +62,29 @@ struct SnoozeTests: DaemonScenario {
     }
 
     @Test(arguments: [
-        (["--snooze", "later"], #""later" is not a duration from 1s to 366d"#),
-        (["--snooze", "0s"], "is not a duration from 1s to 366d"),
+        (["--snooze", "later"], #""later" is neither tomorrow nor a duration from 1s to 366d"#),
+        (["--snooze", "0s"], "is neither tomorrow nor a duration from 1s to 366d"),
         (["--snooze", "10min", "--no-alert"], "--snooze is an answer of its own"),
     ])
     func aSnoozeThatIsNoDurationOrComesWithAnotherAnswerIsAUsageError(arguments: [String], message: String) throws {
         let outcome = try CLI.run(["handle", "0123456789abcdef"] + arguments)
         #expect(outcome.status == 2 && outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+
+    /// `--snooze tomorrow` without a daemon: the reminder is stored for 09:00 the next day in the
+    /// user's zone (`TZ`), which `list` then shows as the entry's next occurrence.
+    @Test func tomorrowMeansNineOClockTheNextDayInTheUsersZone() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let environment = bus.environment.merging(["TZ": "Pacific/Kiritimati"]) { $1 }
+        let daemon = try CLI.start(["daemon", "--config", try configuration()], environment: environment)
+        let id = try #require(try bus.waitForNotifyCalls(1).first?.hints["x-notify-sched-id"])
+        _ = stop(daemon)
+        let snoozed = try CLI.run(["handle", id, "--snooze", "tomorrow"], environment: environment)
+        #expect(snoozed.status == 0, "\(snoozed.standardError)")
+        let until = try #require(snoozed.standardOutput.split(separator: "\n").last { $0.hasPrefix("until: ") })
+        // Kiritimati is UTC+14: 09:00 there is 19:00 UTC the day before.
+        #expect(until.hasSuffix("T19:00:00Z"), "\(until)")
     }
 
     @Test func anINotifyMessageIsNotSnoozedSinceItsLibraryRemindsByTheSourcesPeriod() throws {

@@ -31,7 +31,10 @@ import Testing
         #expect(try decode("Sync", []).get() == .sync)
         #expect(
             try decode("Snooze", [.string("0123"), .string("1h 30min")]).get()
-                == .snooze(occurrenceID: "0123", span: .minutes(90)))
+                == .snooze(occurrenceID: "0123", .after(.minutes(90))))
+        #expect(
+            try decode("Snooze", [.string("0123"), .string("Tomorrow")]).get()
+                == .snooze(occurrenceID: "0123", .tomorrowMorning))
         let call = try decode(
             "Test", test(["title": "Hi", "body": "Body", "url": "https://example.org"], delay: 5)
         ).get()
@@ -68,7 +71,7 @@ import Testing
         #expect(refusal("Handle", [.string(String(repeating: "0", count: 10_000)), .boolean(false)]) != nil)
         #expect(
             refusal("Snooze", [.string("0123"), .string("367d")])
-                == #"Snooze: "367d" is not a duration from 1s to 366d (such as 10min, 1h, 2d)"#)
+                == #"Snooze: "367d" is neither tomorrow nor a duration from 1s to 366d (such as 10min, 1h, 2d)"#)
         #expect(refusal("Snooze", [.string("0123"), .string("500ms")]) != nil, "less than a second")
         let long = String(repeating: "x", count: 64 * 1024 + 1)
         #expect(refusal("Test", test(["title": long])) == "Test: the title is longer than 65536 bytes")

@@ -155,7 +155,7 @@ _notify-sched_handle() {
         ':id:'
         '--no-alert[Act at once, without asking.]'
         '--check[Only say whether ID is a notification notify-sched can handle; do nothing with it.]'
-        '--snooze[Remind me of it again after this long (10min, 1h, 2d) instead of the remind period, without asking.]:span:'
+        '--snooze[Remind me of it again after this long (10min, 1h, 2d), or tomorrow (at 09\:00), instead of after the remind period, without asking.]:span:'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'

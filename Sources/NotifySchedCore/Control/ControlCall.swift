@@ -15,7 +15,7 @@ public enum ControlCall: Sendable, Equatable {
     /// `Handle(s id, b show_alert)`.
     case handle(occurrenceID: String, showAlert: Bool)
     /// `Snooze(s id, s span)`.
-    case snooze(occurrenceID: String, span: TimeSpan)
+    case snooze(occurrenceID: String, Snooze)
     /// `Test(s title, s body, s action_label, s action_url, s urgency, s icon, s sound, s image,
     /// s timeout, b markup, u delay_seconds, b wait)`.
     case test(content: NotificationContent, delay: TimeSpan, wait: Bool)
@@ -63,7 +63,7 @@ public enum ControlCall: Sendable, Equatable {
         case "Snooze":
             guard arguments.count == 2, case .string(let id) = arguments[0], case .string(let text) = arguments[1]
             else { throw wrong }
-            self = .snooze(occurrenceID: try Self.name(id, "the id", of: method), span: try Self.snooze(text))
+            self = .snooze(occurrenceID: try Self.name(id, "the id", of: method), try Self.snooze(text))
         case "Test":
             let texts = arguments.prefix(9).compactMap { if case .string(let text) = $0 { text } else { nil } }
             guard arguments.count == 12, texts.count == 9, case .boolean(let markup) = arguments[9],
@@ -130,15 +130,16 @@ public enum ControlCall: Sendable, Equatable {
             timeout: timeout, sound: sound.isEmpty ? nil : sound, image: image.isEmpty ? nil : image, markup: markup)
     }
 
-    /// The longest snooze: a year, far beyond any wish to be reminded and well inside an instant.
-    public static let maximumSnooze = TimeSpan.days(366)
-
-    /// A snooze's length: a duration (`10min`, `1h`, `2d`) of at least a second and at most a year.
-    public static func snooze(_ text: String) throws(CoreError) -> TimeSpan {
-        guard let span = TimeSpan.parse(text), span >= .seconds(1), span <= maximumSnooze else {
-            throw bad("Snooze", "\(QuotedInput.quoted(text)) is not a duration from 1s to 366d (such as 10min, 1h, 2d)")
+    /// A snooze: `tomorrow`, or a duration (`10min`, `1h`, `2d`) of at least a second and at
+    /// most a year (`Snooze`).
+    public static func snooze(_ text: String) throws(CoreError) -> Snooze {
+        guard let snooze = Snooze(parsing: text) else {
+            throw bad(
+                "Snooze",
+                "\(QuotedInput.quoted(text)) is neither tomorrow nor a duration from 1s to 366d (such as 10min, 1h, 2d)"
+            )
         }
-        return span
+        return snooze
     }
 
     private static func delay(_ seconds: UInt32) throws(CoreError) -> TimeSpan {

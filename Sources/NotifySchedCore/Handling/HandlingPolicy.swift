@@ -120,13 +120,13 @@ public struct HandlingPolicy: Sendable, Equatable {
         }
     }
 
-    /// A snooze of `span`: "Remind Me Later" for that long instead of the remind period. Only
-    /// native and ZBiM entries keep a reminder of their own; iNotify's reminder is its source's
-    /// remind period, to the letter, and iSmartNews has none.
+    /// A snooze until `until`: "Remind Me Later" until then instead of for the remind period.
+    /// Only native and ZBiM entries keep a reminder of their own; iNotify's reminder is its
+    /// source's remind period, to the letter, and iSmartNews has none.
     ///
     /// - Throws: `CoreError` with `.cannotSnooze` for another dialect.
     public func snoozeDecision(
-        for occurrence: DeliveredOccurrence, span: TimeSpan
+        for occurrence: DeliveredOccurrence, until: Instant
     ) throws(CoreError) -> Decision {
         guard occurrence.dialect == .native || occurrence.dialect == .zbim else {
             throw CoreError(
@@ -134,7 +134,7 @@ public struct HandlingPolicy: Sendable, Equatable {
                 "\(occurrence.entryID) is an \(occurrence.dialect.rawValue) message, reminded only after its "
                     + "source's remind-period (as the original library does); snooze a native or ZBiM entry")
         }
-        return Decision(choice: .remindLater, change: .reminded, snooze: span)
+        return Decision(choice: .remindLater, change: .reminded, remindUntil: until)
     }
 
     /// What handling without asking (`showAlert: false`) does: the user already chose to act.
@@ -240,15 +240,15 @@ public struct Decision: Sendable, Equatable {
     public var opens: ActionURL?
     /// The state change to make.
     public var change: StateChange?
-    /// For a snooze: how long until the occurrence comes back, instead of the remind period.
-    public var snooze: TimeSpan?
+    /// For a snooze: when the occurrence comes back, instead of after the remind period.
+    public var remindUntil: Instant?
 
     public init(
-        choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil, snooze: TimeSpan? = nil
+        choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil, remindUntil: Instant? = nil
     ) {
         self.choice = choice
         self.opens = opens
         self.change = change
-        self.snooze = snooze
+        self.remindUntil = remindUntil
     }
 }

@@ -66,16 +66,16 @@ public final class NotificationHandler {
     }
 
     /// Snoozes `notification` if notify-sched delivered it: as "Remind Me Later" at once, the
-    /// occurrence coming back `span` from now rather than after the remind period, for a native
-    /// or ZBiM entry (another dialect's outcome carries the failure).
+    /// occurrence coming back at `until` rather than after the remind period, for a native or
+    /// ZBiM entry (another dialect's outcome carries the failure).
     ///
     /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`.
     @discardableResult
-    public func snooze(_ notification: LocalNotification, for span: TimeSpan) -> Bool {
+    public func snooze(_ notification: LocalNotification, until: Instant) -> Bool {
         guard let occurrence = occurrence(of: notification) else { return false }
         do {
             carryOut(
-                try policy.snoozeDecision(for: occurrence, span: span), for: occurrence, from: .atOnce, response: nil)
+                try policy.snoozeDecision(for: occurrence, until: until), for: occurrence, from: .atOnce, response: nil)
         } catch {
             onOutcome(HandlingOutcome(occurrence: occurrence, origin: .atOnce, failure: error))
         }
@@ -270,11 +270,9 @@ public final class NotificationHandler {
             outcome.opened = url
         }
         if let change = decision.change {
-            let now = now()
-            let remindUntil = decision.snooze.map { now + $0 }
-            state.apply(change, to: occurrence, at: now, remindUntil: remindUntil)
+            state.apply(change, to: occurrence, at: now(), remindUntil: decision.remindUntil)
             outcome.change = change
-            outcome.remindUntil = remindUntil
+            outcome.remindUntil = decision.remindUntil
         }
         return outcome
     }
