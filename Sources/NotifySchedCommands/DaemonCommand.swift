@@ -14,8 +14,7 @@ struct DaemonCommand: ParsableCommand {
             occurrence as a desktop popup when it is due. A local feed file is read again as soon as it \
             is edited; an edit that changes the configuration file starts the daemon again in the same \
             process (one with errors is logged, and the configuration in force stays). Logs to standard \
-            error. Exits 1 when another \
-            daemon of the same user is running; SIGTERM or SIGINT stops it.
+            error. Exits 1 when another daemon of the same user is running; SIGTERM or SIGINT stops it.
             """
     )
 
@@ -50,12 +49,10 @@ struct DaemonCommand: ParsableCommand {
         }
         // A changed configuration file ends a daemon's run: the next one, in this process,
         // follows it, owning the bus name throughout.
-        while true {
-            let exit = try runDaemon(configuration, source: source, environment: environment, log: log)
-            guard exit == .restart else { return }
-            // Read once more: the file may have changed again since; with errors now, the last
-            // good configuration stays.
-            configuration = source.read().configuration ?? configuration
+        while case .restart(let changed) = try runDaemon(
+            configuration, source: source, environment: environment, log: log)
+        {
+            configuration = changed
         }
     }
 

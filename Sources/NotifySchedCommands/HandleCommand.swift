@@ -66,10 +66,10 @@ struct HandleCommand: ParsableCommand {
             Output.standardOutput.write("can handle: \(occurrenceID)")
             return
         }
-        // A running daemon holds the popups and the state: it handles the id, unless this call
-        // allows schemes of its own.
         // `validate()` read it already.
         let asked = snooze.flatMap { try? ControlCall.snooze($0) }
+        // A running daemon holds the popups and the state: it handles the id, unless this call
+        // allows schemes of its own.
         let (method, arguments): (String, [BusValue]) =
             asked == nil
             ? ("Handle", [.string(occurrenceID), .boolean(!noAlert)])

@@ -50,8 +50,7 @@ struct HistoryCommand: ParsableCommand {
         let zone = SystemTimeZone.current(environment: environment)
         let start = since.flatMap { Self.start($0, now: WallClock.now(), userZone: zone) } ?? Instant(microseconds: 0)
         let sources = try UserConfiguration.load(config, environment: environment).sources
-        // A source is named as in the configuration, and by its location where it is not there.
-        let location = source.map { name in sources.first { $0.name == name }?.feed ?? SourceLocation.canonical(name) }
+        let location = source.map(sources.location(of:))
         let path = UserDirectories(environment: environment).stateDatabase
         var records: [HistoryRecord] = []
         // A history never creates the database: with none, nothing was shown yet.
@@ -68,7 +67,7 @@ struct HistoryCommand: ParsableCommand {
                 ? try listing.json()
                 : listing.table(
                     userZone: zone, width: TerminalWidth.ofStandardOutput(environment: environment),
-                    sourceNames: Dictionary(sources.map { ($0.feed, $0.name) }) { first, _ in first }))
+                    sourceNames: sources.namesByLocation))
     }
 
     /// Where `--since` starts: `now` less a span, or a time (floating times in `userZone`).

@@ -129,8 +129,7 @@ struct ListCommand: ParsableCommand {
         environment: [String: String]
     ) throws {
         var listing = listing
-        let locations = Set(
-            sourceFilters.map { name in configured.first { $0.name == name }?.feed ?? SourceLocation.canonical(name) })
+        let locations = Set(sourceFilters.map(configured.location(of:)))
         listing.rows.removeAll { row in
             (!locations.isEmpty && !locations.contains(row.source)) || (!states.isEmpty && !states.contains(row.state))
                 || (!ids.isEmpty && !ids.contains { fnmatch($0, row.id, 0) == 0 })
@@ -140,7 +139,7 @@ struct ListCommand: ParsableCommand {
                 ? try listing.json()
                 : listing.table(
                     userZone: userZone, now: now, width: TerminalWidth.ofStandardOutput(environment: environment),
-                    sourceNames: Dictionary(configured.map { ($0.feed, $0.name) }) { first, _ in first }))
+                    sourceNames: configured.namesByLocation))
     }
 
     /// The running daemon's listing; nil when no daemon runs.

@@ -57,3 +57,17 @@ enum UserConfiguration {
         return configuration
     }
 }
+
+extension [SourceConfiguration] {
+    /// The feed location `source` names on the command line: a configured source's, by its
+    /// name, else `source` itself as a path or URL.
+    func location(of source: String) -> String {
+        first { $0.name == source }?.feed ?? SourceLocation.canonical(source)
+    }
+
+    /// Each source's name by its feed's location (the first, where two follow one feed), for
+    /// tables that show sources by name.
+    var namesByLocation: [String: String] {
+        Dictionary(map { ($0.feed, $0.name) }) { first, _ in first }
+    }
+}

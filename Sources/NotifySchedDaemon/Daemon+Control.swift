@@ -40,8 +40,9 @@ extension Daemon {
             </method>
             <!-- Snoozes a delivered native or ZBiM occurrence: "Remind Me Later" at once, the
                  occurrence coming back span (a duration: 10min, 1h, 2d) from now, or at 09:00 on
-                 the next day for tomorrow, instead of after the remind period. Answers as Handle does; failed for an iNotify or iSmartNews
-                 message, whose reminders follow their library. -->
+                 the next day for tomorrow, instead of after the remind period. Answers as Handle
+                 does; failed for an iNotify or iSmartNews message, whose reminders follow their
+                 library. -->
             <method name="Snooze">
               <arg name="id" type="s" direction="in"/>
               <arg name="span" type="s" direction="in"/>

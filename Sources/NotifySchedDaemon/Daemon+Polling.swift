@@ -114,7 +114,7 @@ extension Daemon {
             }
             guard changed != configuration else { return }
             log.notice("\(source.path) changed")
-            stop(.restart)
+            stop(.restart(changed))
         }
     }
 }

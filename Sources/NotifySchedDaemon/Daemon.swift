@@ -162,9 +162,9 @@ public final class Daemon {
     /// Loads the feeds, delivers what is due and runs until SIGTERM or SIGINT, or until an edit
     /// changed the configuration.
     ///
-    /// - Returns: `.restart` when the configuration changed: the caller releases this daemon and
-    ///   starts a new one in the same process, which keeps the bus name (so that systemd, which
-    ///   watches the name of a `Type=dbus` unit, sees one daemon throughout).
+    /// - Returns: `.restart` with the new configuration when it changed: the caller releases
+    ///   this daemon and starts a new one in the same process, which keeps the bus name (so that
+    ///   systemd, which watches the name of a `Type=dbus` unit, sees one daemon throughout).
     public func run() -> DaemonExit {
         // AsyncHTTPClient must be shut down before it is released, whichever way this returns.
         defer {
@@ -201,7 +201,7 @@ public final class Daemon {
 
     /// Answers what still waits, sends it and ends the loop: `run()` then returns `exit`.
     func stop(_ exit: DaemonExit) {
-        log.notice(exit == .restart ? "restarting to apply the new configuration" : "stopping")
+        log.notice(exit == .stopped ? "stopping" : "restarting to apply the new configuration")
         self.exit = exit
         perform(.stopping, at: WallClock.now())
         for call in delayedTests.values {
@@ -217,8 +217,8 @@ public final class Daemon {
 public enum DaemonExit: Sendable, Equatable {
     /// SIGTERM or SIGINT.
     case stopped
-    /// The configuration file changed: start a new daemon to follow it.
-    case restart
+    /// The configuration file changed to this: start a new daemon to follow it.
+    case restart(Configuration)
 }
 
 /// Where the daemon's configuration comes from, to follow the file's edits.
