@@ -85,9 +85,7 @@ struct HandleCommand: ParsableCommand {
         let notification = LocalNotification(occurrenceID: occurrenceID)
         let handled =
             if let asked {
-                session.handler.snooze(
-                    notification,
-                    until: asked.until(from: WallClock.now(), in: SystemTimeZone.current(environment: environment)))
+                session.handler.snooze(notification, asked)
             } else {
                 session.handler.handleLocalNotification(notification, showAlert: !noAlert)
             }

@@ -30,12 +30,14 @@ final class HandlingSession {
         let configuration = try? UserConfiguration.load(nil, environment: environment)
         let policy = HandlingPolicy(
             catalog: Messages.catalog, urlPolicy: URLPolicy(extraSchemes: schemes),
-            customLabels: configuration?.customButtonLabels ?? [:])
+            customLabels: configuration?.customButtonLabels ?? [:],
+            snoozeChoices: configuration?.snoozeChoices ?? Snooze.defaultChoices)
         let store = self.store
         // `handle` looks the id up itself first, so a database that cannot be read is reported
         // as such rather than as an id that is not notify-sched's.
         handler = NotificationHandler(
-            policy: policy, notifier: notifier, lookup: { try? store.deliveredOccurrence(id: $0) }, now: WallClock.now)
+            policy: policy, notifier: notifier, lookup: { try? store.deliveredOccurrence(id: $0) }, now: WallClock.now,
+            zone: { SystemTimeZone.current(environment: environment) })
         handler.onOutcome = { [unowned self] outcome in
             if self.outcome == nil { self.outcome = outcome }
             self.notifier.stop()

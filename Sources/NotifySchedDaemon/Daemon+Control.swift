@@ -115,7 +115,7 @@ extension Daemon {
             handle(id, prompts: showAlert, call) { handler.handleLocalNotification($0, showAlert: showAlert) }
             return nil
         case .snooze(let id, let snooze):
-            handle(id, prompts: false, call) { handler.snooze($0, until: snooze.until(from: now, in: userZone)) }
+            handle(id, prompts: false, call) { handler.snooze($0, snooze) }
             return nil
         case .test(let content, let delay, let wait):
             test(content, after: delay, wait: wait, call)

@@ -153,8 +153,9 @@ public final class Daemon {
         handler = NotificationHandler(
             policy: HandlingPolicy(
                 catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy,
-                customLabels: configuration.customButtonLabels),
-            notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: WallClock.now)
+                customLabels: configuration.customButtonLabels, snoozeChoices: configuration.snoozeChoices),
+            notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: WallClock.now,
+            zone: { [unowned self] in self.userZone })
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
         control.answer = { [unowned self] call in try self.answer(call) }
     }

@@ -51,6 +51,7 @@ import Testing
         "public-key": "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
         "allow-scheme": "zbimdb",
         "quiet-hours": "22:00-07:00",
+        "snooze": "15min, tomorrow",
         "application-version": "2.1",
         "check-period": "12h",
         "remind-period": "1d",

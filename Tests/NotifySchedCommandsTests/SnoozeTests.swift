@@ -9,12 +9,14 @@ import Testing
     .serialized, .ownThread,
     .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
 struct SnoozeTests: DaemonScenario {
-    /// A configuration whose remind period (a day) no test waits for, and its one source.
-    private func configuration() throws -> String {
+    /// A configuration whose remind period (a day) no test waits for, and its one source;
+    /// `snooze` sets the snooze buttons.
+    private func configuration(snooze: String? = nil) throws -> String {
         let feed = try CLI.temporaryFile(
             #"{"notifications": [{"id": "call", "title": "Call the bank", "action": {"url": "https://example.org/"}}]}"#
         )
-        return try CLI.temporaryFile("remind-period = 1d\n[source bank]\nfeed = \(feed)\n", name: "config")
+        let choices = snooze.map { "snooze = \($0)\n" } ?? ""
+        return try CLI.temporaryFile("remind-period = 1d\n\(choices)[source bank]\nfeed = \(feed)\n", name: "config")
     }
 
     /// The Notify calls of the scheduled popup of occurrence `id` (not its prompt).
@@ -39,6 +41,66 @@ struct SnoozeTests: DaemonScenario {
         let log = stop(daemon).standardError
         #expect(try shows(of: id, on: bus).count == 2, "back once\n\(log)")
         #expect(try bus.queryState("SELECT count(*) FROM reminder") == ["0"], "the snooze is over")
+    }
+
+    /// The prompt `handle ID` asks with offers the configured choice in place of "Remind Me
+    /// Later" (one choice fits on every server); pressing it ends `handle` with the reminder,
+    /// and the occurrence comes back once, on time, across a restart of the daemon.
+    @Test func theSnoozeButtonOfThePromptBringsTheOccurrenceBackOnceAcrossARestart() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let config = try configuration(snooze: "4s")
+        let first = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        let popup = try #require(try bus.waitForNotifyCalls(1).first)
+        let id = try #require(popup.hints["x-notify-sched-id"])
+        #expect(popup.actions == ["open", "More Info", "snooze-4", "In 4s", "default", "Call the bank"])
+        let handling = try CLI.start(["handle", id], environment: bus.environment)
+        let prompt = try #require(try bus.waitForNotifyCalls(2).last)
+        #expect(prompt.actions == ["open", "More Info", "snooze-4", "In 4s", "ignore", "Ignore"])
+        let pressed = Date()
+        try bus.invokeAction("snooze-4", onPopup: 2)
+        let handled = handling.finish()
+        #expect(handled.status == 0, "\(handled.standardError)")
+        #expect(handled.standardOutput.hasPrefix("action: snooze-4\nmarked: reminded\nuntil: 20"), "\(handled)")
+        _ = stop(first)
+        let second = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        try bus.waitUntil("the snoozed popup back") { try shows(of: id, on: bus).count >= 2 }
+        let back = Date().timeIntervalSince(pressed)
+        Thread.sleep(forTimeInterval: 4.5)
+        let log = stop(second).standardError
+        #expect(back >= 3.9 && back < 5.5, "back \(back) s after a 4 s snooze, across a restart")
+        #expect(try shows(of: id, on: bus).count == 2, "back once\n\(log)")
+    }
+
+    /// A snooze button on the popup itself acts at once, as its action button does.
+    @Test func theSnoozeButtonOfThePopupActsAtOnce() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let daemon = try CLI.start(
+            ["daemon", "--config", try configuration(snooze: "3s, 1h")], environment: bus.environment)
+        let popup = try #require(try bus.waitForNotifyCalls(1).first)
+        let id = try #require(popup.hints["x-notify-sched-id"])
+        #expect(
+            popup.actions.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+                == ["open", "snooze-3", "snooze-3600", "default"])
+        let pressed = Date()
+        try bus.invokeAction("snooze-3", onPopup: 1)
+        try bus.waitUntil("the snoozed popup back") { try shows(of: id, on: bus).count == 2 }
+        let back = Date().timeIntervalSince(pressed)
+        _ = stop(daemon)
+        #expect(back >= 2.9 && back < 4.5, "back \(back) s after a 3 s snooze, not the day remind-period gives")
+    }
+
+    @Test func aTestPopupIsNotSnoozedSinceNoScheduleBringsItBack() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let shown = try CLI.run(["test", "Tea is ready"], environment: bus.environment)
+        let id = try #require(
+            shown.standardOutput.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(try bus.waitForNotifyCalls(1).first?.actions.contains { $0.hasPrefix("snooze-") } == false)
+        let outcome = try CLI.run(["handle", id, "--snooze", "10min"], environment: bus.environment)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.standardError.contains("is a test popup, which no schedule brings back"), "\(outcome)")
     }
 
     @Test func aSnoozeMadeWithoutADaemonSurvivesToTheNextStartAndComesBackOnTime() throws {

@@ -97,7 +97,10 @@ struct TranslationTests {
             #"{"notifications": [{"id": "go", "title": "Go", "action": {"url": "https://example.org/go"}}]}"#)
         let daemon = try CLI.start(
             ["daemon", "--feed", path], environment: bus.environment.merging(["LANG": "de_DE.UTF-8"]) { $1 })
-        #expect(try bus.waitForNotifyCalls(1).first?.actions == ["open", "Mehr info", "default", "Go"])
+        #expect(
+            try bus.waitForNotifyCalls(1).first?.actions == [
+                "open", "Mehr info", "snooze-600", "In 10min", "snooze-3600", "In 1h", "default", "Go",
+            ])
         kill(daemon.process.processIdentifier, SIGTERM)
         #expect(daemon.finish().status == 0)
     }

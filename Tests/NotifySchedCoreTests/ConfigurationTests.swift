@@ -85,6 +85,23 @@ import Testing
         #expect(configuration.customButtonLabels["/srv/updates.plist"] == settings.labels)
     }
 
+    @Test func snoozeChoicesAreDurationsOrTomorrowInTheirOrderOrNone() {
+        #expect(Configuration.parse("").configuration.snoozeChoices == Snooze.defaultChoices)
+        #expect(
+            Configuration.parse("snooze = 5min, tomorrow, 5min").configuration.snoozeChoices == [
+                .after(.minutes(5)), .tomorrowMorning,
+            ])
+        #expect(Configuration.parse("snooze = none").configuration.snoozeChoices == [])
+        let (configuration, diagnostics) = Configuration.parse("snooze = 1min, 2min, 3min, 4min\nsnooze = 1h, soon")
+        #expect(
+            diagnostics.map(\.description) == [
+                "line 1: `snooze` offers at most 3 choices, not 4",
+                "line 2: `snooze` takes durations from 1s to 366d or `tomorrow`, separated by commas, or `none`; "
+                    + "not \"soon\"",
+            ])
+        #expect(configuration.snoozeChoices == Snooze.defaultChoices, "a line with an error changes nothing")
+    }
+
     @Test func problemsNameTheirLine() {
         let (configuration, diagnostics) = Configuration.parse(
             """

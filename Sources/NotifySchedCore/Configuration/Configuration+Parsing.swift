@@ -103,6 +103,8 @@ private struct ConfigurationParser {
                 return
             }
             configuration.quietHours = hours
+        case "snooze":
+            setSnoozeChoices(value, number: number)
         default:
             var defaults = configuration.sourceDefaults
             if set(key, value, on: &defaults, number: number) {
@@ -111,6 +113,32 @@ private struct ConfigurationParser {
                 warning("unknown key `\(key)` is ignored", line: number)
             }
         }
+    }
+
+    /// `snooze = 10min, 1h, tomorrow`, or `none`.
+    private mutating func setSnoozeChoices(_ value: String, number: Int) {
+        guard value.lowercased() != "none" else {
+            configuration.snoozeChoices = []
+            return
+        }
+        var choices: [Snooze] = []
+        for text in value.split(separator: ",").map({ String($0).trimmingSpaces }) {
+            guard let choice = Snooze(parsing: text) else {
+                error(
+                    .invalidValue,
+                    "`snooze` takes durations from 1s to 366d or `tomorrow`, separated by commas, or `none`; "
+                        + "not \"\(text)\"", line: number)
+                return
+            }
+            if !choices.contains(choice) { choices.append(choice) }
+        }
+        guard choices.count <= Snooze.mostChoices else {
+            error(
+                .invalidValue, "`snooze` offers at most \(Snooze.mostChoices) choices, not \(choices.count)",
+                line: number)
+            return
+        }
+        configuration.snoozeChoices = choices
     }
 
     private mutating func setSourceKey(_ key: String, _ value: String, number: Int) {

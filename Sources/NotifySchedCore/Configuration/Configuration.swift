@@ -10,17 +10,21 @@ public struct Configuration: Sendable, Equatable {
     public var extraSchemes: [String]
     /// When popups wait (critical ones do not). The default is none.
     public var quietHours: QuietHours?
+    /// The snooze buttons of native and ZBiM popups and prompts, in order. The default is
+    /// `Snooze.defaultChoices` (10 minutes, an hour, tomorrow morning); empty offers none.
+    public var snoozeChoices: [Snooze]
     /// Settings every source starts from: iNotify's periods and flags, the application version,
     /// how often a feed is fetched.
     public var sourceDefaults: SourceSettings
 
     public init(
         sources: [SourceConfiguration] = [], extraSchemes: [String] = [], quietHours: QuietHours? = nil,
-        sourceDefaults: SourceSettings = SourceSettings()
+        snoozeChoices: [Snooze] = Snooze.defaultChoices, sourceDefaults: SourceSettings = SourceSettings()
     ) {
         self.sources = sources
         self.extraSchemes = extraSchemes
         self.quietHours = quietHours
+        self.snoozeChoices = snoozeChoices
         self.sourceDefaults = sourceDefaults
     }
 

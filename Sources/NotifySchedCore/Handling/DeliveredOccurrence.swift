@@ -36,6 +36,10 @@ public struct DeliveredOccurrence: Sendable, Equatable {
         self.deliveredAt = deliveredAt
     }
 
+    /// Whether a snooze can bring it back: an entry of a native or ZBiM feed (iNotify's and
+    /// iSmartNews' reminders are their originals', and a test popup has no schedule).
+    public var canSnooze: Bool { (dialect == .native || dialect == .zbim) && source != Self.testSource }
+
     /// The occurrence of `entry` from `source` delivered at `deliveredAt` under `id`.
     public init(id: String, entry: ScheduleEntry, source: String, deliveredAt: Instant) {
         self.init(

@@ -9,6 +9,10 @@
 /// - ZBiM and native entries (§3): the scheduled popup carries only the action button; a click
 ///   acts at once. The prompt of `handleLocalNotification(_:showAlert: true)` has the iNotify
 ///   buttons.
+///
+/// Native and ZBiM entries also offer snooze buttons (`snoozeChoices`) where the server has room:
+/// on the popup after its own buttons, as many as fit; on the prompt in place of "Remind Me
+/// Later" when all of them fit, else not at all, so the prompt keeps ZBiM's three buttons.
 public struct HandlingPolicy: Sendable, Equatable {
     /// The translations of the labels and of the lines popups and prompts add, in the user's language.
     public var catalog: MessageCatalog
@@ -18,15 +22,18 @@ public struct HandlingPolicy: Sendable, Equatable {
     public var commandName: String
     /// Sources' own button labels, by source location.
     public var customLabels: [String: CustomButtonLabels]
+    /// The snooze buttons native and ZBiM popups and prompts offer, in order.
+    public var snoozeChoices: [Snooze]
 
     public init(
         catalog: MessageCatalog = .english, urlPolicy: URLPolicy = URLPolicy(), commandName: String = "notify-sched",
-        customLabels: [String: CustomButtonLabels] = [:]
+        customLabels: [String: CustomButtonLabels] = [:], snoozeChoices: [Snooze] = Snooze.defaultChoices
     ) {
         self.catalog = catalog
         self.urlPolicy = urlPolicy
         self.commandName = commandName
         self.customLabels = customLabels
+        self.snoozeChoices = snoozeChoices
     }
 
     /// The labels, in the catalog's language.
@@ -62,18 +69,33 @@ public struct HandlingPolicy: Sendable, Equatable {
             occurrenceID: occurrence.id, summary: content.title, body: content.body, bodyIsMarkup: content.markup,
             icon: content.icon, urgency: content.urgency, buttons: buttons, hasDefaultAction: true,
             category: occurrence.category, timeout: content.timeout, sound: content.sound, image: content.image)
-        return adapted(popup, to: server, answerable: answerable)
+        return adapted(popup, to: server, answerable: answerable, addingAsRoomAllows: snoozeButtons(for: occurrence))
     }
 
     /// The prompt of `handleLocalNotification(_:showAlert: true)`: an urgent popup that stays
     /// until answered, with the dialect's buttons, silent (the popup it asks about made the sound).
+    /// "Remind Me Later" gives way to the snooze buttons where the server shows them all.
     public func prompt(for occurrence: DeliveredOccurrence, on server: NotificationServer) -> Popup {
+        var buttons = alertButtons(for: occurrence)
+        let snoozes = snoozeButtons(for: occurrence)
+        if let remind = buttons.firstIndex(where: { $0.key == UserChoice.remindLater.rawValue }), !snoozes.isEmpty,
+            buttons.count - 1 + snoozes.count <= server.buttonLimit
+        {
+            buttons.replaceSubrange(remind...remind, with: snoozes)
+        }
         let content = occurrence.content
         let popup = Popup(
             occurrenceID: occurrence.id, summary: content.title, body: content.body, bodyIsMarkup: content.markup,
-            icon: content.icon, urgency: .critical, buttons: alertButtons(for: occurrence), hasDefaultAction: false,
+            icon: content.icon, urgency: .critical, buttons: buttons, hasDefaultAction: false,
             isResident: true, category: occurrence.category, image: content.image, role: .prompt)
         return adapted(popup, to: server)
+    }
+
+    /// The snooze buttons `occurrence` offers: none for iNotify and iSmartNews (to the letter)
+    /// nor for a test popup, which has no schedule to come back from.
+    private func snoozeButtons(for occurrence: DeliveredOccurrence) -> [PopupButton] {
+        guard occurrence.canSnooze else { return [] }
+        return snoozeChoices.map { PopupButton(key: $0.buttonKey, label: $0.label(in: catalog)) }
     }
 
     /// The buttons of the dialect's alert, in the original's order.
@@ -116,25 +138,32 @@ public struct HandlingPolicy: Sendable, Equatable {
         case .action(Popup.defaultActionKey):
             return decision(for: actingChoice(for: occurrence), of: occurrence)
         case .action(let key):
+            if let snooze = Snooze(buttonKey: key) {
+                // Only what notify-sched offers is taken: an occurrence that cannot snooze never had the button.
+                return (try? snoozeDecision(for: occurrence, snooze)) ?? Decision()
+            }
             return decision(for: UserChoice(rawValue: key), of: occurrence)
         }
     }
 
-    /// A snooze until `until`: "Remind Me Later" until then instead of for the remind period.
-    /// Only native and ZBiM entries keep a reminder of their own; iNotify's reminder is its
-    /// source's remind period, to the letter, and iSmartNews has none.
+    /// A snooze: "Remind Me Later" for as long as `snooze` says instead of for the remind
+    /// period. Only native and ZBiM entries keep a reminder of their own; iNotify's reminder is
+    /// its source's remind period, to the letter, and iSmartNews has none.
     ///
-    /// - Throws: `CoreError` with `.cannotSnooze` for another dialect.
-    public func snoozeDecision(
-        for occurrence: DeliveredOccurrence, until: Instant
-    ) throws(CoreError) -> Decision {
+    /// - Throws: `CoreError` with `.cannotSnooze` for another dialect or a test popup.
+    public func snoozeDecision(for occurrence: DeliveredOccurrence, _ snooze: Snooze) throws(CoreError) -> Decision {
         guard occurrence.dialect == .native || occurrence.dialect == .zbim else {
             throw CoreError(
                 .cannotSnooze,
                 "\(occurrence.entryID) is an \(occurrence.dialect.rawValue) message, reminded only after its "
                     + "source's remind-period (as the original library does); snooze a native or ZBiM entry")
         }
-        return Decision(choice: .remindLater, change: .reminded, remindUntil: until)
+        guard occurrence.canSnooze else {
+            throw CoreError(
+                .cannotSnooze,
+                "\(occurrence.id) is a test popup, which no schedule brings back; snooze an entry of a feed")
+        }
+        return Decision(choice: .remindLater, change: .reminded, snooze: snooze)
     }
 
     /// What handling without asking (`showAlert: false`) does: the user already chose to act.
@@ -186,7 +215,13 @@ public struct HandlingPolicy: Sendable, Equatable {
     /// no `default` action on a server that would draw it as a button (with an OK button instead
     /// when it would have none); for a server without buttons, or when nothing will hear an
     /// answer (not `answerable`), no actions and a line that says how to act from a terminal.
-    func adapted(_ popup: Popup, to server: NotificationServer, answerable: Bool = true) -> Popup {
+    ///
+    /// `extraButtons` follow the popup's own (and the OK button it may get) as far as the
+    /// server's `buttonLimit` allows.
+    func adapted(
+        _ popup: Popup, to server: NotificationServer, answerable: Bool = true,
+        addingAsRoomAllows extraButtons: [PopupButton] = []
+    ) -> Popup {
         var popup = popup
         switch (popup.bodyIsMarkup, server.readsMarkup) {
         case (false, true): popup.body = MarkupText.escaped(popup.body)
@@ -195,13 +230,13 @@ public struct HandlingPolicy: Sendable, Equatable {
         case (false, false): break
         }
         if !server.playsSounds { popup.sound = nil }
-        popup.buttons = popup.buttons.prefix(Popup.maximumButtons).map {
-            PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
-        }
         if server.drawsDefaultActionAsButton, popup.hasDefaultAction {
             popup.hasDefaultAction = false
             // The click on the popup acknowledged it; a button does instead.
-            if popup.buttons.isEmpty { popup.buttons = [PopupButton(.ok, label: MarkupText.buttonLabel(labels.ok))] }
+            if popup.buttons.isEmpty { popup.buttons = [PopupButton(.ok, label: labels.ok)] }
+        }
+        popup.buttons = (popup.buttons + extraButtons).prefix(server.buttonLimit).map {
+            PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
         }
         guard server.showsButtons, answerable else {
             return withoutButtons(popup, on: server)
@@ -240,15 +275,13 @@ public struct Decision: Sendable, Equatable {
     public var opens: ActionURL?
     /// The state change to make.
     public var change: StateChange?
-    /// For a snooze: when the occurrence comes back, instead of after the remind period.
-    public var remindUntil: Instant?
+    /// For a snooze: how long until the occurrence comes back, instead of the remind period.
+    public var snooze: Snooze?
 
-    public init(
-        choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil, remindUntil: Instant? = nil
-    ) {
+    public init(choice: UserChoice? = nil, opens: ActionURL? = nil, change: StateChange? = nil, snooze: Snooze? = nil) {
         self.choice = choice
         self.opens = opens
         self.change = change
-        self.remindUntil = remindUntil
+        self.snooze = snooze
     }
 }

@@ -24,16 +24,22 @@ public final class NotificationHandler {
     private let notifier: any Notifier
     private let lookup: (String) -> DeliveredOccurrence?
     private let now: () -> Instant
+    private let zone: () -> ZoneRules
 
+    /// - Parameters:
+    ///   - now: The time an answer is given at.
+    ///   - zone: The user's zone now, where a snooze until tomorrow morning ends.
     public init(
         policy: HandlingPolicy = HandlingPolicy(), notifier: any Notifier, state: HandlingState = HandlingState(),
-        lookup: @escaping (String) -> DeliveredOccurrence?, now: @escaping () -> Instant
+        lookup: @escaping (String) -> DeliveredOccurrence?, now: @escaping () -> Instant,
+        zone: @escaping () -> ZoneRules = { .utc }
     ) {
         self.policy = policy
         self.notifier = notifier
         self.state = state
         self.lookup = lookup
         self.now = now
+        self.zone = zone
     }
 
     /// Whether `notification` is one notify-sched delivered. No side effects.
@@ -66,16 +72,15 @@ public final class NotificationHandler {
     }
 
     /// Snoozes `notification` if notify-sched delivered it: as "Remind Me Later" at once, the
-    /// occurrence coming back at `until` rather than after the remind period, for a native or
-    /// ZBiM entry (another dialect's outcome carries the failure).
+    /// occurrence coming back when `snooze` ends rather than after the remind period, for an
+    /// entry of a native or ZBiM feed (for another, the outcome carries the failure).
     ///
     /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`.
     @discardableResult
-    public func snooze(_ notification: LocalNotification, until: Instant) -> Bool {
+    public func snooze(_ notification: LocalNotification, _ snooze: Snooze) -> Bool {
         guard let occurrence = occurrence(of: notification) else { return false }
         do {
-            carryOut(
-                try policy.snoozeDecision(for: occurrence, until: until), for: occurrence, from: .atOnce, response: nil)
+            carryOut(try policy.snoozeDecision(for: occurrence, snooze), for: occurrence, from: .atOnce, response: nil)
         } catch {
             onOutcome(HandlingOutcome(occurrence: occurrence, origin: .atOnce, failure: error))
         }
@@ -270,9 +275,11 @@ public final class NotificationHandler {
             outcome.opened = url
         }
         if let change = decision.change {
-            state.apply(change, to: occurrence, at: now(), remindUntil: decision.remindUntil)
+            let now = now()
+            let remindUntil = decision.snooze?.until(from: now, in: zone())
+            state.apply(change, to: occurrence, at: now, remindUntil: remindUntil)
             outcome.change = change
-            outcome.remindUntil = decision.remindUntil
+            outcome.remindUntil = remindUntil
         }
         return outcome
     }

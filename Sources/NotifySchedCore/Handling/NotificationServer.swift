@@ -26,6 +26,19 @@ public struct NotificationServer: Sendable, Equatable {
     /// The server plays the `sound-name` hint.
     public var playsSounds: Bool { capabilities.contains("sound") }
 
+    /// The most buttons the server draws whole, each one press away (docs/daemon.md "On the
+    /// desktop" has the measurements): GNOME Shell 43 drops all after the third and
+    /// lxqt-notificationd 1.2 folds four or more into a drop-down; GNOME's notification-daemon
+    /// has room for four in its fixed width; xfce4-notifyd, MATE's daemon and Plasma widen or
+    /// wrap, and dunst lists every action in its menu. A server not measured gets three.
+    public var buttonLimit: Int {
+        switch (name, vendor) {
+        case ("Xfce Notify Daemon", _), ("Notification Daemon", "MATE"), ("Plasma", _), ("dunst", _): 5
+        case ("Notification Daemon", "GNOME"): 4
+        default: 3
+        }
+    }
+
     /// Whether the server draws the `default` action (a click on the popup itself) as one more
     /// button, labelled as the action is: xfce4-notifyd 0.7 and lxqt-notificationd 1.2 do, so a
     /// popup there gets no `default` action rather than a stray button repeating its title

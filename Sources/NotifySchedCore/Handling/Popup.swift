@@ -13,7 +13,7 @@ public struct Popup: Sendable, Equatable {
     /// An icon name or path.
     public var icon: String?
     public var urgency: Urgency
-    /// At most three buttons, in order.
+    /// Its buttons, in order: no more than the server's `buttonLimit` once laid out.
     public var buttons: [PopupButton]
     /// Whether a click on the popup itself is reported, as the `default` action.
     public var hasDefaultAction: Bool
@@ -63,8 +63,7 @@ public struct Popup: Sendable, Equatable {
     public static let desktopEntry = "notify-sched"
     /// The action key of a click on the popup itself, as the notification spec names it.
     public static let defaultActionKey = "default"
-    /// The most buttons a popup carries (GNOME Shell shows no more).
-    public static let maximumButtons = 3
+
 }
 
 /// Which of an occurrence's popups: the one shown when it fell due, or the prompt of

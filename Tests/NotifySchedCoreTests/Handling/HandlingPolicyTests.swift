@@ -110,7 +110,8 @@ import Testing
     }
 
     @Test func thePromptIsUrgentResidentAndHasNoDefaultAction() {
-        let popup = HandlingPolicy().prompt(for: Occurrences.make(.native, url: "https://example.org"), on: server)
+        let popup = HandlingPolicy(snoozeChoices: []).prompt(
+            for: Occurrences.make(.native, url: "https://example.org"), on: server)
         #expect(
             popup
                 == Popup(
@@ -123,10 +124,10 @@ import Testing
                     hasDefaultAction: false, isResident: true, role: .prompt))
     }
 
-    @Test func aScheduledZBiMPopupCarriesOnlyItsActionButtonAndTheDefaultAction() {
+    @Test func withoutSnoozeChoicesAScheduledZBiMPopupCarriesOnlyItsActionButtonAndTheDefaultAction() {
         let occurrence = Occurrences.make(
             .zbim, title: "New Content Available", body: "Tap to explore", url: "https://example.org/hub")
-        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server)
+        let popup = HandlingPolicy(snoozeChoices: []).scheduledPopup(for: occurrence, on: server)
         #expect(popup.buttons == [PopupButton(key: "open", label: "More Info")])
         #expect(popup.hasDefaultAction)
         #expect(popup.urgency == .normal)
@@ -137,7 +138,7 @@ import Testing
         let popup = HandlingPolicy().scheduledPopup(
             for: Occurrences.make(.iNotify, label: "Get it", url: "https://example.org"), on: server)
         #expect(popup.buttons.map(\.key) == ["open", "remind", "ignore"])
-        #expect(popup.buttons.count <= Popup.maximumButtons)
+        #expect(popup.buttons.count <= server.buttonLimit)
     }
 
     @Test func anISmartNewsMessageHasOKOnlyWithALinkAndAlwaysCancel() {
@@ -196,21 +197,22 @@ import Testing
 
     @Test func aLabelWithAmpersandOrAngleBracketsIsDrawnTheSameOnEveryServer() {
         let occurrence = Occurrences.make(.native, label: "Q&A <live>", url: "https://example.org")
-        let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server)
+        let popup = HandlingPolicy(snoozeChoices: []).scheduledPopup(for: occurrence, on: server)
         #expect(popup.buttons.map(\.label) == ["Q+A ‹live›"], "markup on some servers, a mnemonic on Qt's")
     }
 
     @Test func serversThatDrawTheDefaultActionAsAButtonGetNone() {
+        let policy = HandlingPolicy(snoozeChoices: [])
         let occurrence = Occurrences.make(.native, url: "https://example.org")
         for (name, vendor) in [("Xfce Notify Daemon", "Xfce"), ("lxqt-notificationd", "lxqt.org")] {
-            let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server(named: name, vendor: vendor))
+            let popup = policy.scheduledPopup(for: occurrence, on: server(named: name, vendor: vendor))
             #expect(!popup.hasDefaultAction, "\(name) would draw a button repeating the title")
             #expect(popup.buttons.map(\.key) == ["open"])
         }
-        let dunst = HandlingPolicy().scheduledPopup(for: occurrence, on: server(named: "dunst", vendor: "knopwob"))
+        let dunst = policy.scheduledPopup(for: occurrence, on: server(named: "dunst", vendor: "knopwob"))
         #expect(dunst.hasDefaultAction)
         let plain = Occurrences.make(.native)
-        let xfce = HandlingPolicy().scheduledPopup(for: plain, on: server(named: "Xfce Notify Daemon", vendor: "Xfce"))
+        let xfce = policy.scheduledPopup(for: plain, on: server(named: "Xfce Notify Daemon", vendor: "Xfce"))
         #expect(xfce.buttons == [PopupButton(.ok, label: "OK")], "a click acknowledged it; an OK button does there")
     }
 
