@@ -447,6 +447,10 @@ public final class DesktopNotifier: Notifier {
             heldCloses.append(notification)
             return
         }
+        // libnotify forgets the id once the server reports the popup closed (after most button
+        // presses): a close then would go out as CloseNotification(0), which Plasma answers
+        // with a stray NotificationClosed(0).
+        guard cnotify_notification_get_id(notification) != 0 else { return releaseLater(notification) }
         // A server that already dropped the popup answers with an error; it is gone either way.
         let close = { _ = notify_notification_close(notification, nil) }
         let done: ()? = try? callServer(close) { [weak self] _ in

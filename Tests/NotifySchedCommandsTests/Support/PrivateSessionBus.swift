@@ -263,9 +263,10 @@ final class PrivateSessionBus {
         return ids
     }
 
-    /// Presses the button `key` of popup `id` (`default` for a click on the popup).
-    func invokeAction(_ key: String, onPopup id: Int) throws {
-        _ = try helper(["action", String(id), key])
+    /// Presses the button `key` of popup `id` (`default` for a click on the popup); with
+    /// `closing`, the server then closes the popup at once (reason 2), as most real servers do.
+    func invokeAction(_ key: String, onPopup id: Int, closing: Bool = false) throws {
+        _ = try helper([closing ? "action-closing" : "action", String(id), key])
     }
 
     /// Closes popup `id` with `reason` (1 expired, 2 dismissed, 3 closed by a call).
@@ -409,8 +410,11 @@ final class PrivateSessionBus {
             print(json.dumps(calls))
         elif command == "close-calls":
             print(json.dumps([int(args[0]) for _, args in mock.GetMethodCalls("CloseNotification")]))
-        elif command == "action":
+        elif command in ("action", "action-closing"):
             mock.EmitSignal(name, "ActionInvoked", "us", [dbus.UInt32(int(sys.argv[2])), sys.argv[3]], signature="sssav")
+            if command == "action-closing":
+                mock.EmitSignal(name, "NotificationClosed", "uu", [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(2)],
+                                signature="sssav")
         elif command == "closed":
             mock.EmitSignal(
                 name, "NotificationClosed", "uu", [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(int(sys.argv[3]))],
