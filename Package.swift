@@ -108,10 +108,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The fleet simulator: many desktops polling one portal in virtual time, each with the
+        // daemon's own polling policy (`notify-sched-bench fleet`, and the tests at a smaller scale).
+        .target(
+            name: "NotifySchedFleet",
+            dependencies: ["NotifySchedCore"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "notify-sched-bench",
             dependencies: [
                 "NotifySchedCore",
+                "NotifySchedFleet",
                 "NotifySchedPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -121,6 +129,11 @@ let package = Package(
         .testTarget(
             name: "NotifySchedCoreTests",
             dependencies: ["NotifySchedCore", "NotifySchedPlatform", "NotifySchedTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NotifySchedFleetTests",
+            dependencies: ["NotifySchedFleet", "NotifySchedCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

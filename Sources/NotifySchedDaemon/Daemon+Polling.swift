@@ -72,10 +72,11 @@ extension Daemon {
                 copy = load
             }
             return .notModified(
-                copy: copy, etag: etag, lastModified: lastModified, copyTakenAt: loaded.previous?.storedAt ?? now)
+                copy: copy, etag: etag, lastModified: lastModified, copyTakenAt: loaded.previous?.storedAt ?? now,
+                portalPeriod: loaded.portalPeriod)
         }
         guard let load = feedLoad(of: index, schedule) else { return unreadable }
-        return .loaded(load, etag: etag, lastModified: lastModified)
+        return .loaded(load, etag: etag, lastModified: lastModified, portalPeriod: loaded.portalPeriod)
     }
 
     func saveHealth(_ health: SourceHealth) {

@@ -72,7 +72,8 @@ public final class FeedFetcher: Sendable {
     ///   - url: An `http://` or `https://` URL.
     ///   - validators: The cached copy's validators, to make the request conditional.
     ///   - maxBytes: A cap lower than the configured one (for small files such as a `.sig`).
-    /// - Returns: The body and its validators, or `.notModified`.
+    /// - Returns: The body and its validators, or `.notModified`, each with the check period the
+    ///   portal's `Cache-Control` asks for.
     /// - Throws: `NetworkError`, whose message names the URL and the cause.
     public func fetch(
         _ url: String, validators: HTTPValidators? = nil, maxBytes: Int? = nil
@@ -127,9 +128,10 @@ public final class FeedFetcher: Sendable {
                     .fetched(
                         response.body,
                         HTTPValidators(
-                            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified"))))
+                            etag: headers.first(name: "ETag"), lastModified: headers.first(name: "Last-Modified")),
+                        portalPeriod: Self.portalPeriod(of: headers)))
             case 304 where validators.map { !$0.isEmpty } ?? false:
-                return loop.makeSucceededFuture(.notModified)
+                return loop.makeSucceededFuture(.notModified(portalPeriod: Self.portalPeriod(of: response.headers)))
             case 301, 302, 303, 307, 308:
                 do {
                     let next = try self.redirectTarget(
@@ -152,6 +154,12 @@ public final class FeedFetcher: Sendable {
                         status: code, retryAfter: retryAfter))
             }
         }
+    }
+
+    /// The check period a response's `Cache-Control` asks for.
+    private static func portalPeriod(of headers: HTTPHeaders) -> TimeSpan? {
+        let values = headers[canonicalForm: "Cache-Control"]
+        return values.isEmpty ? nil : CacheControl.period(fromHeader: values.joined(separator: ","))
     }
 
     private func makeRequest(_ url: String, validators: HTTPValidators?) throws(NetworkError) -> HTTPClient.Request {

@@ -33,6 +33,9 @@ public struct LoadedPortalFeed: Sendable {
     public var previous: CachedFeed?
     /// The validators now in force (cached or just fetched).
     public var validators: HTTPValidators?
+    /// The check period the portal's `Cache-Control` asked for in this answer; nil when it
+    /// asked for none or did not answer.
+    public var portalPeriod: TimeSpan?
 
     /// Whether the source was checked successfully: fetched and accepted, or not modified. A
     /// failed or refused fetch is not, even when the cached copy stood in; the polling policy

@@ -127,15 +127,18 @@ public struct PortalFeedLoader: Sendable {
             return fallBack(error.message)
         }
         switch outcome {
-        case .notModified:
+        case .notModified(let portalPeriod):
+            feed.portalPeriod = portalPeriod
             guard let cached else { return fallBack("\(url): 304 Not Modified without a cached copy") }
             if let refusal = useCached(cached, as: .notModified) { feed.failure = refusal.message }
             return feed
-        case .fetched(let bytes, let validators):
+        case .fetched(let bytes, let validators, let portalPeriod):
+            feed.portalPeriod = portalPeriod
             var signature: [UInt8]?
             if publicKey != nil {
                 do {
-                    if case .fetched(let text, _) = try fetcher.fetch(url + ".sig", maxBytes: Self.signatureMaxBytes) {
+                    if case .fetched(let text, _, _) = try fetcher.fetch(url + ".sig", maxBytes: Self.signatureMaxBytes)
+                    {
                         signature = text
                     }
                 } catch  where error.status == 404 || error.status == 410 {

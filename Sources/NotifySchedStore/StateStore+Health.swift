@@ -17,7 +17,8 @@ extension StateStore {
                 lastError: row["health_error"], failures: row["health_failures"],
                 nextCheck: instant("health_next_check_us"), etag: row["health_etag"],
                 lastModified: row["health_last_modified"], feedVersion: row["health_feed_version"],
-                copyTakenAt: instant("health_copy_taken_us"))
+                copyTakenAt: instant("health_copy_taken_us"),
+                portalPeriod: (row["health_portal_period_us"] as Int64?).map(TimeSpan.init(microseconds:)))
         }
     }
 
@@ -29,8 +30,8 @@ extension StateStore {
                     INSERT INTO source_state (
                         source, health_checked_us, health_succeeded_us, health_error, health_failures,
                         health_next_check_us, health_etag, health_last_modified, health_feed_version,
-                        health_copy_taken_us)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        health_copy_taken_us, health_portal_period_us)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (source) DO UPDATE SET
                         health_checked_us = excluded.health_checked_us,
                         health_succeeded_us = excluded.health_succeeded_us,
@@ -38,12 +39,14 @@ extension StateStore {
                         health_next_check_us = excluded.health_next_check_us, health_etag = excluded.health_etag,
                         health_last_modified = excluded.health_last_modified,
                         health_feed_version = excluded.health_feed_version,
-                        health_copy_taken_us = excluded.health_copy_taken_us
+                        health_copy_taken_us = excluded.health_copy_taken_us,
+                        health_portal_period_us = excluded.health_portal_period_us
                     """,
                 arguments: [
                     health.location, health.lastCheck?.microseconds, health.lastSuccess?.microseconds,
                     health.lastError, health.failures, health.nextCheck?.microseconds, health.etag,
                     health.lastModified, health.feedVersion, health.copyTakenAt?.microseconds,
+                    health.portalPeriod?.microseconds,
                 ])
         }
     }

@@ -201,6 +201,10 @@ extension StateStore {
         migrator.registerMigration("10-snooze") { database in
             try database.execute(sql: "ALTER TABLE reminder ADD COLUMN until_us INTEGER")
         }
+        // The check period a portal asks for with `Cache-Control: max-age` outlives a restart.
+        migrator.registerMigration("11-portal-period") { database in
+            try database.execute(sql: "ALTER TABLE source_state ADD COLUMN health_portal_period_us INTEGER")
+        }
         return migrator
     }
 }

@@ -86,6 +86,11 @@ public final class PortalTestServer: @unchecked Sendable {
         try FileManager.default.removeItem(at: root.appendingPathComponent(name + ".status"))
     }
 
+    /// Makes `/feeds/name` send `Cache-Control: value` with its 200 and 304 answers.
+    public func setCacheControl(_ name: String, _ value: String) throws {
+        try Data(value.utf8).write(to: root.appendingPathComponent(name + ".cache-control"))
+    }
+
     /// One request the server received.
     public struct Request: Sendable {
         public var path: String

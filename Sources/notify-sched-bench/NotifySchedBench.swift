@@ -6,6 +6,8 @@ struct NotifySchedBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notify-sched-bench",
         abstract: "Measure notify-sched against baselines in one run (use a release build).",
-        subcommands: [FeedBenchmark.self, FeedParseProbe.self, ReloadBenchmark.self, WheelBenchmark.self]
+        subcommands: [
+            FeedBenchmark.self, FeedParseProbe.self, FleetBenchmark.self, ReloadBenchmark.self, WheelBenchmark.self,
+        ]
     )
 }

@@ -34,19 +34,68 @@ import Testing
         effects.compactMap { if case .saveHealth(let health) = $0 { health } else { nil } }
     }
 
-    @Test func aPortalWithNothingCachedIsCheckedAtOnceAndOneWithACopyWithinTheFirstCheckSpread() throws {
+    @Test func aPortalWithNothingCachedIsCheckedWithinSecondsAndOneWithACopyWithinAPeriod() throws {
         var core = core(["a", "b"])
         let nothing = core.handle(.sourceOpened(source: 0, .nothingCached), at: noon)
         let copy = core.handle(.sourceOpened(source: 1, .cachedCopy(try load(alpha, source: 1))), at: noon)
-        let woken = core.handle(.timerWoke(clockChanged: false), at: noon)
-        #expect(savedHealth(nothing).map(\.nextCheck) == [noon])
+        let prompt = try #require(savedHealth(nothing).first?.nextCheck)
+        #expect(prompt >= noon && prompt <= noon + .seconds(5), "nothing to show without it")
         let spread = try #require(savedHealth(copy).first?.nextCheck)
-        #expect(spread >= noon && spread <= noon + .minutes(1), "within the first check's spread")
+        #expect(spread >= noon && spread <= noon + .minutes(1), "at a new phase within the period")
         #expect(core.planner.schedule(source: 1) != nil, "the copy is in force until its check")
-        #expect(checksStarted(woken) == [0], "the source without a copy is checked at once")
+        let woken = core.handle(.timerWoke(clockChanged: false), at: noon + .seconds(5))
+        #expect(checksStarted(woken).contains(0), "the source without a copy is checked within seconds")
     }
 
-    @Test func aFailedCheckKeepsTheFeedInForceBacksOffSaysSoAndARecoveryPutsTheNewFeedInForce() throws {
+    /// The portal's `Cache-Control: max-age` is the source's period until an answer without
+    /// one; a configured `fetch-period` overrides it.
+    @Test func thePortalsMaxAgeIsThePeriodUnlessOneIsConfigured() throws {
+        let sources = ["portal", "configured"]
+        var core = DaemonCore(
+            planner: OccurrencePlanner(sources: sources.map { .init(location: $0) }, now: noon, userZone: .utc),
+            polling: SourcePolling(
+                sources: [
+                    .init(health: SourceHealth(location: "portal", copyTakenAt: noon - .days(1))),
+                    .init(
+                        health: SourceHealth(location: "configured", copyTakenAt: noon - .days(1)),
+                        settings: SourceSettings(fetchPeriod: .minutes(20))),
+                ],
+                seed: 7))
+        for source in sources.indices {
+            let answered = core.handle(
+                .checkFinished(
+                    source: source,
+                    .loaded(try load(alpha, source: source), etag: nil, lastModified: nil, portalPeriod: .hours(3))),
+                at: noon)
+            #expect(savedHealth(answered).last?.portalPeriod == .hours(3))
+        }
+        #expect(core.polling.sources.map(\.health.nextCheck) == [noon + .hours(3), noon + .minutes(20)])
+        let later = noon + .hours(3)
+        let plain = core.handle(
+            .checkFinished(
+                source: 0, .notModified(copy: nil, etag: nil, lastModified: nil, copyTakenAt: noon, portalPeriod: nil)),
+            at: later)
+        #expect(savedHealth(plain).last?.nextCheck == later + .hours(1), "back to the default once it asks for none")
+    }
+
+    /// A resume (or a clock step) that finds checks overdue plans them anew within the period,
+    /// so that a fleet of laptops waking together does not ask the portal together.
+    @Test func aResumeSpreadsTheChecksThatFellDueWhileAsleep() throws {
+        var core = core(["a", "b"])
+        _ = core.handle(.sourceOpened(source: 0, .cachedCopy(try load(alpha))), at: noon)
+        _ = core.handle(.sourceOpened(source: 1, .cachedCopy(try load(beta, source: 1))), at: noon)
+        let morning = noon + .hours(10)
+        let woken = core.handle(.timerWoke(clockChanged: true), at: morning)
+        #expect(checksStarted(woken).isEmpty, "nothing at the instant of the resume")
+        for source in core.polling.sources {
+            #expect(source.health.nextCheck.map { $0 >= morning && $0 <= morning + .minutes(1) } == true)
+        }
+        _ = core.handle(.resumed, at: morning + .milliseconds(20))
+        #expect(
+            core.polling.nextCheck.map { $0 <= morning + .minutes(1) } == true, "logind's signal changes nothing more")
+    }
+
+    @Test func aFailedCheckKeepsTheFeedInForceRetriesAboutAPeriodLaterSaysSoAndARecoveryPutsTheNewFeedInForce() throws {
         var core = core(["feed"])
         _ = core.handle(.opened(try load(alpha)), at: noon)
         var now = noon + .minutes(1)
@@ -68,8 +117,9 @@ import Testing
         }
         #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["a"], "the feed in force stays")
         #expect(core.polling.sources[0].health.failures == 3)
-        // Full jitter: at least the 10 s floor, at most 1, 2, then 4 min, capped at the 1 min period.
-        #expect(ceilings.allSatisfy { $0 >= .seconds(10) && $0 <= .minutes(1) }, "\(ceilings)")
+        // With the copy in force, each retry falls at a new phase half a period to one and a
+        // half periods later: an outage asks no more of the portal than its steady load.
+        #expect(ceilings.allSatisfy { $0 >= .seconds(30) && $0 <= .seconds(90) }, "\(ceilings)")
         #expect(logs.count == 3)
         #expect(
             logs.first?.hasPrefix(

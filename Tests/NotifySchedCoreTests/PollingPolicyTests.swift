@@ -11,9 +11,17 @@ import Testing
         #expect(PollingPolicy.for(nil).checkPeriod == PollingPolicy.defaultCheckPeriod)
     }
 
-    @Test func aSuccessfulCheckComesBackOnePeriodLater() {
+    @Test func aSuccessfulCheckComesBackOnePeriodLaterKeepingItsPhase() {
         let policy = PollingPolicy(checkPeriod: .hours(12))
-        #expect(policy.nextCheck(afterSuccessAt: now) == now + .hours(12))
+        var generator = SplitMix64(seed: 3)
+        #expect(policy.nextCheck(afterSuccessAt: now, using: &generator) == now + .hours(12))
+        let afterFirstCopy = (0..<500).map { _ in
+            policy.nextCheck(afterSuccessAt: now, firstCopy: true, using: &generator) - now
+        }
+        #expect(afterFirstCopy.allSatisfy { $0 >= .zero && $0 <= .hours(12) })
+        #expect(
+            afterFirstCopy.contains { $0 < .hours(1) } && afterFirstCopy.contains { $0 > .hours(11) },
+            "a fleet that took its first copies together spreads over the whole period")
     }
 
     @Test func backoffCeilingDoublesPerFailureUpToTheMaximum() {
@@ -25,7 +33,7 @@ import Testing
         #expect(policy.backoffCeiling(afterFailure: 10_000) == .hours(1), "huge failure counts must not overflow")
     }
 
-    @Test func failureDelaysAreFullyJitteredBetweenTheFloorAndTheCeiling() {
+    @Test func withoutACopyFailureDelaysAreFullyJitteredBetweenTheFloorAndTheCeiling() {
         let policy = PollingPolicy(
             initialBackoff: .minutes(1), maximumBackoff: .hours(1), minimumRetryDelay: .seconds(10))
         var generator = SplitMix64(seed: 42)
@@ -33,7 +41,8 @@ import Testing
             let ceiling = policy.backoffCeiling(afterFailure: failures)
             var delays: [TimeSpan] = []
             for _ in 0..<200 {
-                delays.append(policy.nextCheck(afterFailure: failures, at: now, using: &generator) - now)
+                delays.append(
+                    policy.nextCheck(afterFailure: failures, at: now, hasCopy: false, using: &generator) - now)
             }
             #expect(delays.allSatisfy { $0 >= .seconds(10) && $0 <= ceiling }, "delay outside [10 s, \(ceiling)]")
             // Full jitter spreads over the whole range, not around the ceiling.
@@ -43,37 +52,62 @@ import Testing
         }
     }
 
+    /// With a copy in force, a failure asks no more of the portal than a success would: the
+    /// retry falls at a new phase about a period later, whatever the failures before it.
+    @Test func withACopyARetryFallsWithinHalfAndOneAndAHalfPeriods() {
+        let policy = PollingPolicy(checkPeriod: .hours(1))
+        var generator = SplitMix64(seed: 43)
+        for failures in [1, 2, 9] {
+            let delays = (0..<500).map { _ in
+                policy.nextCheck(afterFailure: failures, at: now, hasCopy: true, using: &generator) - now
+            }
+            #expect(delays.allSatisfy { $0 >= .minutes(30) && $0 <= .minutes(90) })
+            #expect(delays.contains { $0 < .minutes(35) } && delays.contains { $0 > .minutes(85) })
+        }
+    }
+
     @Test func theSameSeedGivesTheSameDelays() {
         let policy = PollingPolicy()
         var first = SplitMix64(seed: 7)
         var second = SplitMix64(seed: 7)
-        let a = (1...5).map { policy.nextCheck(afterFailure: $0, at: now, using: &first) }
-        let b = (1...5).map { policy.nextCheck(afterFailure: $0, at: now, using: &second) }
+        let a = (1...5).map {
+            policy.nextCheck(afterFailure: $0, at: now, hasCopy: $0.isMultiple(of: 2), using: &first)
+        }
+        let b = (1...5).map {
+            policy.nextCheck(afterFailure: $0, at: now, hasCopy: $0.isMultiple(of: 2), using: &second)
+        }
         #expect(a == b)
     }
 
-    @Test func retryAfterIsHonouredButCapped() {
+    @Test func retryAfterIsHonouredButCappedAndSpread() {
         let policy = PollingPolicy(initialBackoff: .minutes(1))
         var generator = SplitMix64(seed: 1)
-        #expect(
-            policy.nextCheck(afterFailure: 1, at: now, retryAfter: .delay(.hours(2)), using: &generator) == now
-                + .hours(2))
-        let date = now + .minutes(90)
-        #expect(policy.nextCheck(afterFailure: 1, at: now, retryAfter: .date(date), using: &generator) == date)
-        #expect(
-            policy.nextCheck(afterFailure: 1, at: now, retryAfter: .delay(.days(30)), using: &generator) == now
-                + .days(1),
-            "a Retry-After of a month must not silence the source for more than maximumRetryAfter")
-        let early = policy.nextCheck(afterFailure: 1, at: now, retryAfter: .delay(.seconds(1)), using: &generator)
-        #expect(early >= now + .seconds(10), "a short Retry-After does not shorten the backoff")
+        for hasCopy in [false, true] {
+            let after = { (retryAfter: RetryAfter) in
+                (0..<200).map { _ in
+                    policy.nextCheck(
+                        afterFailure: 1, at: now, retryAfter: retryAfter, hasCopy: hasCopy, using: &generator)
+                }
+            }
+            let later = after(.delay(.hours(2)))
+            #expect(later.allSatisfy { $0 >= now + .hours(2) }, "never before the Retry-After")
+            #expect(Set(later).count > 150, "spread after it, not all at its instant")
+            #expect(after(.date(now + .minutes(90))).allSatisfy { $0 >= now + .minutes(90) })
+            #expect(
+                after(.delay(.days(30))).allSatisfy { $0 >= now + .days(1) && $0 <= now + .days(1) + .hours(2) },
+                "a Retry-After of a month must not silence the source for more than maximumRetryAfter")
+            #expect(after(.delay(.seconds(1))).allSatisfy { $0 >= now + .seconds(10) }, "nor shorten the backoff")
+        }
     }
 
-    @Test func firstChecksAreSpreadOverTheWholeWindow() {
-        let policy = PollingPolicy(firstCheckSpread: .minutes(5))
+    @Test func aFirstCheckWithACopyFallsAtANewPhaseAndWithoutOneWithinSeconds() {
+        let policy = PollingPolicy(checkPeriod: .hours(1))
         var generator = SplitMix64(seed: 99)
-        let firsts = (0..<500).map { _ in policy.firstCheck(now: now, using: &generator) - now }
-        #expect(firsts.allSatisfy { $0 >= .zero && $0 <= .minutes(5) })
-        #expect(firsts.contains { $0 < .minutes(1) } && firsts.contains { $0 > .minutes(4) })
+        let withCopy = (0..<500).map { _ in policy.firstCheck(now: now, hasCopy: true, using: &generator) - now }
+        #expect(withCopy.allSatisfy { $0 >= .zero && $0 <= .hours(1) })
+        #expect(withCopy.contains { $0 < .minutes(5) } && withCopy.contains { $0 > .minutes(55) })
+        let withoutCopy = (0..<500).map { _ in policy.firstCheck(now: now, hasCopy: false, using: &generator) - now }
+        #expect(withoutCopy.allSatisfy { $0 >= .zero && $0 <= .seconds(5) })
     }
 }
 

@@ -31,17 +31,17 @@ import Testing
         let server = try PortalTestServer()
         try server.write("feed.json", Self.feed)
         try withFetcher { fetcher in
-            guard case .fetched(let bytes, let validators) = try fetcher.fetch(server.feedURL("feed.json")) else {
+            guard case .fetched(let bytes, let validators, _) = try fetcher.fetch(server.feedURL("feed.json")) else {
                 Issue.record("the first fetch should be a 200")
                 return
             }
             #expect(bytes == Array(Self.feed.utf8))
             #expect(validators.etag?.hasPrefix("\"") == true)
             #expect(validators.lastModified?.hasSuffix("GMT") == true)
-            #expect(try fetcher.fetch(server.feedURL("feed.json"), validators: validators) == .notModified)
+            #expect(try fetcher.fetch(server.feedURL("feed.json"), validators: validators) == .notModified())
             // Last-Modified alone is enough too.
             let dateOnly = HTTPValidators(lastModified: validators.lastModified)
-            #expect(try fetcher.fetch(server.feedURL("feed.json"), validators: dateOnly) == .notModified)
+            #expect(try fetcher.fetch(server.feedURL("feed.json"), validators: dateOnly) == .notModified())
         }
         let requests = server.requests()
         #expect(requests.count == 3)
@@ -50,11 +50,32 @@ import Testing
         #expect(requests.allSatisfy { $0.header("User-Agent") == "notify-sched/\(ProductVersion.current)" })
     }
 
+    /// The portal steers how often it is checked with `Cache-Control: max-age`, on the 200 and
+    /// the 304 alike.
+    @Test func theCheckPeriodThePortalAsksForComesWithTheFeedAndWithA304() throws {
+        let server = try PortalTestServer()
+        try server.write("feed.json", Self.feed)
+        try server.setCacheControl("feed.json", "public, max-age=7200")
+        try withFetcher { fetcher in
+            guard case .fetched(_, let validators, let period) = try fetcher.fetch(server.feedURL("feed.json")) else {
+                Issue.record("the first fetch should be a 200")
+                return
+            }
+            #expect(period == .hours(2))
+            try server.setCacheControl("feed.json", "no-cache")
+            #expect(try fetcher.fetch(server.feedURL("feed.json"), validators: validators) == .notModified())
+            try server.setCacheControl("feed.json", "max-age=86400")
+            #expect(
+                try fetcher.fetch(server.feedURL("feed.json"), validators: validators)
+                    == .notModified(portalPeriod: .days(1)))
+        }
+    }
+
     @Test func aChangedFeedIsFetchedAgainDespiteOldValidators() throws {
         let server = try PortalTestServer()
         try server.write("feed.json", Self.feed, age: 120)
         try withFetcher { fetcher in
-            guard case .fetched(_, let validators) = try fetcher.fetch(server.feedURL("feed.json")) else {
+            guard case .fetched(_, let validators, _) = try fetcher.fetch(server.feedURL("feed.json")) else {
                 Issue.record("expected a 200")
                 return
             }
@@ -69,7 +90,7 @@ import Testing
     }
 
     private static func validators(_ fetcher: FeedFetcher, _ url: String) throws -> HTTPValidators? {
-        if case .fetched(_, let validators) = try fetcher.fetch(url) { return validators }
+        if case .fetched(_, let validators, _) = try fetcher.fetch(url) { return validators }
         return nil
     }
 
@@ -125,7 +146,7 @@ import Testing
         let server = try PortalTestServer()
         try server.write("feed.json", Self.feed)
         try withFetcher { fetcher in
-            guard case .fetched(let bytes, _) = try fetcher.fetch(server.url("/chain/5")) else {
+            guard case .fetched(let bytes, _, _) = try fetcher.fetch(server.url("/chain/5")) else {
                 Issue.record("five redirects should be followed")
                 return
             }
@@ -184,7 +205,7 @@ import Testing
                 done.signal()
             }
             done.wait()
-            guard case .success(.fetched(let bytes, _)) = box.result else {
+            guard case .success(.fetched(let bytes, _, _)) = box.result else {
                 Issue.record("expected the feed, got \(String(describing: box.result))")
                 return
             }
@@ -250,7 +271,7 @@ private final class ResultBox: @unchecked Sendable {
             configuration: FetchConfiguration(
                 totalTimeout: .seconds(5), trustedCertificateFiles: [authority.caCertificate.path]))
         defer { trusting.shutdown() }
-        guard case .fetched(let bytes, _) = try trusting.fetch(server.feedURL("feed.json")) else {
+        guard case .fetched(let bytes, _, _) = try trusting.fetch(server.feedURL("feed.json")) else {
             Issue.record("with the CA trusted the feed should be fetched")
             return
         }

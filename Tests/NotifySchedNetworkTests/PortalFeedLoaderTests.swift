@@ -112,7 +112,7 @@ import Testing
         #expect(recovered.origin == .fetched && title(recovered) == "Recovered")
     }
 
-    @Test func failuresBackOffAndRecoveryReturnsToTheCheckPeriod() throws {
+    @Test func failuresWaitAboutAPeriodAndRecoveryReturnsToTheCheckPeriod() throws {
         defer { fetcher.shutdown() }
         let policy = PollingPolicy(checkPeriod: .hours(1), initialBackoff: .minutes(1), minimumRetryDelay: .seconds(10))
         var generator = SplitMix64(seed: 6)
@@ -125,11 +125,13 @@ import Testing
             let next: Instant
             if feed.checkSucceeded {
                 failures = 0
-                next = policy.nextCheck(afterSuccessAt: clock)
+                next = policy.nextCheck(afterSuccessAt: clock, using: &generator)
             } else {
                 failures += 1
+                // The first check brought a copy, which stays in force through the failures.
                 next = policy.nextCheck(
-                    afterFailure: failures, at: clock, retryAfter: feed.fetchError?.retryAfter, using: &generator)
+                    afterFailure: failures, at: clock, retryAfter: feed.fetchError?.retryAfter, hasCopy: true,
+                    using: &generator)
             }
             delays.append(next - clock)
             clock = next
@@ -147,8 +149,8 @@ import Testing
         try server.clearStatus("feed.json")
         #expect(check().checkSucceeded)
         #expect(delays[0] == .hours(1))
-        for (index, delay) in delays[1...3].enumerated() {
-            #expect(delay >= .seconds(10) && delay <= policy.backoffCeiling(afterFailure: index + 1))
+        for delay in delays[1...3] {
+            #expect(delay >= .minutes(30) && delay <= .minutes(90), "with a copy, a retry about a period later")
         }
         #expect(delays[4] >= .seconds(900), "Retry-After: 900 must be honoured")
         #expect(delays[5] == .hours(1), "after recovery the source is back on its check period")

@@ -69,8 +69,9 @@ public struct SourceSettings: Sendable, Equatable {
     /// application version compared with `MinVersion`/`MaxVersion`.
     public var iNotify: INotifySettings
     /// How often the feed is checked: fetched again from its URL, or read again from its file.
-    /// The default (nil) is the source's iNotify `checkPeriod` for iNotify sources (12 hours
-    /// unless configured) and `PollingPolicy.defaultCheckPeriod` (1 hour) for the others.
+    /// The default (nil) is the period the portal asks for with `Cache-Control: max-age`, else
+    /// the source's iNotify `checkPeriod` for iNotify sources (12 hours unless configured) and
+    /// `PollingPolicy.defaultCheckPeriod` (1 hour) for the others.
     public var fetchPeriod: TimeSpan?
 
     public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan? = nil) {
@@ -79,9 +80,10 @@ public struct SourceSettings: Sendable, Equatable {
     }
 
     /// The polling policy of a source with these settings whose feed is in `dialect` (nil: not
-    /// read yet): `fetchPeriod` when set, else the dialect's default period.
-    public func pollingPolicy(for dialect: FeedDialect?) -> PollingPolicy {
-        if let fetchPeriod { return PollingPolicy(checkPeriod: fetchPeriod) }
+    /// read yet): `fetchPeriod` when set, else the `portalPeriod` its portal asked for, else the
+    /// dialect's default period.
+    public func pollingPolicy(for dialect: FeedDialect?, portalPeriod: TimeSpan? = nil) -> PollingPolicy {
+        if let period = fetchPeriod ?? portalPeriod { return PollingPolicy(checkPeriod: period) }
         return dialect == .iNotify
             ? PollingPolicy(checkPeriod: iNotify.checkPeriod) : PollingPolicy.for(dialect)
     }

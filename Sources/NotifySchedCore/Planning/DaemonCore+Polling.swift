@@ -8,9 +8,12 @@ extension DaemonCore {
         planner.schedule(source: index) == nil
     }
 
-    /// How often source `index` is checked: its settings, for the dialect of its feed in force.
+    /// How often source `index` is checked: its settings, the period its portal asked for, and
+    /// the dialect of its feed in force.
     func policy(of index: Int) -> PollingPolicy {
-        polling.sources[index].settings.pollingPolicy(for: planner.schedule(source: index)?.dialect)
+        let source = polling.sources[index]
+        return source.settings.pollingPolicy(
+            for: planner.schedule(source: index)?.dialect, portalPeriod: source.health.portalPeriod)
     }
 
     /// Source `index` opened at start: a file read goes in force like a check (with errors, its
@@ -53,12 +56,13 @@ extension DaemonCore {
         return answers(answered) + check.map { .startCheck(source: $0) }
     }
 
-    /// The wall clock stepped: a check planned further ahead than its period allows, on the
-    /// clock before a step back, is brought forward.
-    mutating func bringChecksForward(at now: Instant) {
-        var policies: [PollingPolicy] = []
-        for index in polling.sources.indices { policies.append(policy(of: index)) }
+    /// The machine resumed, or the wall clock stepped, at `now`: a check planned further ahead
+    /// than its period allows (on the clock before a step back) is brought forward, and one that
+    /// fell due meanwhile is planned anew rather than made at once by every desktop that woke.
+    mutating func replanChecks(at now: Instant) {
+        let policies = polling.sources.indices.map { policy(of: $0) }
         polling.bringChecksForward(policies: policies, at: now)
+        polling.resumed(policies: policies, at: now)
     }
 
     /// Answers `sync` calls whose checks are all done. After `notify-sched sync` fetched them,
@@ -91,7 +95,8 @@ extension DaemonCore {
             let consequence = hadFeed ? "the feed in force stays" : "nothing of it is in force"
             effects.append(.log(.warning, "\(location): check failed, \(consequence): \(reason)\(next)"))
             report = .failed(location, reason)
-        case .notModified(let copy, let etag, let lastModified, let copyTakenAt):
+        case .notModified(let copy, let etag, let lastModified, let copyTakenAt, let portalPeriod):
+            polling.setPortalPeriod(of: index, portalPeriod)
             if !hadFeed, let copy {
                 let put = putInForce(copy, at: now)
                 (changes, effects) = (put.changes, put.effects)
@@ -103,7 +108,8 @@ extension DaemonCore {
                 of: index, etag: etag, lastModified: lastModified,
                 feedVersion: planner.schedule(source: index)?.version,
                 copyTakenAt: copyTakenAt, policy: policy(of: index), at: now)
-        case .loaded(let load, let etag, let lastModified):
+        case .loaded(let load, let etag, let lastModified, let portalPeriod):
+            polling.setPortalPeriod(of: index, portalPeriod)
             let old = planner.schedule(source: index)
             let put = putInForce(load, at: now)
             (changes, effects) = (put.changes, put.effects)

@@ -70,12 +70,13 @@ public struct DaemonCore: ~Copyable {
         case .started:
             return ledgerPrune(at: now)
         case .timerWoke(let clockChanged):
-            if clockChanged { bringChecksForward(at: now) }
+            if clockChanged { replanChecks(at: now) }
             let checks = startDueChecks(at: now)
             let waitingOut = takeReadyWaiting(at: now)
             let planned = clockChanged ? planner.clockChanged(at: now) : planner.timerExpired(at: now)
             return checks + waitingOut + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
         case .resumed:
+            replanChecks(at: now)
             return planner.clockChanged(at: now).map(DaemonEffect.init)
         case .zoneChanged(let zone):
             return planner.zoneChanged(to: zone, at: now).map(DaemonEffect.init)

@@ -8,10 +8,12 @@ public enum CheckOutcome: Sendable {
     /// current; `etag` and `lastModified` are its validators. `copy`, the copy with the state
     /// database's memory, is given when the source has no feed in force
     /// (`DaemonCore.needsFeed(of:)`: its copy could not go in force at start), and goes in force.
-    case notModified(copy: FeedLoad?, etag: String?, lastModified: String?, copyTakenAt: Instant)
+    /// `portalPeriod` is the check period the answer's `Cache-Control` asked for.
+    case notModified(
+        copy: FeedLoad?, etag: String?, lastModified: String?, copyTakenAt: Instant, portalPeriod: TimeSpan? = nil)
     /// A good feed to put in force, with the state database's memory of its entries, and the
-    /// portal's validators of it (none for a file).
-    case loaded(FeedLoad, etag: String?, lastModified: String?)
+    /// portal's validators of it and the check period its `Cache-Control` asked for (none for a file).
+    case loaded(FeedLoad, etag: String?, lastModified: String?, portalPeriod: TimeSpan? = nil)
 }
 
 /// How a source opened when the daemon started (`DaemonEvent.sourceOpened`).

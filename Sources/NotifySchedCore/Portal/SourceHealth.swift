@@ -24,11 +24,14 @@ public struct SourceHealth: Sendable, Equatable {
     public var feedVersion: Int64?
     /// When the copy in force was fetched (a URL's cached copy) or read (a file).
     public var copyTakenAt: Instant?
+    /// The check period the portal asked for with `Cache-Control: max-age` at the last success
+    /// (`CacheControl.period(fromHeader:)`); nil when it did not.
+    public var portalPeriod: TimeSpan?
 
     public init(
         location: String, lastCheck: Instant? = nil, lastSuccess: Instant? = nil, lastError: String? = nil,
         failures: Int = 0, nextCheck: Instant? = nil, etag: String? = nil, lastModified: String? = nil,
-        feedVersion: Int64? = nil, copyTakenAt: Instant? = nil
+        feedVersion: Int64? = nil, copyTakenAt: Instant? = nil, portalPeriod: TimeSpan? = nil
     ) {
         self.location = location
         self.lastCheck = lastCheck
@@ -40,6 +43,7 @@ public struct SourceHealth: Sendable, Equatable {
         self.lastModified = lastModified
         self.feedVersion = feedVersion
         self.copyTakenAt = copyTakenAt
+        self.portalPeriod = portalPeriod
     }
 
     /// How old the copy in force is at `now`; nil when there is none.
@@ -47,17 +51,21 @@ public struct SourceHealth: Sendable, Equatable {
         copyTakenAt.map { now - $0 }
     }
 
-    /// Records a check that succeeded at `now` and plans the next one period later.
-    public mutating func recordSuccess(at now: Instant, policy: PollingPolicy) {
+    /// Records a check that succeeded at `now` and plans the next one: a period later, or at a
+    /// new phase when this check brought the source's first copy (`PollingPolicy`).
+    public mutating func recordSuccess(
+        at now: Instant, policy: PollingPolicy, using generator: inout some RandomNumberGenerator
+    ) {
         lastCheck = now
         lastSuccess = now
         lastError = nil
         failures = 0
-        nextCheck = policy.nextCheck(afterSuccessAt: now)
+        nextCheck = policy.nextCheck(afterSuccessAt: now, firstCopy: copyTakenAt == nil, using: &generator)
     }
 
-    /// Records a check that failed at `now` for `reason` and plans the retry: backoff with full
-    /// jitter, never before the server's `Retry-After`.
+    /// Records a check that failed at `now` for `reason` and plans the retry, never before the
+    /// server's `Retry-After`: at a new phase a period or so later while a copy is in force,
+    /// with backoff and full jitter without one (`PollingPolicy`).
     public mutating func recordFailure(
         _ reason: String, retryAfter: RetryAfter? = nil, at now: Instant, policy: PollingPolicy,
         using generator: inout some RandomNumberGenerator
@@ -65,23 +73,34 @@ public struct SourceHealth: Sendable, Equatable {
         lastCheck = now
         lastError = reason
         failures += 1
-        nextCheck = policy.nextCheck(afterFailure: failures, at: now, retryAfter: retryAfter, using: &generator)
+        nextCheck = policy.nextCheck(
+            afterFailure: failures, at: now, retryAfter: retryAfter, hasCopy: copyTakenAt != nil, using: &generator)
     }
 
     /// When to make the first check after the daemon started at `now`.
     ///
-    /// - A source with no usable copy is checked at once: there is nothing to show without it.
     /// - A check planned before the restart that is still ahead is kept (a backoff or a
     ///   `Retry-After` outlives the restart), up to `latestCheck(now:policy:)`, so that a
     ///   shortened period takes effect.
-    /// - Otherwise the check is due: it falls at random within the policy's first-check
-    ///   spread, so that desktops started together do not all ask the portal at once.
+    /// - Otherwise the check is due: with a copy, at a new phase within the period, so that
+    ///   desktops started together (a login wave) do not ask the portal together, now or a
+    ///   period later; without one, within a few seconds (`PollingPolicy.firstCheck`).
     public func firstCheck(
         now: Instant, hasCopy: Bool, policy: PollingPolicy, using generator: inout some RandomNumberGenerator
     ) -> Instant {
-        guard hasCopy else { return now }
-        if let nextCheck, nextCheck > now { return min(nextCheck, latestCheck(now: now, policy: policy)) }
-        return policy.firstCheck(now: now, using: &generator)
+        if hasCopy, let nextCheck, nextCheck > now { return min(nextCheck, latestCheck(now: now, policy: policy)) }
+        return policy.firstCheck(now: now, hasCopy: hasCopy, using: &generator)
+    }
+
+    /// The machine resumed from suspend, or the wall clock stepped forward, at `now`: a check
+    /// that fell due meanwhile is planned anew, as at a start (`firstCheck`), rather than made
+    /// at once by every desktop that woke with this one. A check under way, or one still
+    /// ahead, is left as it is.
+    public mutating func resumed(
+        at now: Instant, policy: PollingPolicy, using generator: inout some RandomNumberGenerator
+    ) {
+        guard let planned = nextCheck, planned <= now else { return }
+        nextCheck = policy.firstCheck(now: now, hasCopy: copyTakenAt != nil, using: &generator)
     }
 
     /// The latest a check planned at `now` can fall: one period ahead after a success; after

@@ -73,11 +73,19 @@ public struct SourcePolling: Sendable {
         of source: Int, etag: String?, lastModified: String?, feedVersion: Int64?, copyTakenAt: Instant,
         policy: PollingPolicy, at now: Instant
     ) {
-        sources[source].health.recordSuccess(at: now, policy: policy)
+        sources[source].health.recordSuccess(at: now, policy: policy, using: &generator)
         sources[source].health.etag = etag
         sources[source].health.lastModified = lastModified
         sources[source].health.feedVersion = feedVersion
         sources[source].health.copyTakenAt = copyTakenAt
+    }
+
+    /// Records the check period `source`'s portal asked for in the answer to a check that
+    /// succeeded (nil: it asked for none), before the success is recorded with the policy it makes.
+    ///
+    /// - Complexity: O(1).
+    mutating func setPortalPeriod(of source: Int, _ period: TimeSpan?) {
+        sources[source].health.portalPeriod = period
     }
 
     /// Records in `source`'s health a check that failed at `now` and plans the retry.
@@ -121,6 +129,17 @@ public struct SourcePolling: Sendable {
     /// - Complexity: O(n) in the sources.
     func hasChecksToStart(at now: Instant) -> Bool {
         checks.hasSyncsWaiting || nextCheck.map { $0 <= now } ?? false
+    }
+
+    /// The machine resumed, or the wall clock stepped, at `now`: each check that fell due
+    /// meanwhile is planned anew with its policy (in `policies`, by source), as at a start
+    /// (`SourceHealth.resumed`).
+    ///
+    /// - Complexity: O(n) in the sources.
+    mutating func resumed(policies: [PollingPolicy], at now: Instant) {
+        for index in sources.indices where sources[index].isChecked {
+            sources[index].health.resumed(at: now, policy: policies[index], using: &generator)
+        }
     }
 
     /// Brings forward each check planned further ahead than its policy (in `policies`, by

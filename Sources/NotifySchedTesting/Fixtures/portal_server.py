@@ -12,6 +12,8 @@ Routes:
                            file's mtime), answering 304 to a matching If-None-Match or
                            If-Modified-Since. If ROOT/NAME.status exists, it holds a status code
                            (and optionally a Retry-After value on a second line) sent instead.
+                           If ROOT/NAME.cache-control exists, its text is sent as Cache-Control
+                           with the 200 and the 304.
   /slow?seconds=N          waits N seconds (at most 30) before answering 200
   /endless                 200 without Content-Length, then zeros until the client goes away
                            (bounded: at most 256 MiB)
@@ -108,6 +110,8 @@ class Handler(BaseHTTPRequestHandler):
         etag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
         mtime = int(os.stat(path).st_mtime)
         headers = [("ETag", etag), ("Last-Modified", formatdate(mtime, usegmt=True))]
+        if os.path.exists(path + ".cache-control"):
+            headers.append(("Cache-Control", open(path + ".cache-control").read().strip()))
         if self.headers.get("If-None-Match") == etag:
             self.send(304, headers=headers)
             return

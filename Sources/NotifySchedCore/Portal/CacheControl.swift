@@ -1,0 +1,36 @@
+/// What a portal's `Cache-Control` header (RFC 9111 §5.2) says of how often to check its feed.
+public enum CacheControl {
+    /// The shortest `max-age` taken as a check period: shorter ones (`max-age=0` is a common
+    /// default of dynamic servers, meaning "revalidate", not "poll constantly") are ignored.
+    public static let shortestPeriod = TimeSpan.minutes(5)
+    /// The longest: a longer `max-age` is taken as a week, so that a change still arrives.
+    public static let longestPeriod = TimeSpan.days(7)
+
+    /// The check period a response's `Cache-Control` asks for: its `max-age`, up to
+    /// `longestPeriod`; nil without one, with `no-cache` or `no-store`, or below `shortestPeriod`.
+    ///
+    /// - Complexity: O(n) in the header's length.
+    public static func period(fromHeader header: String) -> TimeSpan? {
+        var maxAge: Int64?
+        for directive in header.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace }
+            switch parts[0].lowercased() {
+            case "no-cache", "no-store":
+                return nil
+            case "max-age" where parts.count == 2 && maxAge == nil:
+                var value = Substring(parts[1])
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                    value = value.dropFirst().dropLast()
+                }
+                guard !value.isEmpty, value.utf8.allSatisfy(\.isASCIIDigit) else { return nil }
+                // Beyond a year it is a week all the same; the prefix keeps the number in range.
+                maxAge = Int64(value.prefix(9))
+            default:
+                continue
+            }
+        }
+        guard let maxAge else { return nil }
+        let period = TimeSpan.seconds(maxAge)
+        return period < shortestPeriod ? nil : min(period, longestPeriod)
+    }
+}
