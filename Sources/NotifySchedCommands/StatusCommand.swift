@@ -54,7 +54,7 @@ struct StatusCommand: ParsableCommand {
         for source in status.sources {
             let what =
                 source.dialect.map { "\($0), \(source.entries) entr\(source.entries == 1 ? "y" : "ies")" }
-                ?? "could not be read"
+                ?? (source.health.lastCheck == nil ? "not checked yet" : "could not be read")
             lines.append("source: \(source.location) (\(what))")
             let health = source.health.summary
             if !health.isEmpty { lines.append("  \(health)") }

@@ -20,6 +20,8 @@ public struct SourceHealthReport: Codable, Equatable, Sendable {
     public var feedVersion: Int64?
     /// When the copy in force was fetched or read: its age.
     public var copyTakenAt: String?
+    /// The check period the portal asks for with `Cache-Control: max-age`, in seconds.
+    public var portalPeriodSeconds: Int64?
 
     public init(_ health: SourceHealth) {
         lastCheck = health.lastCheck?.rfc3339
@@ -31,6 +33,7 @@ public struct SourceHealthReport: Codable, Equatable, Sendable {
         lastModified = health.lastModified
         feedVersion = health.feedVersion
         copyTakenAt = health.copyTakenAt?.rfc3339
+        portalPeriodSeconds = health.portalPeriod.map { $0.microseconds / 1_000_000 }
     }
 
     /// The health in one line for people; empty when nothing is known yet.
@@ -39,6 +42,9 @@ public struct SourceHealthReport: Codable, Equatable, Sendable {
         if let lastSuccess { parts.append("last good check \(lastSuccess)") }
         if let lastError { parts.append("last check failed (\(failures) in a row): \(lastError)") }
         if let nextCheck { parts.append("next check \(nextCheck)") }
+        if let portalPeriodSeconds {
+            parts.append("the portal asks for a check every \(TimeSpan.seconds(portalPeriodSeconds).rough)")
+        }
         if let etag { parts.append("ETag \(etag)") }
         if let feedVersion { parts.append("version \(feedVersion)") }
         if let copyTakenAt { parts.append("copy from \(copyTakenAt)") }

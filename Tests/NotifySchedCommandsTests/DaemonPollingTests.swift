@@ -63,6 +63,32 @@ struct DaemonPollingTests: DaemonScenario {
         #expect(portal.requests().filter { $0.header("If-None-Match") != nil }.count >= 1, "checks are conditional")
     }
 
+    /// The portal's `Cache-Control: max-age` is the source's period (when the configuration
+    /// sets none), and `status` says so; the check after the first copy falls at a new phase
+    /// within that period.
+    @Test func thePortalsMaxAgeSetsThePeriodAndStatusSaysSo() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let portal = try PortalTestServer()
+        try portal.write("team.json", feed(["a": "Alpha"]), age: 120)
+        try portal.setCacheControl("team.json", "public, max-age=7200")
+        let config = try CLI.temporaryFile("[source team]\nfeed = \(portal.feedURL("team.json"))\n", name: "config")
+        let started = Date()
+        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        let text = try CLI.run(["status"], environment: bus.environment).standardOutput
+        let json = try CLI.run(["status", "--json"], environment: bus.environment).standardOutput
+        _ = stop(daemon)
+        #expect(text.contains("the portal asks for a check every 2h"), "\(text)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let health = try #require(((object?["sources"] as? [[String: Any]])?.first)?["health"] as? [String: Any])
+        #expect(health["portalPeriodSeconds"] as? Int == 7200)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let next = try #require((health["nextCheck"] as? String).flatMap(formatter.date(from:)))
+        #expect(next > started && next <= started.addingTimeInterval(7200 + 10), "within the portal's period")
+    }
+
     /// How a failed check backs off is the core's (`DaemonCorePollingTests`); this is the
     /// daemon handing it the portal's status and `Retry-After`.
     @Test func aRetryAfterHoldsTheNextCheckBackAndTheFeedInForceStays() throws {
