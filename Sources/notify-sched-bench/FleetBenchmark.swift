@@ -55,9 +55,11 @@ struct FleetBenchmark: ParsableCommand {
         if let maximumRatio, let worst = results.max(by: { $0.peakRatio < $1.peakRatio }),
             worst.peakRatio > maximumRatio
         {
-            throw CleanExit.message(
-                "fleet: \(worst.scenario) at a \(worst.periodSeconds) s period peaks at "
-                    + "\(String(format: "%.2f", worst.peakRatio)) × the mean, above \(maximumRatio)")
+            FileHandle.standardError.write(
+                Data(
+                    ("fleet: \(worst.scenario) at a \(worst.periodSeconds) s period peaks at "
+                        + "\(String(format: "%.2f", worst.peakRatio)) × the mean, above \(maximumRatio)\n").utf8))
+            throw ExitCode.failure
         }
     }
 
