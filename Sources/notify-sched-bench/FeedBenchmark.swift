@@ -4,7 +4,8 @@ import Foundation
 /// `notify-sched-bench feeds`: parse time, and parse + schedule time and peak memory, for a
 /// generated feed in JSON and in XML plist, beside Python's `json` and `plistlib` on the same files.
 ///
-/// Every measurement runs in a child process of its own, so each peak RSS is that parse's alone.
+/// Every measurement runs in a child process of its own, and reads its own peak RSS (`VmHWM`),
+/// so each is that parse's alone.
 struct FeedBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feeds", abstract: "Parse and schedule a generated feed; compare with Python.")
@@ -84,14 +85,16 @@ struct Measurement {
         try run(executable: CommandLine.arguments[0], arguments: arguments)
     }
 
-    /// Times Python's `module.load` on `path` in a fresh interpreter.
+    /// Times Python's `module.load` on `path` in a fresh interpreter; its peak RSS is its own
+    /// `VmHWM`, as `parse-file` reads it.
     static func python(module: String, path: String) throws -> Measurement {
         let script = """
-            import \(module), resource, sys, time
+            import \(module), sys, time
             start = time.perf_counter()
             with open(sys.argv[1], 'rb') as f: \(module).load(f)
             elapsed = (time.perf_counter() - start) * 1000
-            print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+            peak = next(int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:'))
+            print(elapsed, peak)
             """
         return try run(executable: "/usr/bin/env", arguments: ["python3", "-c", script, path])
     }

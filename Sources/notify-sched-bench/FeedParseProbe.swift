@@ -27,7 +27,7 @@ struct FeedParseProbe: ParsableCommand {
         let bytes = try FeedFile.read(path, maxBytes: limits.maxBytes)
         if documentOnly {
             let document = try FeedDocument.read(bytes, limits: limits)
-            report(start: start, check: document.format.rawValue.isEmpty)
+            try report(start: start, check: document.format.rawValue.isEmpty)
             return
         }
         let result = FeedParser(zones: zones, limits: limits).parse(bytes, source: path)
@@ -42,14 +42,23 @@ struct FeedParseProbe: ParsableCommand {
         guard scheduled == schedule.entries.count else {
             throw ValidationError("only \(scheduled) of \(schedule.entries.count) entries have a next occurrence")
         }
-        report(start: start, check: false)
+        try report(start: start, check: false)
     }
 
     /// Prints the time since `start` and the peak RSS; `check` keeps the measured result alive.
-    private func report(start: UInt64, check: Bool) {
+    private func report(start: UInt64, check: Bool) throws {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        print(elapsed, usage.ru_maxrss + (check ? 1 : 0))
+        print(elapsed, try Self.peakKilobytes() + (check ? 1 : 0))
+    }
+
+    /// This process's own peak RSS: `VmHWM` of /proc/self/status. Not `ru_maxrss`, which Linux
+    /// carries over an exec: a child spawned by Foundation's `Process` (posix_spawn, sharing the
+    /// parent's memory until its exec) reports the benchmark parent's peak as its own.
+    static func peakKilobytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { throw ValidationError("/proc/self/status has no VmHWM line") }
+        return kilobytes
     }
 }
