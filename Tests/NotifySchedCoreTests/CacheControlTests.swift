@@ -11,6 +11,8 @@ import Testing
         ("max-age=300", .minutes(5)),
         ("max-age=31536000", .days(7)),
         ("max-age=99999999999999999999", .days(7)),
+        ("max-age=0000000000600", .minutes(10)),
+        ("=, max-age=600, =x, ,", .minutes(10)),
     ])
     func maxAgeIsTheCheckPeriodUpToAWeek(header: String, period: TimeSpan?) {
         #expect(CacheControl.period(fromHeader: header) == period, "\(header)")
@@ -20,7 +22,7 @@ import Testing
     /// to be polled every few seconds by every desktop; the default period stands then.
     @Test(arguments: [
         "", "max-age=0", "max-age=299", "no-cache", "no-store, max-age=3600", "max-age=3600, no-cache", "max-age=",
-        "max-age=-5", "max-age=1h", "private", "s-maxage=3600",
+        "max-age=-5", "max-age=1h", "private", "s-maxage=3600", "=", "==", ",",
     ])
     func whatAsksForNoPeriodOrTooShortAOneLeavesTheDefault(header: String) {
         #expect(CacheControl.period(fromHeader: header) == nil, "\(header)")

@@ -117,6 +117,7 @@ import Testing
         #expect(RetryAfter.parse(" 0 ") == .delay(.zero))
         #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT") == .date(Instant(secondsSinceEpoch: 784_111_777)))
         #expect(RetryAfter.parse("99999999999999999999") == .delay(.days(366)))
+        #expect(RetryAfter.parse("0000000000120") == .delay(.seconds(120)), "leading zeros are still the number")
     }
 
     @Test func ignoresWhatIsNeither() {

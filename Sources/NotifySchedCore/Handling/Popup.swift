@@ -63,7 +63,6 @@ public struct Popup: Sendable, Equatable {
     public static let desktopEntry = "notify-sched"
     /// The action key of a click on the popup itself, as the notification spec names it.
     public static let defaultActionKey = "default"
-
 }
 
 /// Which of an occurrence's popups: the one shown when it fell due, or the prompt of

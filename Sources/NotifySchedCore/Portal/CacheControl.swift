@@ -6,14 +6,18 @@ public enum CacheControl {
     /// The longest: a longer `max-age` is taken as a week, so that a change still arrives.
     public static let longestPeriod = TimeSpan.days(7)
 
-    /// The check period a response's `Cache-Control` asks for: its `max-age`, up to
-    /// `longestPeriod`; nil without one, with `no-cache` or `no-store`, or below `shortestPeriod`.
+    /// The check period a response's `Cache-Control` asks for: its `max-age` (the first, where
+    /// it comes twice), up to `longestPeriod`; nil without one, with `no-cache` or `no-store`,
+    /// or below `shortestPeriod`.
     ///
     /// - Complexity: O(n) in the header's length.
     public static func period(fromHeader header: String) -> TimeSpan? {
-        var maxAge: Int64?
+        var maxAge: TimeSpan?
         for directive in header.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace }
+            // Empty pieces kept, so that a directive of `=` alone still has a name (empty).
+            let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                String($0).trimmingWhitespace
+            }
             switch parts[0].lowercased() {
             case "no-cache", "no-store":
                 return nil
@@ -22,15 +26,13 @@ public enum CacheControl {
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                     value = value.dropFirst().dropLast()
                 }
-                guard !value.isEmpty, value.utf8.allSatisfy(\.isASCIIDigit) else { return nil }
-                // Beyond a year it is a week all the same; the prefix keeps the number in range.
-                maxAge = Int64(value.prefix(9))
+                guard let seconds = TimeSpan.deltaSeconds(value, cappedAt: longestPeriod) else { return nil }
+                maxAge = seconds
             default:
                 continue
             }
         }
-        guard let maxAge else { return nil }
-        let period = TimeSpan.seconds(maxAge)
-        return period < shortestPeriod ? nil : min(period, longestPeriod)
+        guard let maxAge, maxAge >= shortestPeriod else { return nil }
+        return maxAge
     }
 }

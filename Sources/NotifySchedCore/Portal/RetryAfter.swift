@@ -11,10 +11,8 @@ public enum RetryAfter: Hashable, Sendable {
     /// - Returns: nil when the value is neither (the header is then ignored).
     public static func parse(_ text: String) -> RetryAfter? {
         let value = text.trimmingWhitespace
-        if !value.isEmpty, value.utf8.allSatisfy(\.isASCIIDigit) {
-            // Absurdly long delays are capped at a year rather than overflowing.
-            return .delay(.seconds(Int64(value.prefix(9)).map { min($0, 366 * 86_400) } ?? 366 * 86_400))
-        }
+        // Absurdly long delays are capped at a year rather than overflowing.
+        if let delay = TimeSpan.deltaSeconds(value, cappedAt: .days(366)) { return .delay(delay) }
         return parseIMFFixdate(value).map { .date($0) }
     }
 
