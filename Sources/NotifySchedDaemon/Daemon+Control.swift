@@ -90,6 +90,7 @@ extension Daemon {
     /// - Returns: The reply, or nil when the call is answered later (`BusCall.reply`).
     /// - Throws: `DaemonError` with `.badCall` for a call the core refused.
     func answer(_ call: BusCall) throws -> [BusValue]? {
+        recordDeliveries()
         let arguments = call.arguments.map { value -> ControlCall.Argument in
             switch value {
             case .string(let text): .string(text)
@@ -164,12 +165,13 @@ extension Daemon {
             },
             pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339),
             onScreen: [(PopupRole.scheduled, handler.onScreen), (.prompt, handler.prompts)].flatMap { role, shown in
-                shown.values.sorted { ($0.deliveredAt, $0.id) < ($1.deliveredAt, $1.id) }.map {
-                    DaemonStatus.OnScreen(
-                        occurrenceID: $0.id, entryID: $0.entryID, source: $0.source, title: $0.content.title,
-                        role: role)
-                }
-            })
+                shown.values.sorted { ($0.deliveredAt, $0.id) < ($1.deliveredAt, $1.id) }
+                    .suffix(DaemonStatus.onScreenLimit).map {
+                        DaemonStatus.OnScreen(
+                            occurrenceID: $0.id, entryID: $0.entryID, source: $0.source, title: $0.content.title,
+                            role: role)
+                    }
+            }, timerWakeUps: timerWakeUps)
     }
 
     /// Runs `act` (`handleLocalNotification`, or a snooze) for the occurrence `name` names (an

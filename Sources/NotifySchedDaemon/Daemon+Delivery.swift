@@ -28,20 +28,46 @@ extension Daemon {
         let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
         let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
         let replaced = try handler.deliver(shown)
-        // The ledger is written after the server accepted the popup: a crash in between shows it
-        // once more on restart rather than never.
+        // The ledger is written after the server accepted the popup, and off the firing path
+        // (`recordDeliveries(unless:)`): a crash in between shows it once more on restart
+        // rather than never.
         let record = LedgerRecord(
             occurrenceID: id, source: source, entryID: entry.id, occurrence: occurrence,
             popupID: notifier.popupIDs[.scheduled(id)], outcome: .delivered, recordedAt: now)
-        do {
-            try store.recordDelivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
-        } catch {
-            log.error(error.message)
-        }
+        unrecordedDeliveries.append(
+            StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced))
         log.info(
             "delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)"
                 + (replaced.map { " in place of \($0)" } ?? ""))
         return id
+    }
+
+    /// How close the next wake-up may be for the deliveries just shown to wait for the ledger:
+    /// a write and its sync to disk take milliseconds, which a popup due that soon must not
+    /// wait behind.
+    static let ledgerWriteGap = TimeSpan.milliseconds(10)
+    /// The most deliveries that wait for the ledger during a burst, so that a crash in one
+    /// shows only so many again.
+    static let unrecordedLimit = 256
+
+    /// Writes the deliveries shown since the last write to the ledger, in one transaction;
+    /// with `nextWakeUp`, only when nothing is due within `ledgerWriteGap` of now (or too many
+    /// wait). Whatever reads the ledger writes them first (`answer(_:)`, the handler's lookup,
+    /// every event but the timer's).
+    func recordDeliveries(unless nextWakeUp: Instant? = nil) {
+        guard !unrecordedDeliveries.isEmpty else { return }
+        if let nextWakeUp, unrecordedDeliveries.count < Self.unrecordedLimit,
+            nextWakeUp - WallClock.now() <= Self.ledgerWriteGap
+        {
+            return
+        }
+        let deliveries = unrecordedDeliveries
+        unrecordedDeliveries = []
+        do {
+            try store.recordDeliveries(deliveries)
+        } catch {
+            log.error(error.message)
+        }
     }
 
     /// Takes over the popups a previous daemon left unanswered on the notification server that
@@ -172,6 +198,7 @@ extension Daemon {
     /// The occurrence delivered under `id`, for the handler; nil (not ours) when the store
     /// cannot say.
     func deliveredOccurrence(id: String) -> DeliveredOccurrence? {
+        recordDeliveries()
         do {
             return try store.deliveredOccurrence(id: id)
         } catch {

@@ -7,10 +7,13 @@ import NotifySchedStore
 // carries out the effects it returns, deciding nothing itself.
 extension Daemon {
     /// Hands `event` to the core, carries out what it decides, and arms the timer for the
-    /// core's next wake-up.
+    /// core's next wake-up. The deliveries shown wait for the ledger only after the timer's
+    /// event, while another popup is due within milliseconds.
     func perform(_ event: DaemonEvent, at now: Instant) {
+        if case .timerWoke = event {} else { recordDeliveries() }
         carryOut(core.handle(event, at: now), at: now)
         armTimer()
+        recordDeliveries(unless: core.nextWakeUp)
     }
 
     /// Carries out the core's effects in order. How a popup's showing went goes back to the

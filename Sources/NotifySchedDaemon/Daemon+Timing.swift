@@ -6,6 +6,7 @@ import NotifySchedPlatform
 extension Daemon {
     func timerWoke() {
         let now = WallClock.now()
+        timerWakeUps += 1
         let clockChanged = timer.acknowledge() == .clockChanged
         if clockChanged { log.notice("the clock changed; planning again") }
         perform(.timerWoke(clockChanged: clockChanged), at: now)

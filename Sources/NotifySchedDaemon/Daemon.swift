@@ -76,6 +76,10 @@ public final class Daemon {
     var delayedTests: [Int: BusCall] = [:]
     /// The token the next waiting control call gets.
     var nextCallToken = 0
+    /// How many times the timer woke the daemon (`DaemonStatus.timerWakeUps`).
+    var timerWakeUps = 0
+    /// Popups shown whose deliveries wait for the ledger (`recordDeliveries(unless:)`).
+    var unrecordedDeliveries: [StateStore.Delivery] = []
     let zones = TimeZoneDatabase()
     /// `TZ` is unset: the user's zone is the system's, and follows its changes.
     let followsSystemZone: Bool
@@ -205,6 +209,7 @@ public final class Daemon {
         log.notice(exit == .stopped ? "stopping" : "restarting to apply the new configuration")
         self.exit = exit
         perform(.stopping, at: WallClock.now())
+        recordDeliveries()
         for call in delayedTests.values {
             call.reply([.string(""), .string("failed"), .string("the daemon stopped before the test popup was shown")])
         }

@@ -48,7 +48,14 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
     public var pending: Int
     /// When the next one is due, RFC 3339 UTC; nil when none is.
     public var nextDeadline: String?
-    /// The popups and prompts waiting for an answer, by occurrence id; nil from a daemon older
-    /// than this field.
+    /// The popups and prompts waiting for an answer, by occurrence id, the `onScreenLimit`
+    /// latest; nil from a daemon older than this field.
     public var onScreen: [OnScreen]?
+    /// How many times the wall-clock timer woke the daemon since it started: once per firing
+    /// (popups due together share one), plus feed checks, retries and clock changes; nil from
+    /// a daemon older than this field.
+    public var timerWakeUps: Int?
+
+    /// The most popups `onScreen` lists, so that the reply stays small whatever is on screen.
+    public static let onScreenLimit = 200
 }

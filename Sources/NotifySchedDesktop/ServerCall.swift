@@ -2,8 +2,8 @@ import CLibnotify
 import NotifySchedCore
 import NotifySchedPlatform
 
-/// One blocking call to the notification server, made on its own thread so that the main loop
-/// waits for it no longer than a limit.
+/// One blocking call to the notification server, made on another thread (`ServerCallThread`)
+/// so that the main loop waits for it no longer than a limit.
 ///
 /// libnotify's calls are synchronous, with D-Bus's default timeout of 25 s and no way to set
 /// another (reference/safety-facts.md); a hung server would hold the loop, and every timer and
@@ -43,7 +43,7 @@ final class ServerCall<Value>: @unchecked Sendable {
     static func run(within limit: TimeSpan, _ work: @escaping () -> Value, late: @escaping (Value) -> Void) -> Value? {
         let call = ServerCall(work)
         do {
-            try WorkerThread.start { call.perform() }
+            try ServerCallThread.run { call.perform() }
         } catch {
             // No thread to spare: the call is made here, however long it takes, rather than not at all.
             return work()

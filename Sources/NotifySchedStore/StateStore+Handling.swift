@@ -2,57 +2,89 @@ import GRDB
 import NotifySchedCore
 
 extension StateStore {
-    /// Records that the server accepted the popup of `occurrence`: its ledger line and what
-    /// handling it later needs, in one transaction. A pending reminder of the entry
-    /// (`EntryAnswer.remind`) ends: a popup of it is on screen again.
-    ///
-    /// - Parameters:
-    ///   - record: The ledger line, with the server's popup id when there is one.
-    ///   - occurrence: The occurrence as shown, for `handle ID` and a restarted daemon.
-    ///   - server: Which notification server instance took it (`DesktopNotifier.serverInstance`);
-    ///     nil when its popup is never to be shown again by a restarted daemon.
-    ///   - replaced: The earlier occurrence whose unanswered popup this one replaced on screen:
-    ///     it is recorded `closed`.
-    /// - Complexity: one transaction of a few rows; O(log n) in the ledger's size.
+    /// A popup the server accepted, for the ledger: its line and what handling it later needs.
+    public struct Delivery: Sendable {
+        /// The ledger line, with the server's popup id when there is one.
+        public var record: LedgerRecord
+        /// The occurrence as shown, for `handle ID` and a restarted daemon.
+        public var occurrence: DeliveredOccurrence
+        /// Which notification server instance took it (`DesktopNotifier.serverInstance`); nil
+        /// when its popup is never to be shown again by a restarted daemon.
+        public var server: String?
+        /// The earlier occurrence whose unanswered popup this one replaced on screen: it is
+        /// recorded `closed`.
+        public var replaced: String?
+
+        public init(
+            _ record: LedgerRecord, of occurrence: DeliveredOccurrence, server: String?,
+            replacing replaced: String? = nil
+        ) {
+            self.record = record
+            self.occurrence = occurrence
+            self.server = server
+            self.replaced = replaced
+        }
+    }
+
+    /// Records that the server accepted the popup of `occurrence` (see `Delivery`), in one
+    /// transaction.
     public func recordDelivery(
         _ record: LedgerRecord, of occurrence: DeliveredOccurrence, server: String?, replacing replaced: String? = nil
     ) throws(StoreError) {
-        try write("record delivery \(record.occurrenceID)") { database in
-            try Self.upsert(record, in: database)
-            try Self.removeWaiting(record.occurrenceID, in: database)
-            // Shown again, or a later occurrence shown: the entry's reminder is answered.
-            try database.execute(
-                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?",
-                arguments: [record.source, record.entryID])
-            if let replaced {
+        try recordDeliveries([Delivery(record, of: occurrence, server: server, replacing: replaced)])
+    }
+
+    /// Records popups the server accepted, in their order, in one transaction (one sync to
+    /// disk for a burst): each one's ledger line and what handling it later needs. A pending
+    /// reminder of an entry (`EntryAnswer.remind`) ends: a popup of it is on screen again.
+    ///
+    /// - Complexity: one transaction of a few rows per delivery; O(log n) each in the ledger's size.
+    public func recordDeliveries(_ deliveries: [Delivery]) throws(StoreError) {
+        guard let first = deliveries.first else { return }
+        let what =
+            deliveries.count == 1
+            ? "record delivery \(first.record.occurrenceID)" : "record \(deliveries.count) deliveries"
+        try write(what) { database in
+            for delivery in deliveries {
+                let (record, occurrence, server, replaced) = (
+                    delivery.record, delivery.occurrence, delivery.server, delivery.replaced
+                )
+                try Self.upsert(record, in: database)
+                try Self.removeWaiting(record.occurrenceID, in: database)
+                // Shown again, or a later occurrence shown: the entry's reminder is answered.
+                try database.execute(
+                    sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?",
+                    arguments: [record.source, record.entryID])
+                if let replaced {
+                    try database.execute(
+                        sql: """
+                            UPDATE ledger SET outcome = ?, popup_id = NULL, recorded_us = ?
+                            WHERE occurrence_id = ? AND outcome = ?
+                            """,
+                        arguments: [
+                            LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
+                            LedgerOutcome.delivered.rawValue,
+                        ])
+                }
+                let content = occurrence.content
+                let action = content.action
+                let news = occurrence.news
                 try database.execute(
                     sql: """
-                        UPDATE ledger SET outcome = ?, popup_id = NULL, recorded_us = ?
-                        WHERE occurrence_id = ? AND outcome = ?
+                        INSERT OR REPLACE INTO delivered (
+                            occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
+                            news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
+                            delivered_us, server, timeout_us, sound, image, markup)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
-                        LedgerOutcome.delivered.rawValue,
+                        record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
+                        content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
+                        news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
+                        occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
+                        content.image, content.markup,
                     ])
             }
-            let content = occurrence.content
-            let action = content.action
-            let news = occurrence.news
-            try database.execute(
-                sql: """
-                    INSERT OR REPLACE INTO delivered (
-                        occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
-                        news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
-                        delivered_us, server, timeout_us, sound, image, markup)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
-                    content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
-                    news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
-                    occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
-                    content.image, content.markup,
-                ])
         }
     }
 

@@ -385,6 +385,20 @@ private func read<Value>(_ value: Value) -> Value { value }
         #expect(read(wheel.nextDeadline) == nil)
     }
 
+    @Test func aSlotEmptiedByACancelDoesNotKeepItsEarliestDueTime() {
+        let now = Instant(secondsSinceEpoch: 1_767_225_600)
+        var wheel = TimerWheel<UInt32>(now: now)
+        // Overdue, so filed in the clock's slot, and called off at once.
+        wheel.cancel(wheel.schedule(0, at: now - .days(3)))
+        _ = wheel.advance(to: now + .seconds(64 * 5))
+        // The same level-0 slot, a later second.
+        let due = now + .seconds(64 * 5 + 64) + TimeSpan(microseconds: 250_000)
+        wheel.schedule(1, at: due)
+        wheel._checkInvariants()
+        #expect(read(wheel.nextDeadline) == due, "not the cancelled entry's long-past due time")
+        #expect(read(wheel.advance(to: due)).map(\.element) == [1])
+    }
+
     @Test func cancellingAnEntryAfterItMovedDownALevelStillCancelsIt() {
         let now = Instant(secondsSinceEpoch: 1_767_225_600)
         var wheel = TimerWheel<UInt32>(now: now)
@@ -463,23 +477,53 @@ private func read<Value>(_ value: Value) -> Value { value }
 
     // MARK: Deadlines
 
-    @Test func nextDeadlineIsExactWithinTheCurrentSecondAndNeverLate() {
+    @Test func aFarEntryWakesTheWheelOnceAtItsDueTime() {
         let now = Instant(secondsSinceEpoch: 1000) + TimeSpan(microseconds: 200_000)
         var wheel = Wheel(now: now)
         #expect(read(wheel.nextDeadline) == nil)
         wheel.schedule(0, at: now + TimeSpan(microseconds: 500_000))
         #expect(read(wheel.nextDeadline) == now + TimeSpan(microseconds: 500_000))
-        let far = now + .days(3) + .seconds(7)
-        var distant = Wheel(now: now)
-        distant.schedule(0, at: far)
-        var wakeUps = 0
-        var clock = now
-        while let deadline = distant.nextDeadline, distant.advance(to: deadline).isEmpty {
-            #expect(deadline <= far && deadline > clock, "each deadline moves closer without passing the due time")
-            clock = deadline
-            wakeUps += 1
+        for far in [now + .seconds(90) + TimeSpan(microseconds: 1), now + .days(3) + .seconds(7), now + .days(900)] {
+            var distant = Wheel(now: now)
+            distant.schedule(0, at: far)
+            #expect(read(distant.nextDeadline) == far, "the deadline is the due time, not a slot boundary")
+            #expect(read(distant.advance(to: far)).map(\.due) == [far], "one wake-up cascades and hands it over")
         }
-        #expect(wakeUps <= 6, "a far entry costs at most one early wake-up per level")
+    }
+
+    /// With no cancel (nothing left behind to wake for), the deadline is always exactly the
+    /// earliest due time, at every level and after every advance: one wake-up per firing.
+    @Test(arguments: zip(0..<UInt64(startSeconds.count), startSeconds))
+    func nextDeadlineIsTheEarliestDueTimeWhenNothingWasCancelled(seed: UInt64, startSecond: Int64) throws {
+        var random = SplitMix64(seed: 0xDEAD_0000 + seed)
+        var now = Instant(secondsSinceEpoch: startSecond) + microseconds(random.next() % 1_000_000)
+        var wheel = Wheel(now: now)
+        var model = ReferenceTimerQueue()
+        var serial = 0
+        for _ in 0..<50_000 {
+            if random.next() % 3 != 0 || model.entries.isEmpty {
+                // Spread over every level: up to 2^(6..36) seconds ahead, any microsecond.
+                let bits = 6 * (1 + random.next() % 6)
+                let due = now + microseconds(random.next() % ((1 << bits) * 1_000_000))
+                wheel.schedule(serial, at: due)
+                model.schedule(Entry(due: due, serial: serial, element: serial))
+                serial += 1
+            } else {
+                now =
+                    random.next() % 2 == 0
+                    ? max(now, wheel.nextDeadline ?? now) : now + microseconds(random.next() % 90_000_000)
+                let fired = wheel.advance(to: now)
+                try #require(
+                    fired.map(\.element) == model.advance(to: now).map(\.element), "seed \(seed): fires as the model")
+            }
+            guard let earliest = model.earliest?.due else { continue }
+            // Beyond the levels' horizon the deadline is the next block's start.
+            let horizon = Instant(secondsSinceEpoch: (now.secondsSinceEpoch | ((1 << 36) - 1)) + 1)
+            try #require(
+                read(wheel.nextDeadline) == min(earliest, horizon),
+                "seed \(seed): the deadline is the earliest due time \(earliest.microseconds)")
+        }
+        wheel._checkInvariants()
     }
 
     // MARK: Bulk build and storage

@@ -34,10 +34,10 @@ extension TimerWheel {
                     precondition(
                         Self.slot(forKey: key, elapsed: elapsed) == slot,
                         "Entry \(index) due at \(item.due) is in slot \(slot) at clock \(elapsed)")
-                    if key == elapsed {
-                        precondition(currentMinimum <= item.due, "The current second's bound is above entry \(index)")
-                    }
+                    precondition(list.earliest <= item.due, "Slot \(slot)'s earliest due time is above entry \(index)")
                 }
+                precondition(
+                    list.count > 0 || list.earliest == .max, "Slot \(slot) is empty but keeps an earliest due time")
                 if slot < Self.overflowSlot {
                     let marked = occupied[slot >> Self.bitsPerLevel] & (1 << UInt64(slot & 63)) != 0
                     precondition(marked == (list.count > 0), "Slot \(slot)'s occupancy bit is wrong")

@@ -122,7 +122,6 @@ extension TimerWheel {
         let ends = UnsafeMutablePointer<Int>.allocate(capacity: Self.slotCount)
         defer { ends.deallocate() }
         for slot in 0..<Self.slotCount { (ends + slot).initialize(to: self.slots[slot].count) }
-        let clockSlot = Int(truncatingIfNeeded: elapsed) & 63
         var position = start
         for (entry, slot) in zip(entries, slots) {
             let slot = Int(slot)
@@ -132,7 +131,7 @@ extension TimerWheel {
             prefetchListEnd(of: items, at: ends[slot], capacity: self.slots[slot].capacity)
             items[ends[slot]] = Item(due: due, index: index, generation: 1, element: entry.element)
             ends[slot] += 1
-            if slot == clockSlot { currentMinimum = Swift.min(currentMinimum, due) }
+            self.slots[slot].earliest = Swift.min(self.slots[slot].earliest, due)
             handles[position] = Handle(index: index, generation: 1, slot: slot)
             position += 1
         }
@@ -152,24 +151,13 @@ extension TimerWheel {
         file(item, inSlot: slot(forDue: item.due))
     }
 
-    /// Files `item` in `slot`, which `slot(forDue:)` chose, keeping the current second's
-    /// bound.
-    ///
-    /// - Complexity: O(1) amortized.
-    @inlinable
-    @inline(__always)
-    mutating func file(_ item: Item, inSlot slot: Int) {
-        append(item, toSlot: slot)
-        // Only an entry due in the clock's own second lands in the clock's level-0 slot.
-        if slot == Int(truncatingIfNeeded: elapsed) & 63 { currentMinimum = Swift.min(currentMinimum, item.due) }
-    }
-
-    /// Appends `item` at the end of `slot`'s list.
+    /// Files `item` at the end of `slot`'s list, which `slot(forDue:)` chose, keeping the
+    /// slot's earliest due time.
     ///
     /// - Complexity: O(1) amortized: the slot's buffer doubles when full.
     @inlinable
     @inline(__always)
-    mutating func append(_ item: Item, toSlot slot: Int) {
+    mutating func file(_ item: Item, inSlot slot: Int) {
         let target = slots + slot
         let count = target.pointee.count
         if count == target.pointee.capacity { reserveItems(count + 1, inSlot: slot, exactly: false) }
@@ -177,6 +165,7 @@ extension TimerWheel {
         prefetchListEnd(of: items, at: count, capacity: target.pointee.capacity)
         items[count] = item
         target.pointee.count = count &+ 1
+        target.pointee.earliest = Swift.min(target.pointee.earliest, item.due)
         if count == 0 { markOccupied(slot) }
     }
 
@@ -239,7 +228,12 @@ extension TimerWheel {
         let last = target.pointee.items.unsafelyUnwrapped[count &- 1]
         guard last.index == handle.index && last.generation == handle.generation else { return false }
         target.pointee.count = count &- 1
-        if count == 1 { markEmpty(slot) }
+        if count == 1 {
+            // An empty slot's earliest due time starts afresh: the slot may next be filed for
+            // a later second, and a stale bound there would be a deadline nothing answers.
+            target.pointee.earliest = .max
+            markEmpty(slot)
+        }
         return true
     }
 
@@ -272,6 +266,7 @@ extension TimerWheel {
                 kept &+= isLive(item) ? 1 : 0
             }
             target.pointee.count = kept
+            target.pointee.earliest = (0..<kept).reduce(Int64.max) { Swift.min($0, items[$1].due) }
             if kept == 0 {
                 items.deallocate()
                 target.pointee = .empty

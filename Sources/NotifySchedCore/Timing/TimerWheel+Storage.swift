@@ -55,6 +55,11 @@ extension TimerWheel {
         /// The items there is room for.
         @usableFromInline var capacity: Int
 
+        /// The earliest due time (microseconds) of the items filed since the slot was last
+        /// emptied, live or dead: never later than its earliest live entry; `Int64.max` when
+        /// nothing was filed.
+        @usableFromInline var earliest: Int64
+
         /// A slot with no buffer.
         ///
         /// - Complexity: O(1)
@@ -63,6 +68,7 @@ extension TimerWheel {
             items = nil
             count = 0
             capacity = 0
+            earliest = .max
         }
 
         /// A slot with no buffer.

@@ -93,10 +93,6 @@ public struct TimerWheel<Element: BitwiseCopyable>: ~Copyable {
     /// The wheel's clock, in whole seconds since the epoch.
     @usableFromInline var elapsed: Int64
 
-    /// No more than the earliest due time in the current second's slot, in microseconds;
-    /// exact after an `advance(to:)`, and an earlier bound after a cancel there.
-    @usableFromInline var currentMinimum: Int64
-
     /// The number of scheduled entries.
     @usableFromInline var scheduledCount: Int
 
@@ -121,7 +117,6 @@ public struct TimerWheel<Element: BitwiseCopyable>: ~Copyable {
         freeCount = 0
         latestFreed = Self.noEntry
         elapsed = Self.second(of: now.microseconds)
-        currentMinimum = .max
         scheduledCount = 0
         deadCount = 0
     }
@@ -279,24 +274,22 @@ extension TimerWheel {
 
     /// When to call `advance(to:)` next: never later than the earliest due time.
     ///
-    /// It is exactly the earliest due time when that lies in the wheel's current second (or
-    /// before it), and otherwise the start of the slot that holds the earliest entry: a whole
-    /// second for the next 64 seconds, a coarser boundary further out. Advancing to that
-    /// boundary files the slot's entries at a finer level, after which the deadline is closer
-    /// to exact; a far entry costs at most one such early wake-up per level. A cancel mostly
-    /// leaves its filing behind, so when it cancelled every entry of the slot that sets the
-    /// deadline, the deadline stays there until `advance(to:)` reaches it (handing over
-    /// nothing) or a sweep drops the filings: one early wake-up, never a late one.
+    /// It is the earliest due time of the slot that holds the earliest entry, whatever its
+    /// level: each slot keeps the earliest due time filed in it, and no slot's entries fall due
+    /// before those of the slot that expires first. So the daemon wakes once per firing, at the
+    /// instant, and the `advance(to:)` then cascades the entry down the levels and hands it over
+    /// in one go. A cancel mostly leaves its filing behind, so when it cancelled the entry
+    /// that set the deadline, the deadline stays there until `advance(to:)` reaches it (handing
+    /// over nothing) or a sweep drops the filings: one early wake-up, never a late one. Beyond
+    /// the levels' horizon, it is the start of the next block of 2^36 seconds.
     ///
     /// - Returns: `nil` when nothing is scheduled, whatever cancelled filings are left.
     /// - Complexity: O(levels): one look at each level's bitmap.
     @inlinable
     public var nextDeadline: Instant? {
         guard scheduledCount > 0, let (slot, deadline) = nextExpiration() else { return nil }
-        if slot < Self.slotsPerLevel && deadline == elapsed {
-            return Instant(microseconds: currentMinimum)
-        }
-        return Instant(secondsSinceEpoch: deadline)
+        guard slot < Self.overflowSlot else { return Instant(secondsSinceEpoch: deadline) }
+        return Instant(microseconds: slots[slot].earliest)
     }
 
     /// Moves the clock forward to `now` and hands over every entry due by then.
@@ -316,11 +309,9 @@ extension TimerWheel {
         var fired: [(due: Instant, element: Element)] = []
         let target = Swift.max(Self.second(of: now.microseconds), elapsed)
         while let (slot, deadline) = nextExpiration(), deadline <= target {
-            // The clock moves to the slot's start. The current second's slot is empty then,
-            // or about to be emptied and refilled with what is not yet due, so its bound
-            // starts afresh.
+            // The clock moves to the slot's start; the slot is emptied, and what is not yet
+            // due is filed again, which sets the earliest due times afresh.
             elapsed = deadline
-            currentMinimum = .max
             if slot < Self.slotsPerLevel {
                 // Only the slot of `now`'s second can keep entries; once it does, nothing
                 // else is due.
@@ -329,10 +320,7 @@ extension TimerWheel {
                 cascade(slot)
             }
         }
-        if target > elapsed {
-            elapsed = target
-            currentMinimum = .max
-        }
+        if target > elapsed { elapsed = target }
         return fired
     }
 
@@ -361,7 +349,6 @@ extension TimerWheel {
         }
         deadCount = 0
         elapsed = second
-        currentMinimum = .max
         for item in pending { file(item) }
     }
 }
