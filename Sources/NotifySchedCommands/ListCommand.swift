@@ -65,12 +65,21 @@ struct ListCommand: ParsableCommand {
             valueName: "pattern"))
     var ids: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "How many entries to show, the soonest first (default 100; 0 for all).", valueName: "n"))
+    var limit = 100
+
+    @Option(help: ArgumentHelp("How many entries to skip before the first shown: the next page.", valueName: "n"))
+    var offset = 0
+
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
     @OptionGroup var options: FeedOptions
 
     func validate() throws {
+        guard limit >= 0, offset >= 0 else { throw ValidationError("--limit and --offset cannot be negative") }
         guard (1...ScheduleListing.maximumUpcoming).contains(upcoming) else {
             throw ValidationError("--upcoming must be between 1 and \(ScheduleListing.maximumUpcoming)")
         }
@@ -85,11 +94,14 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        if feeds.isEmpty, now == nil, let listing = try daemonListing() {
-            let zone = SystemTimeZone.current(environment: environment)
+        if feeds.isEmpty, now == nil {
             let configured = (try? UserConfiguration.load(config, environment: environment, quiet: true))?.sources ?? []
-            try write(listing, as: WallClock.now(), userZone: zone, configured: configured, environment: environment)
-            return
+            if let listing = try daemonListing(filter: filter(configured)) {
+                let zone = SystemTimeZone.current(environment: environment)
+                try write(
+                    listing, as: WallClock.now(), userZone: zone, configured: configured, environment: environment)
+                return
+            }
         }
         let configured = feeds.isEmpty
         let configuredSources = configured ? try UserConfiguration.load(config, environment: environment).sources : []
@@ -114,44 +126,87 @@ struct ListCommand: ParsableCommand {
             if let schedule = feed.schedule { schedules.append(schedule) }
         }
         let stored = configured ? try Self.storedState(of: paths, environment: environment) : StoredState()
-        let listing = ScheduleListing(
+        var listing = ScheduleListing(
             schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
             history: stored.history, settled: stored.settled, health: stored.health)
+        let filter = filter(configuredSources)
+        listing.rows.removeAll { row in
+            !filter.admits(source: row.source) || (!filter.states.isEmpty && !filter.states.contains(row.state))
+                || !filter.admits(id: row.id)
+        }
+        listing.total = listing.rows.count
+        listing.rows = Array(listing.rows.dropFirst(offset).prefix(limit == 0 ? .max : limit))
         try write(
             listing, as: instant, userZone: context.userZone, configured: configuredSources, environment: environment)
         if failed { throw CommandError(.failure, []) }
     }
 
-    /// Prints the rows the filters keep, as JSON or as a table that fits the terminal, with each
-    /// configured source by its name.
+    /// The entries `--source`, `--state` and `--id` keep, with each source named as configured.
+    private func filter(_ configured: [SourceConfiguration]) -> ListingFilter {
+        ListingFilter(sources: sourceFilters.map(configured.location(of:)), states: states, ids: ids)
+    }
+
+    /// Prints the rows, as JSON or as a table that fits the terminal, with each configured
+    /// source by its name; and on standard error, when the filter keeps more entries than
+    /// listed, how to see the others.
     private func write(
         _ listing: ScheduleListing, as now: Instant, userZone: ZoneRules, configured: [SourceConfiguration],
         environment: [String: String]
     ) throws {
-        var listing = listing
-        let locations = Set(sourceFilters.map(configured.location(of:)))
-        listing.rows.removeAll { row in
-            (!locations.isEmpty && !locations.contains(row.source)) || (!states.isEmpty && !states.contains(row.state))
-                || (!ids.isEmpty && !ids.contains { fnmatch($0, row.id, 0) == 0 })
-        }
         Output.standardOutput.write(
             json
                 ? try listing.json()
                 : listing.table(
                     userZone: userZone, now: now, width: TerminalWidth.ofStandardOutput(environment: environment),
                     sourceNames: configured.namesByLocation))
+        let shown = offset + listing.rows.count
+        if shown < listing.total {
+            Output.standardError.write(
+                Messages.catalog.translated(
+                    "notify-sched: listed {shown} of {total} entries; --offset {shown} lists the next, --limit 0 all",
+                    ["shown": "\(shown)", "total": "\(listing.total)"]))
+        }
     }
 
-    /// The running daemon's listing; nil when no daemon runs.
-    private func daemonListing() throws(CommandError) -> ScheduleListing? {
-        guard let results = try RunningDaemon.call("List", [.unsigned(UInt32(clamping: upcoming))]) else {
-            return nil
-        }
+    /// The running daemon's listing of the entries `filter` keeps, from `--offset` on and
+    /// `--limit` of them, asked for a page at a time; nil when no daemon runs.
+    private func daemonListing(filter: ListingFilter) throws(CommandError) -> ScheduleListing? {
+        let filterJSON: String
         do {
-            return try ScheduleListing(json: results.first?.string ?? "")
+            filterJSON = filter == .all ? "" : String(decoding: try JSONEncoder().encode(filter), as: UTF8.self)
         } catch {
-            throw CommandError(.failure, "notify-sched: the daemon's listing is malformed: \(error)")
+            throw CommandError(.failure, "notify-sched: cannot encode the listing's filter: \(error)")
         }
+        var listing: ScheduleListing?
+        while true {
+            let listed = listing?.rows.count ?? 0
+            let wanted = limit == 0 ? ControlCall.maximumListRows : min(limit - listed, ControlCall.maximumListRows)
+            guard
+                let results = try RunningDaemon.call(
+                    "List",
+                    [
+                        .unsigned(UInt32(clamping: upcoming)), .unsigned(UInt32(clamping: offset + listed)),
+                        .unsigned(UInt32(wanted)), .string(filterJSON),
+                    ])
+            else { break }
+            let page: ScheduleListing
+            do {
+                page = try ScheduleListing(
+                    json: results.first?.string ?? "", total: results.dropFirst().first?.unsigned.map(Int.init))
+            } catch {
+                throw CommandError(.failure, "notify-sched: the daemon's listing is malformed: \(error)")
+            }
+            if listing == nil {
+                listing = page
+            } else {
+                listing?.rows += page.rows
+                listing?.total = page.total
+            }
+            let rows = listed + page.rows.count
+            // An empty page: the schedule shrank meanwhile, or nothing is left.
+            if page.rows.isEmpty || offset + rows >= page.total || (limit != 0 && rows >= limit) { break }
+        }
+        return listing
     }
 
     /// What the state database says of the listed sources' entries.

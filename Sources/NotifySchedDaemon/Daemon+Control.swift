@@ -17,11 +17,19 @@ extension Daemon {
               <arg name="name" type="s" direction="in"/>
               <arg name="result" type="s" direction="out"/>
             </method>
-            <!-- The schedule as JSON, as the list command prints it with its json flag: an array, `upcoming`
-                 occurrences per entry (1 to 1000), each with its last delivery and state from the ledger. -->
+            <!-- A page of the schedule as JSON, as the list command prints it with its json flag: an
+                 array of the entries filter keeps, sorted by next occurrence, from position offset on,
+                 at most limit (1 to 1000) and at most about 1 MiB of them (always one when any is left);
+                 upcoming occurrences per entry (1 to 1000), each with its last delivery and state from
+                 the ledger. filter is empty, or a JSON object of the arrays sources (paths or URLs),
+                 states and ids (shell patterns). total is how many entries the filter keeps. -->
             <method name="List">
               <arg name="upcoming" type="u" direction="in"/>
+              <arg name="offset" type="u" direction="in"/>
+              <arg name="limit" type="u" direction="in"/>
+              <arg name="filter" type="s" direction="in"/>
               <arg name="listing" type="s" direction="out"/>
+              <arg name="total" type="u" direction="out"/>
             </method>
             <!-- The daemon, the notification server and the sources with their health, as a JSON object. -->
             <method name="Status">
@@ -108,8 +116,11 @@ extension Daemon {
         switch decoded {
         case .postEvent(let name):
             return [.string(postEvent(name, at: now))]
-        case .list(let upcoming):
-            return [.string(try listing(upcoming: upcoming, at: now).json())]
+        case .list(let upcoming, let offset, let limit, let filter):
+            let page = try listing(upcoming: upcoming, rows: offset..<offset + limit, filter: filter, at: now)
+            // The whole schedule's next occurrences were sorted for it: a page leaves no growth behind.
+            FreedMemory.release()
+            return [.string(page.json), .unsigned(UInt32(clamping: page.total))]
         case .status:
             return [.string(try Self.json(status(at: now)))]
         case .handle(let id, let showAlert):
@@ -132,21 +143,42 @@ extension Daemon {
         }
     }
 
-    /// The schedule as of `now`, with each entry's last ledger record.
-    private func listing(upcoming: Int, at now: Instant) throws -> ScheduleListing {
-        var history: [String: [String: LedgerRecord]] = [:]
-        var settled: [String: [String: Instant]] = [:]
+    /// The `rows` of the schedule `filter` keeps, as of `now`, as a compact JSON array cut
+    /// short once it passes `ControlCall.maximumListBytes`, and how many rows the filter keeps.
+    /// Each entry's settled instant is the planner's; only the listed entries' ledger records
+    /// are read, unless the filter names states.
+    private func listing(
+        upcoming: Int, rows: Range<Int>, filter: ListingFilter, at now: Instant
+    ) throws -> (json: String, total: Int) {
+        let settled = core.planner.settledThrough()
         var schedules: [Schedule] = []
+        var settledByListed: [[Instant?]] = []
         for index in sources.indices {
             guard let schedule = schedule(of: index) else { continue }
             schedules.append(schedule)
-            history[sources[index].location] = try store.latestRecords(source: sources[index].location)
-            settled[sources[index].location] = try store.settledThrough(source: sources[index].location)
+            settledByListed.append(settled[index])
         }
-        return ScheduleListing(
-            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone,
-            history: history, settled: settled,
+        let store = self.store
+        let listing = try ScheduleListing(
+            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, filter: filter, page: rows,
+            settled: settledByListed,
+            records: { (index, ids) throws(StoreError) in
+                let source = schedules[index].source
+                return filter.states.isEmpty
+                    ? try store.latestRecords(source: source, entryIDs: ids) : try store.latestRecords(source: source)
+            },
             health: Dictionary(core.polling.sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var encoded: [String] = []
+        var bytes = 2
+        for row in listing.rows {
+            let text = String(decoding: try encoder.encode(row), as: UTF8.self)
+            bytes += text.utf8.count + 1
+            if !encoded.isEmpty, bytes > ControlCall.maximumListBytes { break }
+            encoded.append(text)
+        }
+        return ("[" + encoded.joined(separator: ",") + "]", listing.total)
     }
 
     private func status(at now: Instant) -> DaemonStatus {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NotifySchedCore
 
 /// What `notify-sched list` shows: each entry with its next occurrences and what the ledger
@@ -47,8 +48,11 @@ public struct ScheduleListing: Sendable {
         }
     }
 
-    /// The entries, timed ones first by next occurrence, then the others in feed order.
+    /// The entries, timed ones first by next occurrence, then the others in feed order: all of
+    /// them, or the page asked for.
     public var rows: [Row]
+    /// How many entries the listing's filter keeps, on every page.
+    public var total: Int
     /// The most occurrences per entry a listing shows: a caller cannot make the daemon compute
     /// and hold an unbounded listing.
     public static let maximumUpcoming = ControlCall.maximumUpcoming
@@ -65,56 +69,109 @@ public struct ScheduleListing: Sendable {
         history: [String: [String: LedgerRecord]] = [:], settled: [String: [String: Instant]] = [:],
         health: [String: SourceHealth] = [:]
     ) {
-        var rows: [(row: Row, next: Instant?)] = []
-        for schedule in schedules {
-            let records = history[schedule.source] ?? [:]
-            let sourceHealth = health[schedule.source].map(SourceHealthReport.init)
-            for entry in schedule.entries {
-                let record = records[entry.id]
-                // What is settled is done, as for the planner: an immediate entry once shown has
-                // no occurrence left, and nothing up to the settled instant comes again.
-                let settledThrough = settled[schedule.source]?[entry.id] ?? record?.occurrence
-                var instants: [Instant]
-                switch (entry.trigger, settledThrough) {
-                case (.immediate, .some):
-                    instants = []
-                default:
-                    let from = settledThrough.map { max(now, $0.nextMicrosecond) } ?? now
-                    instants = entry.trigger.occurrences(onOrAfter: from, limit: upcoming, userZone: userZone)
+        self.init(
+            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone,
+            settled: schedules.map { schedule in
+                schedule.entries.map {
+                    settled[schedule.source]?[$0.id] ?? history[schedule.source]?[$0.id]?.occurrence
                 }
-                if let expires = entry.expires { instants.removeAll { $0 >= expires } }
-                // What a daemon starting now would deliver at once.
-                let delivered = record.flatMap { $0.outcome == .missed ? nil : $0 }
-                let plan = OccurrencePlan(
-                    for: entry, settledThrough: settledThrough, now: now, context: PlanningContext(userZone: userZone))
-                let catchUp: Instant? = if case .immediate = entry.trigger { nil } else { plan.deliver }
-                let row = Row(
-                    id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
-                    dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,
-                    action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
-                    trigger: entry.trigger.summary(news: schedule.news),
-                    occurrences: instants.map(\.rfc3339), catchUp: catchUp?.rfc3339,
-                    lastDelivery: delivered?.occurrence.rfc3339, lastOccurrenceID: delivered?.occurrenceID,
-                    state: record?.outcome.rawValue ?? "pending", sourceHealth: sourceHealth)
-                rows.append((row, instants.first))
+            },
+            records: { index, _ in history[schedules[index].source] ?? [:] }, health: health)
+    }
+
+    /// Lists the entries of `schedules` that `filter` keeps, as of `now`, `upcoming` occurrences
+    /// per entry, sorted by next occurrence: all of them, or the rows of `page` (positions in
+    /// the filtered listing). Only the rows listed are built and only their ledger records
+    /// read, so a page of a schedule of 10^6 entries costs one next occurrence per entry.
+    ///
+    /// - Parameters:
+    ///   - settled: The instant each entry is settled through, by schedule and entry position.
+    ///   - records: The latest ledger records of the named entries of a schedule (by its
+    ///     position in `schedules`), by entry id; asked for every entry of the schedule when
+    ///     the filter names states, for the page's otherwise.
+    ///   - health: How each source's checks fare, by source.
+    /// - Throws: What `records` throws.
+    public init<Failure: Error>(
+        schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, filter: ListingFilter = .all,
+        page: Range<Int>? = nil, settled: [[Instant?]],
+        records: (_ schedule: Int, _ entryIDs: [String]) throws(Failure) -> [String: LedgerRecord],
+        health: [String: SourceHealth] = [:]
+    ) throws(Failure) {
+        var kept: [(next: Int64, schedule: Int32, entry: Int32)] = []
+        var stateRecords: [[String: LedgerRecord]] = Array(repeating: [:], count: schedules.count)
+        for (index, schedule) in schedules.enumerated() where filter.admits(source: schedule.source) {
+            if !filter.states.isEmpty { stateRecords[index] = try records(index, schedule.entries.map(\.id)) }
+            for (position, entry) in schedule.entries.enumerated() where filter.admits(id: entry.id) {
+                if !filter.states.isEmpty, !filter.states.contains(stateRecords[index][entry.id].state) { continue }
+                let next = Self.instants(
+                    of: entry, settledThrough: settled[index][position], now: now, limit: 1, userZone: userZone
+                ).first
+                kept.append((next?.microseconds ?? .max, Int32(index), Int32(position)))
             }
         }
-        // Stable: entries without a clock time keep feed order after the timed ones.
-        self.rows = rows.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.next, rhs.element.next) {
-            case (let left?, let right?): left != right ? left < right : lhs.offset < rhs.offset
-            case (.some, nil): true
-            case (nil, .some): false
-            case (nil, nil): lhs.offset < rhs.offset
+        // Entries without a clock time (`Int64.max`) keep feed order after the timed ones.
+        kept.sort { ($0.next, $0.schedule, $0.entry) < ($1.next, $1.schedule, $1.entry) }
+        total = kept.count
+        let listed = page.map { kept[$0.clamped(to: kept.indices)] } ?? kept[...]
+        var pageRecords: [Int: [String: LedgerRecord]] = [:]
+        if filter.states.isEmpty {
+            for index in Set(listed.map { Int($0.schedule) }).sorted() {
+                let ids = listed.filter { $0.schedule == index }.map { schedules[index].entries[Int($0.entry)].id }
+                pageRecords[index] = try records(index, ids)
             }
-        }.map(\.element.row)
+        }
+        rows = listed.map { item in
+            let (index, position) = (Int(item.schedule), Int(item.entry))
+            let schedule = schedules[index]
+            let entry = schedule.entries[position]
+            return Self.row(
+                for: entry, of: schedule, now: now, upcoming: upcoming, userZone: userZone,
+                record: (filter.states.isEmpty ? pageRecords[index] : stateRecords[index])?[entry.id],
+                settledThrough: settled[index][position], health: health[schedule.source])
+        }
+    }
+
+    /// The instants an entry comes next, the first at or after `now`, `limit` at most: none for
+    /// an immediate entry once shown, and nothing up to the instant it is settled through or
+    /// from its expiry on, as for the planner.
+    private static func instants(
+        of entry: ScheduleEntry, settledThrough: Instant?, now: Instant, limit: Int, userZone: ZoneRules
+    ) -> [Instant] {
+        if case .immediate = entry.trigger, settledThrough != nil { return [] }
+        let from = settledThrough.map { max(now, $0.nextMicrosecond) } ?? now
+        var instants = entry.trigger.occurrences(onOrAfter: from, limit: limit, userZone: userZone)
+        if let expires = entry.expires { instants.removeAll { $0 >= expires } }
+        return instants
+    }
+
+    /// The row of `entry`.
+    private static func row(
+        for entry: ScheduleEntry, of schedule: Schedule, now: Instant, upcoming: Int, userZone: ZoneRules,
+        record: LedgerRecord?, settledThrough: Instant?, health: SourceHealth?
+    ) -> Row {
+        let instants = instants(
+            of: entry, settledThrough: settledThrough, now: now, limit: upcoming, userZone: userZone)
+        // What a daemon starting now would deliver at once.
+        let delivered = record.flatMap { $0.outcome == .missed ? nil : $0 }
+        let plan = OccurrencePlan(
+            for: entry, settledThrough: settledThrough, now: now, context: PlanningContext(userZone: userZone))
+        let catchUp: Instant? = if case .immediate = entry.trigger { nil } else { plan.deliver }
+        return Row(
+            id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
+            dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,
+            action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
+            trigger: entry.trigger.summary(news: schedule.news),
+            occurrences: instants.map(\.rfc3339), catchUp: catchUp?.rfc3339,
+            lastDelivery: delivered?.occurrence.rfc3339, lastOccurrenceID: delivered?.occurrenceID,
+            state: record.state, sourceHealth: health.map(SourceHealthReport.init))
     }
 
     /// A listing of rows another process built (the daemon's `List` answer).
     ///
     /// - Throws: `DecodingError` when `json` is not such a listing.
-    public init(json: String) throws {
+    public init(json: String, total: Int? = nil) throws {
         rows = try JSONDecoder().decode([Row].self, from: Data(json.utf8))
+        self.total = total ?? rows.count
     }
 
     /// The rows as a JSON array, pretty-printed with sorted keys.
@@ -175,6 +232,19 @@ public struct ScheduleListing: Sendable {
         guard case .absolute(let instant)? = Timestamp.parse(text) else { return nil }
         return instant
     }
+}
+
+extension ListingFilter {
+    /// Whether the entries of `source` may be listed.
+    public func admits(source: String) -> Bool { sources.isEmpty || sources.contains(source) }
+
+    /// Whether an entry of this id may be listed.
+    public func admits(id: String) -> Bool { ids.isEmpty || ids.contains { fnmatch($0, id, 0) == 0 } }
+}
+
+extension LedgerRecord? {
+    /// The state `list` shows for an entry whose latest record this is: `pending` without one.
+    fileprivate var state: String { self?.outcome.rawValue ?? "pending" }
 }
 
 extension Trigger {

@@ -34,6 +34,31 @@ extension StateStore {
         }
     }
 
+    /// The record of the latest occurrence of each of `entryIDs` of `source` that has one, by
+    /// entry id: what `latestRecords(source:)` says of those entries, read through the index
+    /// for them only (a page of a listing, whatever the ledger's size).
+    public func latestRecords(source: String, entryIDs: [String]) throws(StoreError) -> [String: LedgerRecord] {
+        try read("read the ledger of \(source)") { database in
+            var latest: [String: LedgerRecord] = [:]
+            // Well under SQLite's bound on the parameters of one statement.
+            for chunk in stride(from: 0, to: entryIDs.count, by: 500) {
+                let ids = entryIDs[chunk..<min(chunk + 500, entryIDs.count)]
+                let rows = try Row.fetchCursor(
+                    database,
+                    sql: """
+                        SELECT *, max(occurrence_us) FROM ledger
+                        WHERE source = ? AND entry_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))
+                        GROUP BY entry_id
+                        """,
+                    arguments: StatementArguments([source] + Array(ids)))
+                while let row = try rows.next() {
+                    if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
+                }
+            }
+            return latest
+        }
+    }
+
     /// The records whose popups may still be on screen: delivered, with a popup id.
     public func onScreen() throws(StoreError) -> [LedgerRecord] {
         try read("read the popups on screen") { database in

@@ -205,7 +205,8 @@ struct ControlInterfaceTests {
         let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(1)
         let call = try Self.gdbus(
-            ["call", "--method", "org.notify_sched.Daemon1.List", "4294967295"], environment: bus.environment)
+            ["call", "--method", "org.notify_sched.Daemon1.List", "4294967295", "0", "10", ""],
+            environment: bus.environment)
         #expect(call.status != 0)
         #expect(call.standardError.contains("upcoming must be between 1 and 1000"), "\(call.standardError)")
         let listed = try CLI.run(["list", "--upcoming", "1000"], environment: bus.environment)

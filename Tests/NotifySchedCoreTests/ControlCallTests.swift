@@ -23,7 +23,15 @@ import Testing
 
     @Test func everyMethodDecodesWithItsArguments() throws {
         #expect(try decode("PostEvent", [.string("deploy")]).get() == .postEvent(name: "deploy"))
-        #expect(try decode("List", [.unsigned(10)]).get() == .list(upcoming: 10))
+        #expect(
+            try decode("List", [.unsigned(10), .unsigned(0), .unsigned(50), .string("")]).get()
+                == .list(upcoming: 10, offset: 0, limit: 50, filter: .all))
+        #expect(
+            try decode(
+                "List", [.unsigned(1), .unsigned(7), .unsigned(1), .string(#"{"ids":["news-*"],"states":["acted"]}"#)]
+            )
+            .get() == .list(upcoming: 1, offset: 7, limit: 1, filter: ListingFilter(states: ["acted"], ids: ["news-*"]))
+        )
         #expect(try decode("Status", []).get() == .status)
         #expect(
             try decode("Handle", [.string("0123"), .boolean(true)]).get()
@@ -62,8 +70,26 @@ import Testing
     }
 
     @Test func valuesPastTheirBoundsAreRefusedSayingWhich() {
-        #expect(refusal("List", [.unsigned(4_294_967_295)]) == "List: upcoming must be between 1 and 1000")
-        #expect(refusal("List", [.unsigned(0)]) != nil)
+        #expect(
+            refusal("List", [.unsigned(4_294_967_295), .unsigned(0), .unsigned(10), .string("")])
+                == "List: upcoming must be between 1 and 1000")
+        #expect(refusal("List", [.unsigned(0), .unsigned(0), .unsigned(10), .string("")]) != nil)
+        #expect(
+            refusal("List", [.unsigned(1), .unsigned(0), .unsigned(1001), .string("")])
+                == "List: limit must be between 1 and 1000", "a page is bounded")
+        #expect(
+            refusal("List", [.unsigned(1), .unsigned(0), .unsigned(0), .string("")])
+                == "List: limit must be between 1 and 1000")
+        #expect(
+            refusal("List", [.unsigned(1), .unsigned(0), .unsigned(10), .string("[1]")])
+                == "List: the filter is not a JSON object of sources, states and ids")
+        let manyIDs = "{\"ids\":[" + Array(repeating: "\"a\"", count: 65).joined(separator: ",") + "]}"
+        #expect(
+            refusal("List", [.unsigned(1), .unsigned(0), .unsigned(10), .string(manyIDs)])
+                == "List: the filter names more than 64 ids")
+        #expect(
+            refusal("List", [.unsigned(1), .unsigned(0), .unsigned(10), .string(#"{"ids":[""]}"#)])
+                == "List: the filter's ids must be 1 to 256 bytes long each")
         #expect(refusal("PostEvent", [.string("")]) == "PostEvent: the event name is empty")
         #expect(
             refusal("PostEvent", [.string(String(repeating: "e", count: 257))])
@@ -98,6 +124,7 @@ import Testing
 
     @Test func wrongArgumentsAndUnknownMethodsAreRefused() {
         #expect(refusal("List", [.string("10")]) == "List: wrong arguments (see the introspection data)")
+        #expect(refusal("List", [.unsigned(10)]) == "List: wrong arguments (see the introspection data)")
         #expect(refusal("Status", [.boolean(true)]) != nil)
         #expect(refusal("Test", [.string("Hi")]) != nil)
         #expect(refusal("Reboot", []) == #"the control interface has no method "Reboot""#)

@@ -219,7 +219,7 @@ _notify-sched_list() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--feed --source --state --id --allow-scheme --ca-file)
-    non_repeating_options=(--config --now --upcoming --public-key --connect-timeout --timeout --dialect)
+    non_repeating_options=(--config --now --upcoming --limit --offset --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options 0
 
     # Offer option value completions
@@ -243,6 +243,12 @@ _notify-sched_list() {
         return
         ;;
     '--id')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--offset')
         return
         ;;
     '--allow-scheme')

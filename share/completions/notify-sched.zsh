@@ -107,6 +107,8 @@ _notify-sched_list() {
         '*--source[Only the entries of this source\: its name in the configuration, or its feed'\''s path or URL (repeatable).]:source:'
         '*--state[Only the entries in this state\: pending, delivered, acted, ignored, reminded, closed or missed (repeatable).]:state:'
         '*--id[Only the entries whose id matches this shell pattern, such as '\''standup'\'' or '\''news-*'\'' (repeatable).]:pattern:'
+        '--limit[How many entries to show, the soonest first (default 100; 0 for all).]:n:'
+        '--offset[How many entries to skip before the first shown\: the next page.]:n:'
         '--json[Print a JSON array instead of a table.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A call on the daemon's control interface (`org.notify_sched.Daemon1`), decoded and checked:
 /// what a local client may ask, with every value bounded before the daemon acts on it.
 ///
@@ -8,8 +10,9 @@
 public enum ControlCall: Sendable, Equatable {
     /// `PostEvent(s name)`.
     case postEvent(name: String)
-    /// `List(u upcoming)`.
-    case list(upcoming: Int)
+    /// `List(u upcoming, u offset, u limit, s filter)`: the rows from `offset` on, `limit` at
+    /// most, of the entries `filter` keeps.
+    case list(upcoming: Int, offset: Int, limit: Int, filter: ListingFilter)
     /// `Status()`.
     case status
     /// `Handle(s id, b show_alert)`.
@@ -31,6 +34,14 @@ public enum ControlCall: Sendable, Equatable {
 
     /// The most occurrences per entry `List` returns (`list --upcoming` has the same bound).
     public static let maximumUpcoming = 1000
+    /// The most rows one `List` reply holds (fewer when they would pass `maximumListBytes`).
+    public static let maximumListRows = 1000
+    /// How large one `List` reply's rows may grow, in bytes of JSON, before the rest are left
+    /// for the next page; a page always holds one row (a row is at most a few MiB: two feed
+    /// strings and its occurrences), so a reply stays far under the bus's message limit.
+    public static let maximumListBytes = 1 << 20
+    /// The most sources, states or id patterns a `List` filter names.
+    public static let maximumFilterItems = 64
     /// The longest event name or occurrence id, in UTF-8 bytes.
     public static let maximumNameBytes = 256
     /// The longest test popup title, body or label, in UTF-8 bytes.
@@ -48,11 +59,19 @@ public enum ControlCall: Sendable, Equatable {
             guard arguments.count == 1, case .string(let name) = arguments[0] else { throw wrong }
             self = .postEvent(name: try Self.name(name, "the event name", of: method))
         case "List":
-            guard arguments.count == 1, case .unsigned(let upcoming) = arguments[0] else { throw wrong }
+            guard arguments.count == 4, case .unsigned(let upcoming) = arguments[0],
+                case .unsigned(let offset) = arguments[1], case .unsigned(let limit) = arguments[2],
+                case .string(let filter) = arguments[3]
+            else { throw wrong }
             guard (1...UInt32(Self.maximumUpcoming)).contains(upcoming) else {
                 throw Self.bad(method, "upcoming must be between 1 and \(Self.maximumUpcoming)")
             }
-            self = .list(upcoming: Int(upcoming))
+            guard (1...UInt32(Self.maximumListRows)).contains(limit) else {
+                throw Self.bad(method, "limit must be between 1 and \(Self.maximumListRows)")
+            }
+            self = .list(
+                upcoming: Int(upcoming), offset: Int(offset), limit: Int(limit),
+                filter: try Self.listingFilter(filter, of: method))
         case "Status":
             guard arguments.isEmpty else { throw wrong }
             self = .status
@@ -87,6 +106,40 @@ public enum ControlCall: Sendable, Equatable {
             throw bad(method, "\(what) is longer than \(maximumNameBytes) bytes")
         }
         return text
+    }
+
+    /// A `List` call's filter: empty for none, or a JSON object with the arrays `sources`,
+    /// `states` and `ids` (each optional), of at most `maximumFilterItems` names each.
+    private static func listingFilter(_ text: String, of method: String) throws(CoreError) -> ListingFilter {
+        guard !text.isEmpty else { return .all }
+        struct Lists: Decodable {
+            var sources: [String]?
+            var states: [String]?
+            var ids: [String]?
+        }
+        let lists: Lists
+        do {
+            lists = try JSONDecoder().decode(Lists.self, from: Data(text.utf8))
+        } catch {
+            throw bad(method, "the filter is not a JSON object of sources, states and ids")
+        }
+        var filter = ListingFilter()
+        // A source is a path or a URL, which may be longer than a name.
+        for (list, name, longest, keyPath) in [
+            (lists.sources, "sources", 4096, \ListingFilter.sources),
+            (lists.states, "states", maximumNameBytes, \.states),
+            (lists.ids, "ids", maximumNameBytes, \.ids),
+        ] {
+            let items = list ?? []
+            guard items.count <= maximumFilterItems else {
+                throw bad(method, "the filter names more than \(maximumFilterItems) \(name)")
+            }
+            if items.contains(where: { $0.isEmpty || $0.utf8.count > longest }) {
+                throw bad(method, "the filter's \(name) must be 1 to \(longest) bytes long each")
+            }
+            filter[keyPath: keyPath] = items
+        }
+        return filter
     }
 
     /// The popup of a `Test` call's nine strings: title, body, action label and URL, urgency,

@@ -92,6 +92,18 @@ public struct OccurrencePlanner: ~Copyable {
     /// How many sources it follows.
     public var sourceCount: Int { sources.count }
 
+    /// What each entry is settled through (`OccurrencePlan`), by source index and then entry
+    /// position in the source's schedule; nil for an entry with nothing settled.
+    ///
+    /// - Complexity: O(*n*) for *n* entries of all sources.
+    public func settledThrough() -> [[Instant?]] {
+        var bySource = schedules.map { [Instant?](repeating: nil, count: $0?.entries.count ?? 0) }
+        for (element, reference) in references.enumerated() where !reference.isVacant {
+            bySource[reference.source][reference.entry] = settled[element]
+        }
+        return bySource
+    }
+
     /// The schedule in force for the source at `location`, if its feed was loaded.
     public func schedule(at location: String) -> Schedule? {
         sources.firstIndex { $0.location == location }.flatMap { schedules[$0] }
