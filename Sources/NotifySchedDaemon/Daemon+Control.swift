@@ -158,9 +158,22 @@ extension Daemon {
             schedules.append(schedule)
             settledByListed.append(settled[index])
         }
+        // The order of the last call, brought forward, while the planner has changed nothing it
+        // depends on.
+        var order = listingOrder.flatMap {
+            $0.revision == core.planner.revision && $0.order.asOf <= now ? $0.order : nil
+        }
+        listingOrder = nil
+        if order == nil {
+            order = ListingOrder(schedules: schedules, settled: settledByListed, now: now, userZone: userZone)
+        } else {
+            order?.advance(to: now, schedules: schedules, settled: settledByListed, userZone: userZone)
+        }
+        listingOrder = order.map { ($0, core.planner.revision) }
         let store = self.store
         let listing = try ScheduleListing(
-            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, filter: filter, page: rows,
+            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, order: order, filter: filter,
+            page: rows,
             settled: settledByListed,
             records: { (index, ids) throws(StoreError) in
                 let source = schedules[index].source

@@ -80,6 +80,9 @@ public final class Daemon {
     var timerWakeUps = 0
     /// Popups shown whose deliveries wait for the ledger (`recordDeliveries(unless:)`).
     var unrecordedDeliveries: [StateStore.Delivery] = []
+    /// The order of the last `List` call's listing, and the planner's revision it was computed
+    /// at: the next call brings it forward rather than sorting every entry again.
+    var listingOrder: (order: ListingOrder, revision: Int)?
     let zones = TimeZoneDatabase()
     /// `TZ` is unset: the user's zone is the system's, and follows its changes.
     let followsSystemZone: Bool

@@ -82,9 +82,10 @@ public struct ScheduleListing: Sendable {
     /// Lists the entries of `schedules` that `filter` keeps, as of `now`, `upcoming` occurrences
     /// per entry, sorted by next occurrence: all of them, or the rows of `page` (positions in
     /// the filtered listing). Only the rows listed are built and only their ledger records
-    /// read, so a page of a schedule of 10^6 entries costs one next occurrence per entry.
+    /// read, so a page of a schedule of 10^6 entries costs little more than walking `order`.
     ///
     /// - Parameters:
+    ///   - order: The entries by next occurrence as of `now`; computed here when nil.
     ///   - settled: The instant each entry is settled through, by schedule and entry position.
     ///   - records: The latest ledger records of the named entries of a schedule (by its
     ///     position in `schedules`), by entry id; asked for every entry of the schedule when
@@ -92,25 +93,31 @@ public struct ScheduleListing: Sendable {
     ///   - health: How each source's checks fare, by source.
     /// - Throws: What `records` throws.
     public init<Failure: Error>(
-        schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, filter: ListingFilter = .all,
-        page: Range<Int>? = nil, settled: [[Instant?]],
+        schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, order: ListingOrder? = nil,
+        filter: ListingFilter = .all, page: Range<Int>? = nil, settled: [[Instant?]],
         records: (_ schedule: Int, _ entryIDs: [String]) throws(Failure) -> [String: LedgerRecord],
         health: [String: SourceHealth] = [:]
     ) throws(Failure) {
-        var kept: [(next: Int64, schedule: Int32, entry: Int32)] = []
+        let order = order ?? ListingOrder(schedules: schedules, settled: settled, now: now, userZone: userZone)
         var stateRecords: [[String: LedgerRecord]] = Array(repeating: [:], count: schedules.count)
-        for (index, schedule) in schedules.enumerated() where filter.admits(source: schedule.source) {
-            if !filter.states.isEmpty { stateRecords[index] = try records(index, schedule.entries.map(\.id)) }
-            for (position, entry) in schedule.entries.enumerated() where filter.admits(id: entry.id) {
-                if !filter.states.isEmpty, !filter.states.contains(stateRecords[index][entry.id].state) { continue }
-                let next = Self.instants(
-                    of: entry, settledThrough: settled[index][position], now: now, limit: 1, userZone: userZone
-                ).first
-                kept.append((next?.microseconds ?? .max, Int32(index), Int32(position)))
+        if !filter.states.isEmpty {
+            for (index, schedule) in schedules.enumerated() where filter.admits(source: schedule.source) {
+                stateRecords[index] = try records(index, schedule.entries.map(\.id))
             }
         }
-        // Entries without a clock time (`Int64.max`) keep feed order after the timed ones.
-        kept.sort { ($0.next, $0.schedule, $0.entry) < ($1.next, $1.schedule, $1.entry) }
+        let admittedSources = schedules.map { filter.admits(source: $0.source) }
+        let kept: [ListingOrder.Key]
+        if filter == .all {
+            kept = order.keys
+        } else {
+            kept = order.keys.filter { key in
+                let index = Int(key.schedule)
+                guard admittedSources[index] else { return false }
+                let id = schedules[index].entries[Int(key.entry)].id
+                return filter.admits(id: id)
+                    && (filter.states.isEmpty || filter.states.contains(stateRecords[index][id].state))
+            }
+        }
         total = kept.count
         let listed = page.map { kept[$0.clamped(to: kept.indices)] } ?? kept[...]
         var pageRecords: [Int: [String: LedgerRecord]] = [:]
@@ -134,7 +141,7 @@ public struct ScheduleListing: Sendable {
     /// The instants an entry comes next, the first at or after `now`, `limit` at most: none for
     /// an immediate entry once shown, and nothing up to the instant it is settled through or
     /// from its expiry on, as for the planner.
-    private static func instants(
+    static func instants(
         of entry: ScheduleEntry, settledThrough: Instant?, now: Instant, limit: Int, userZone: ZoneRules
     ) -> [Instant] {
         if case .immediate = entry.trigger, settledThrough != nil { return [] }

@@ -104,3 +104,39 @@ import Testing
         return schedule
     }
 }
+
+extension ScheduleListingPageTests {
+    /// An order kept between calls and brought forward (the daemon's, between `List` calls)
+    /// lists what an order sorted afresh does, over weeks of calls in which entries are
+    /// delivered and settle.
+    @Test(arguments: 0..<UInt64(12))
+    func anOrderBroughtForwardListsWhatAFreshOrderDoes(seed: UInt64) throws {
+        var random = SplitMix64(seed: 0x0DE2_0000 + seed)
+        let userZone = try #require(Self.zones.zone(named: ["Europe/Dublin", "UTC", "Asia/Kolkata"][Int(seed % 3)]))
+        let schedules = (0..<2).map { source in
+            Self.schedule(source: "feed-\(source)", entries: Int.random(in: 20...80, using: &random), using: &random)
+        }
+        var settled = schedules.map { [Instant?](repeating: nil, count: $0.entries.count) }
+        var now = Self.start
+        var order = ListingOrder(schedules: schedules, settled: settled, now: now, userZone: userZone)
+        for call in 0..<60 {
+            now = now + TimeSpan(microseconds: Int64.random(in: 0...(3 * 86_400_000_000), using: &random))
+            // Some entries were delivered or missed meanwhile: settled at an instant up to now.
+            for _ in 0..<Int.random(in: 0...10, using: &random) {
+                let index = Int.random(in: 0..<schedules.count, using: &random)
+                guard !settled[index].isEmpty else { continue }
+                let position = Int.random(in: 0..<settled[index].count, using: &random)
+                let instant = now - TimeSpan(microseconds: Int64.random(in: 0...86_400_000_000, using: &random))
+                settled[index][position] = max(settled[index][position] ?? instant, instant)
+            }
+            order.advance(to: now, schedules: schedules, settled: settled, userZone: userZone)
+            let noRecords: (Int, [String]) -> [String: LedgerRecord] = { _, _ in [:] }
+            let kept = ScheduleListing(
+                schedules: schedules, now: now, upcoming: 2, userZone: userZone, order: order, settled: settled,
+                records: noRecords)
+            let fresh = ScheduleListing(
+                schedules: schedules, now: now, upcoming: 2, userZone: userZone, settled: settled, records: noRecords)
+            try #require(kept.rows == fresh.rows, "seed \(seed), call \(call): the kept order lists as a fresh one")
+        }
+    }
+}

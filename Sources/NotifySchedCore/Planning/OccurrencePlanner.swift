@@ -92,6 +92,12 @@ public struct OccurrencePlanner: ~Copyable {
     /// How many sources it follows.
     public var sourceCount: Int { sources.count }
 
+    /// Changes whenever a schedule is put in force or everything is planned again (a clock
+    /// step, a zone change): what was derived from the schedules and the clock before, such as
+    /// a listing's order (`ListingOrder`), is stale. Deliveries do not change it: they settle
+    /// only what has come.
+    public private(set) var revision = 0
+
     /// What each entry is settled through (`OccurrencePlan`), by source index and then entry
     /// position in the source's schedule; nil for an entry with nothing settled.
     ///
@@ -124,6 +130,7 @@ public struct OccurrencePlanner: ~Copyable {
         _ schedule: Schedule, source index: Int, settled stored: [String: Instant],
         answers storedAnswers: [String: EntryAnswer] = [:], at now: Instant
     ) -> (changes: ScheduleChanges, effects: [PlannerEffect]) {
+        revision += 1
         let old = schedules[index]?.entries ?? []
         let changes = ScheduleChanges(from: old, to: schedule.entries)
         var elements = [UInt32?](repeating: nil, count: old.count)
@@ -247,6 +254,7 @@ public struct OccurrencePlanner: ~Copyable {
 
     /// Plans every entry anew from what is settled.
     private mutating func replan(at now: Instant) -> [PlannerEffect] {
+        revision += 1
         wheel = TimerWheel(now: now)
         handles = Array(repeating: nil, count: references.count)
         showing = [:]
