@@ -126,19 +126,18 @@ struct ListCommand: ParsableCommand {
             if let schedule = feed.schedule { schedules.append(schedule) }
         }
         let stored = configured ? try Self.storedState(of: paths, environment: environment) : StoredState()
-        var listing = ScheduleListing(
+        let listing = ScheduleListing(
             schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
+            filter: filter(configuredSources), page: page,
             history: stored.history, settled: stored.settled, health: stored.health)
-        let filter = filter(configuredSources)
-        listing.rows.removeAll { row in
-            !filter.admits(source: row.source) || (!filter.states.isEmpty && !filter.states.contains(row.state))
-                || !filter.admits(id: row.id)
-        }
-        listing.total = listing.rows.count
-        listing.rows = Array(listing.rows.dropFirst(offset).prefix(limit == 0 ? .max : limit))
         try write(
             listing, as: instant, userZone: context.userZone, configured: configuredSources, environment: environment)
         if failed { throw CommandError(.failure, []) }
+    }
+
+    /// The positions `--offset` and `--limit` name in the filtered listing.
+    private var page: Range<Int> {
+        offset..<(limit == 0 || limit > Int.max - offset ? .max : offset + limit)
     }
 
     /// The entries `--source`, `--state` and `--id` keep, with each source named as configured.

@@ -57,7 +57,8 @@ public struct ScheduleListing: Sendable {
     /// and hold an unbounded listing.
     public static let maximumUpcoming = ControlCall.maximumUpcoming
 
-    /// Lists `schedules` as of `now`, `upcoming` occurrences per entry, sorted by next occurrence.
+    /// Lists the entries of `schedules` that `filter` keeps as of `now`, `upcoming` occurrences
+    /// per entry, sorted by next occurrence: all of them, or the rows of `page`.
     ///
     /// - Parameters:
     ///   - history: The latest ledger record of each entry, by source and then entry id.
@@ -65,12 +66,12 @@ public struct ScheduleListing: Sendable {
     ///     source and then entry id; the history's latest record stands in where it is missing.
     ///   - health: How each source's checks fare, by source.
     public init(
-        schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules,
-        history: [String: [String: LedgerRecord]] = [:], settled: [String: [String: Instant]] = [:],
-        health: [String: SourceHealth] = [:]
+        schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, filter: ListingFilter = .all,
+        page: Range<Int>? = nil, history: [String: [String: LedgerRecord]] = [:],
+        settled: [String: [String: Instant]] = [:], health: [String: SourceHealth] = [:]
     ) {
         self.init(
-            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone,
+            schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, filter: filter, page: page,
             settled: schedules.map { schedule in
                 schedule.entries.map {
                     settled[schedule.source]?[$0.id] ?? history[schedule.source]?[$0.id]?.occurrence

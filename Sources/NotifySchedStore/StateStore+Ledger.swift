@@ -22,14 +22,7 @@ extension StateStore {
     public func latestRecords(source: String) throws(StoreError) -> [String: LedgerRecord] {
         try read("read the ledger of \(source)") { database in
             var latest: [String: LedgerRecord] = [:]
-            // SQLite takes the bare columns of an aggregate query from the row holding the max().
-            let rows = try Row.fetchCursor(
-                database,
-                sql: "SELECT *, max(occurrence_us) FROM ledger WHERE source = ? GROUP BY entry_id",
-                arguments: [source])
-            while let row = try rows.next() {
-                if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
-            }
+            try Self.collectLatest(in: database, source: source, into: &latest)
             return latest
         }
     }
@@ -42,20 +35,30 @@ extension StateStore {
             var latest: [String: LedgerRecord] = [:]
             // Well under SQLite's bound on the parameters of one statement.
             for chunk in stride(from: 0, to: entryIDs.count, by: 500) {
-                let ids = entryIDs[chunk..<min(chunk + 500, entryIDs.count)]
-                let rows = try Row.fetchCursor(
-                    database,
-                    sql: """
-                        SELECT *, max(occurrence_us) FROM ledger
-                        WHERE source = ? AND entry_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))
-                        GROUP BY entry_id
-                        """,
-                    arguments: StatementArguments([source] + Array(ids)))
-                while let row = try rows.next() {
-                    if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
-                }
+                try Self.collectLatest(
+                    in: database, source: source, entryIDs: entryIDs[chunk..<min(chunk + 500, entryIDs.count)],
+                    into: &latest)
             }
             return latest
+        }
+    }
+
+    /// Adds the latest record of each entry of `source` (of `entryIDs` only, when given) to
+    /// `latest`, by entry id.
+    private static func collectLatest(
+        in database: Database, source: String, entryIDs: ArraySlice<String>? = nil,
+        into latest: inout [String: LedgerRecord]
+    ) throws {
+        let named = entryIDs.map {
+            " AND entry_id IN (\(Array(repeating: "?", count: $0.count).joined(separator: ",")))"
+        }
+        // SQLite takes the bare columns of an aggregate query from the row holding the max().
+        let rows = try Row.fetchCursor(
+            database,
+            sql: "SELECT *, max(occurrence_us) FROM ledger WHERE source = ?\(named ?? "") GROUP BY entry_id",
+            arguments: StatementArguments([source] + Array(entryIDs ?? [])))
+        while let row = try rows.next() {
+            if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
         }
     }
 
