@@ -56,6 +56,8 @@ public final class Daemon {
     var core: DaemonCore
     /// Feed checks the fetch workers finished, waiting for the loop.
     let checkResults: LoopMailbox<CheckResult>
+    /// Readable when SIGTERM or SIGINT came (`TerminationSignals`).
+    let terminations: Int32
     var userZone: ZoneRules { core.planner.userZone }
     /// How source `index`'s feed is read: in its configured dialect, in the user's current zone
     /// (a calendar expression may end in its abbreviation), which the core holds.
@@ -122,6 +124,7 @@ public final class Daemon {
             timer = try WallClockTimer()
             store = try StateStore(path: paths.stateDatabase)
             checkResults = try LoopMailbox()
+            terminations = try TerminationSignals.catchSignals()
             // The fetcher's thread starts only when a feed is a URL.
             let fetcher =
                 configuration.sources.contains { SourceLocation.isURL($0.feed) } ? try FeedFetcher() : nil
@@ -179,7 +182,9 @@ public final class Daemon {
             loader.fetcher?.shutdown()
             control.close()
         }
-        notifier.onTermination { [unowned self] in stop(.stopped) }
+        notifier.onTermination(terminations) { [unowned self] in
+            if TerminationSignals.take() { stop(.stopped) }
+        }
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
         notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
         notifier.onServerChange = { [unowned self] server in

@@ -112,35 +112,24 @@ public final class DesktopNotifier: Notifier {
     /// Calls `handler` from the main loop each time `fileDescriptor` becomes readable, for as
     /// long as the notifier lives.
     public func watchReadable(_ fileDescriptor: Int32, _ handler: @escaping () -> Void) {
+        watch(fileDescriptor, priority: G_PRIORITY_DEFAULT, handler)
+    }
+
+    /// Calls `handler` from the main loop, before anything else that is ready then, each time
+    /// `terminations` (`TerminationSignals.catchSignals()`) becomes readable.
+    public func onTermination(_ terminations: Int32, _ handler: @escaping () -> Void) {
+        watch(terminations, priority: G_PRIORITY_HIGH, handler)
+    }
+
+    private func watch(_ fileDescriptor: Int32, priority: gint, _ handler: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
         sources.insert(
             g_unix_fd_add_full(
-                G_PRIORITY_DEFAULT, fileDescriptor, G_IO_IN,
+                priority, fileDescriptor, G_IO_IN,
                 { _, _, context in
                     if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
                     return 1  // G_SOURCE_CONTINUE
                 }, context, Self.releaseCallback))
-    }
-
-    /// Calls `handler` from the main loop when the process gets SIGTERM or SIGINT, instead of
-    /// dying at once: the daemon flushes its state first.
-    public func onTermination(_ handler: @escaping () -> Void) {
-        // A parent may have started us with these blocked (the mask is inherited); GLib's
-        // handler would then never run.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for signal in [SIGTERM, SIGINT] { sigaddset(&signals, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        for signal in [SIGTERM, SIGINT] {
-            let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
-            sources.insert(
-                g_unix_signal_add_full(
-                    G_PRIORITY_HIGH, signal,
-                    { context in
-                        if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-                        return 1  // G_SOURCE_CONTINUE
-                    }, context, Self.releaseCallback))
-        }
     }
 
     /// Sends whatever waits to go out on the session bus (replies to calls, above all), at

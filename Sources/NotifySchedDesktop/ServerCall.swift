@@ -7,9 +7,10 @@ import NotifySchedPlatform
 ///
 /// libnotify's calls are synchronous, with D-Bus's default timeout of 25 s and no way to set
 /// another (reference/safety-facts.md); a hung server would hold the loop, and every timer and
-/// control call with it, that long. Here the loop waits on a condition until the limit. When the
-/// server has not answered by then, the call goes on in the background and its value reaches
-/// the loop later, from an idle callback.
+/// control call with it, that long. Here the loop waits on a condition until the limit, or for
+/// a moment once a SIGTERM came (`TerminationSignals`). When the server has not answered by
+/// then, the call goes on in the background and its value reaches the loop later, from an idle
+/// callback.
 ///
 /// The work uses libnotify objects that the loop's thread leaves alone until the value is back
 /// (`DesktopNotifier` makes no other server call while one is overdue): that hand-over is what
@@ -69,13 +70,30 @@ final class ServerCall<Value>: @unchecked Sendable {
             }, delivery, { context in if let context { Unmanaged<Callback>.fromOpaque(context).release() } })
     }
 
+    /// How long a wait goes on before it looks for a SIGTERM again, in microseconds.
+    private static var slice: gint64 { 10_000 }
+    /// How long the server has to answer once a SIGTERM came, in microseconds.
+    private static var stopGrace: gint64 { 300_000 }
+
     private func wait(until deadline: gint64, late: @escaping (Value) -> Void) -> Value? {
         g_mutex_lock(mutex)
         defer { g_mutex_unlock(mutex) }
+        var deadline = deadline
+        var stopping = false
         while !isFinished {
-            if g_cond_wait_until(condition, mutex, deadline) == 0, !isFinished {
-                self.late = late
-                return nil
+            // In slices, to see a SIGTERM that comes meanwhile: the server then has `stopGrace`
+            // left to answer, so that a stop neither waits for a hung server nor shows again,
+            // on the next start, a popup a live one was taking.
+            let slice = min(deadline, g_get_monotonic_time() + Self.slice)
+            if g_cond_wait_until(condition, mutex, slice) == 0, !isFinished {
+                if slice == deadline {
+                    self.late = late
+                    return nil
+                }
+                if !stopping, TerminationSignals.isPending {
+                    stopping = true
+                    deadline = min(deadline, g_get_monotonic_time() + Self.stopGrace)
+                }
             }
         }
         return result

@@ -336,6 +336,21 @@ extension DaemonTests {
         #expect(output.standardError.contains("the notification server has not answered for 3 s"))
     }
 
+    @Test func aSIGTERMWhileTheServerHangsStopsTheDaemonAtOnce() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let (path, due) = try feed(dueIn: 3)
+        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        bus.freezeServer()
+        defer { bus.thawServer() }
+        // "Due soon" is waiting for the hung server, which the daemon would give 3 s.
+        Thread.sleep(until: due + 0.5)
+        let outcome = stop(daemon)
+        #expect(outcome.status == 0)
+        #expect(outcome.standardError.contains("stopping"))
+    }
+
     @Test func aPortalFeedIsFetchedOverHTTPAndItsEntriesDelivered() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])

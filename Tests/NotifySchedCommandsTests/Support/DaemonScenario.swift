@@ -30,7 +30,9 @@ extension DaemonScenario {
         let asked = Date()
         kill(daemon.process.processIdentifier, SIGTERM)
         let outcome = daemon.finish()
-        #expect(Date().timeIntervalSince(asked) < 2, "the daemon must stop within 2 s of SIGTERM")
+        #expect(
+            Date().timeIntervalSince(asked) < 2,
+            "the daemon must stop within 2 s of SIGTERM; it printed:\n\(outcome.standardError)")
         return outcome
     }
 }
