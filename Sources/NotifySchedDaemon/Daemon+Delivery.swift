@@ -29,8 +29,8 @@ extension Daemon {
         let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
         let replaced = try handler.deliver(shown)
         // The ledger is written after the server accepted the popup, and off the firing path
-        // (`recordDeliveries(unless:)`): a crash in between shows it once more on restart
-        // rather than never.
+        // (`recordDeliveriesInBackground(unlessDueBy:)`): a crash in between shows it once more
+        // on restart rather than never.
         let record = LedgerRecord(
             occurrenceID: id, source: source, entryID: entry.id, occurrence: occurrence,
             popupID: notifier.popupIDs[.scheduled(id)], outcome: .delivered, recordedAt: now)
@@ -50,24 +50,35 @@ extension Daemon {
     /// shows only so many again.
     static let unrecordedLimit = 256
 
-    /// Writes the deliveries shown since the last write to the ledger, in one transaction;
-    /// with `nextWakeUp`, only when nothing is due within `ledgerWriteGap` of now (or too many
-    /// wait). Whatever reads the ledger writes them first (`answer(_:)`, the handler's lookup,
-    /// every event but the timer's).
-    func recordDeliveries(unless nextWakeUp: Instant? = nil) {
+    /// Writes the deliveries shown since the last write to the ledger, in one transaction, at
+    /// once: whatever reads the ledger calls this first (`answer(_:)`, the handler's lookup,
+    /// every event but the timer's, the stop).
+    func recordDeliveries() {
+        guard !unrecordedDeliveries.isEmpty else { return }
+        do {
+            try store.recordDeliveries(takeUnrecorded())
+        } catch {
+            log.error(error.message)
+        }
+    }
+
+    /// Writes the deliveries shown since the last write to the ledger, in one transaction in
+    /// the background, unless a popup is due within `ledgerWriteGap` of now (`nextWakeUp`) and
+    /// not too many wait: the loop goes on while SQLite syncs the file, and whatever reads or
+    /// writes the store next waits for the write.
+    func recordDeliveriesInBackground(unlessDueBy nextWakeUp: Instant?) {
         guard !unrecordedDeliveries.isEmpty else { return }
         if let nextWakeUp, unrecordedDeliveries.count < Self.unrecordedLimit,
             nextWakeUp - WallClock.now() <= Self.ledgerWriteGap
         {
             return
         }
-        let deliveries = unrecordedDeliveries
-        unrecordedDeliveries = []
-        do {
-            try store.recordDeliveries(deliveries)
-        } catch {
-            log.error(error.message)
-        }
+        store.recordDeliveriesInBackground(takeUnrecorded()) { [log] in log.error($0.message) }
+    }
+
+    private func takeUnrecorded() -> [StateStore.Delivery] {
+        defer { unrecordedDeliveries = [] }
+        return unrecordedDeliveries
     }
 
     /// Takes over the popups a previous daemon left unanswered on the notification server that

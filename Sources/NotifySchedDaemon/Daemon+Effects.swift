@@ -13,7 +13,7 @@ extension Daemon {
         if case .timerWoke = event {} else { recordDeliveries() }
         carryOut(core.handle(event, at: now), at: now)
         armTimer()
-        recordDeliveries(unless: core.nextWakeUp)
+        recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp)
     }
 
     /// Carries out the core's effects in order. How a popup's showing went goes back to the

@@ -80,7 +80,7 @@ public final class Daemon {
     var nextCallToken = 0
     /// How many times the timer woke the daemon (`DaemonStatus.timerWakeUps`).
     var timerWakeUps = 0
-    /// Popups shown whose deliveries wait for the ledger (`recordDeliveries(unless:)`).
+    /// Popups shown whose deliveries wait for the ledger (`recordDeliveriesInBackground(unlessDueBy:)`).
     var unrecordedDeliveries: [StateStore.Delivery] = []
     /// The order of the last `List` call's listing, and the planner's revision it was computed
     /// at: the next call brings it forward rather than sorting every entry again.
@@ -218,6 +218,7 @@ public final class Daemon {
         self.exit = exit
         perform(.stopping, at: WallClock.now())
         recordDeliveries()
+        store.finishBackgroundWrites()
         for call in delayedTests.values {
             call.reply([.string(""), .string("failed"), .string("the daemon stopped before the test popup was shown")])
         }

@@ -40,51 +40,67 @@ extension StateStore {
     ///
     /// - Complexity: one transaction of a few rows per delivery; O(log n) each in the ledger's size.
     public func recordDeliveries(_ deliveries: [Delivery]) throws(StoreError) {
-        guard let first = deliveries.first else { return }
-        let what =
-            deliveries.count == 1
-            ? "record delivery \(first.record.occurrenceID)" : "record \(deliveries.count) deliveries"
-        try write(what) { database in
-            for delivery in deliveries {
-                let (record, occurrence, server, replaced) = (
-                    delivery.record, delivery.occurrence, delivery.server, delivery.replaced
-                )
-                try Self.upsert(record, in: database)
-                try Self.removeWaiting(record.occurrenceID, in: database)
-                // Shown again, or a later occurrence shown: the entry's reminder is answered.
-                try database.execute(
-                    sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?",
-                    arguments: [record.source, record.entryID])
-                if let replaced {
-                    try database.execute(
-                        sql: """
-                            UPDATE ledger SET outcome = ?, popup_id = NULL, recorded_us = ?
-                            WHERE occurrence_id = ? AND outcome = ?
-                            """,
-                        arguments: [
-                            LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
-                            LedgerOutcome.delivered.rawValue,
-                        ])
-                }
-                let content = occurrence.content
-                let action = content.action
-                let news = occurrence.news
+        guard !deliveries.isEmpty else { return }
+        try write(Self.recording(deliveries)) { try Self.record(deliveries, in: $0) }
+    }
+
+    /// Records like `recordDeliveries(_:)`, without waiting for the write and its sync to disk:
+    /// the caller's thread goes on at once. Every read and write made afterwards waits for it
+    /// (the database serves them in order), so each sees it.
+    ///
+    /// - Parameter failed: Gets the error, on another thread, when the write fails.
+    public func recordDeliveriesInBackground(
+        _ deliveries: [Delivery], failed: @escaping @Sendable (StoreError) -> Void
+    ) {
+        guard !deliveries.isEmpty else { return }
+        writeInBackground(Self.recording(deliveries), { try Self.record(deliveries, in: $0) }, failed: failed)
+    }
+
+    private static func recording(_ deliveries: [Delivery]) -> String {
+        deliveries.count == 1
+            ? "record delivery \(deliveries[0].record.occurrenceID)" : "record \(deliveries.count) deliveries"
+    }
+
+    private static func record(_ deliveries: [Delivery], in database: Database) throws {
+        for delivery in deliveries {
+            let (record, occurrence, server, replaced) = (
+                delivery.record, delivery.occurrence, delivery.server, delivery.replaced
+            )
+            try Self.upsert(record, in: database)
+            try Self.removeWaiting(record.occurrenceID, in: database)
+            // Shown again, or a later occurrence shown: the entry's reminder is answered.
+            try database.execute(
+                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?",
+                arguments: [record.source, record.entryID])
+            if let replaced {
                 try database.execute(
                     sql: """
-                        INSERT OR REPLACE INTO delivered (
-                            occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
-                            news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
-                            delivered_us, server, timeout_us, sound, image, markup)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        UPDATE ledger SET outcome = ?, popup_id = NULL, recorded_us = ?
+                        WHERE occurrence_id = ? AND outcome = ?
                         """,
                     arguments: [
-                        record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
-                        content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
-                        news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
-                        occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
-                        content.image, content.markup,
+                        LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
+                        LedgerOutcome.delivered.rawValue,
                     ])
             }
+            let content = occurrence.content
+            let action = content.action
+            let news = occurrence.news
+            try database.execute(
+                sql: """
+                    INSERT OR REPLACE INTO delivered (
+                        occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
+                        news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
+                        delivered_us, server, timeout_us, sound, image, markup)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
+                    content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
+                    news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
+                    occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
+                    content.image, content.markup,
+                ])
         }
     }
 

@@ -62,6 +62,27 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// Runs `body` in one write transaction after those asked before, without waiting for it.
+    ///
+    /// - Parameter failed: Gets the error, on another thread, when the transaction fails.
+    func writeInBackground(
+        _ what: String, _ body: @escaping @Sendable (Database) throws -> Void,
+        failed: @escaping @Sendable (StoreError) -> Void
+    ) {
+        database.asyncWrite(body) { [path] _, result in
+            if case .failure(let error) = result {
+                failed(StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))"))
+            }
+        }
+    }
+
+    /// Waits until the writes made in the background are done (before the process ends, which
+    /// would cut one short).
+    public func finishBackgroundWrites() {
+        // An empty access, served after them.
+        database.writeWithoutTransaction { _ in }
+    }
+
     /// Runs `body` in one read transaction.
     func read<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
