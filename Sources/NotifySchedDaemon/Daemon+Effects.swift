@@ -46,11 +46,7 @@ extension Daemon {
             case .recordMissed(let source, let entryID, let occurrence):
                 record(entryID, of: source, occurrence: occurrence, .missed, at: now)
             case .follow(let source, let entryIDs, let since):
-                do {
-                    try store.follow(entryIDs, of: source, since: since)
-                } catch {
-                    log.error(error.message)
-                }
+                store.follow(entryIDs, of: source, since: since) { [log] in log.error($0.message) }
             case .changeScreen(let change):
                 changeScreen(change)
             case .takeOver(let occurrence, let popupID):

@@ -1,8 +1,10 @@
+import Dispatch
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
+import Synchronization
 
 // Following the feeds: the state moved to each source's canonical location, and each source
 // opened at start.
@@ -41,9 +43,18 @@ extension Daemon {
     func loadSources() {
         let now = WallClock.now()
         var startingFrom: [String] = []
-        for (index, source) in sources.enumerated() where core.polling.sources[index].isChecked {
-            let opening =
-                source.isURL ? openCached(index, startingFrom: &startingFrom, at: now) : openFile(index, at: now)
+        let checked = sources.indices.filter { core.polling.sources[$0].isChecked }
+        let toRead = checked.filter { !sources[$0].isURL || setAsideCachedCopy(of: $0, startingFrom: &startingFrom) }
+        var loaded = readAtStart(toRead, at: now)
+        for index in checked {
+            let opening: SourceOpening
+            if sources[index].isURL {
+                opening = loaded[index].map { openCached(index, $0) } ?? .nothingCached
+            } else {
+                opening = openFile(index, loaded[index]!, at: now)
+            }
+            // Each one's memory goes once its schedule is in force.
+            loaded[index] = nil
             perform(.sourceOpened(source: index, opening), at: now)
         }
         for url in startingFrom { loader.cache.restore(url) }
@@ -55,16 +66,17 @@ extension Daemon {
         )
     }
 
-    /// Source `index`'s cached copy (a portal URL), set aside while it is read (added to
-    /// `startingFrom`); nothing when it has none usable, or when the last start ended while it
-    /// read this one.
-    private func openCached(_ index: Int, startingFrom: inout [String], at now: Instant) -> SourceOpening {
+    /// Sets source `index`'s cached copy (a portal URL) aside before the start reads it, adding
+    /// it to `startingFrom`.
+    ///
+    /// - Returns: Whether to read it: false when the last start ended while it read this one.
+    private func setAsideCachedCopy(of index: Int, startingFrom: inout [String]) -> Bool {
         let source = sources[index]
         guard !loader.cache.isSetAside(source.location) else {
             log.warning(
                 "\(source.location): the last start ended while it read the cached copy of this "
                     + "feed (a crash?); the copy is set aside until a fresh one arrives; fetching it")
-            return .nothingCached
+            return false
         }
         do {
             try loader.cache.setAside(source.location)
@@ -73,7 +85,34 @@ extension Daemon {
             // NetworkError describes itself by its message, naming the file.
             log.error("\(error)")
         }
-        guard let schedule = loadedAtStart(index, cached: true, at: now).parsed?.schedule else {
+        return true
+    }
+
+    /// Sources `indices` read and parsed side by side, a file from its file and a portal URL
+    /// from its cached copy: at start, the parse of big feeds is most of the time to the armed
+    /// timer, and each source's is independent of the others'.
+    ///
+    /// - Returns: Each source's load, by index.
+    private func readAtStart(_ indices: [Int], at now: Instant) -> [Int: LoadedPortalFeed] {
+        let reads = indices.map { (index: $0, source: sources[$0], parser: parser(of: $0)) }
+        let loader = self.loader
+        let loaded = Mutex<[Int: LoadedPortalFeed]>([:])
+        DispatchQueue.concurrentPerform(iterations: reads.count) { position in
+            let (index, source, parser) = reads[position]
+            let load =
+                source.isURL
+                ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
+                : loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
+            loaded.withLock { $0[index] = load }
+        }
+        return loaded.withLock { $0 }
+    }
+
+    /// Source `index`'s cached copy (a portal URL) as `loaded` read it; nothing when it has none
+    /// usable.
+    private func openCached(_ index: Int, _ loaded: LoadedPortalFeed) -> SourceOpening {
+        let source = sources[index]
+        guard let schedule = logged(loaded, cached: true).parsed?.schedule else {
             log.info("\(source.location): no usable copy in the cache; fetching it")
             return .nothingCached
         }
@@ -85,10 +124,10 @@ extension Daemon {
         return .cachedCopy(load)
     }
 
-    /// Source `index`'s file, read: with errors, its usable entries, which nothing else stands in
-    /// for at start.
-    private func openFile(_ index: Int, at now: Instant) -> SourceOpening {
-        let loaded = loadedAtStart(index, at: now)
+    /// Source `index`'s file as `loaded` read it: with errors, its usable entries, which
+    /// nothing else stands in for at start.
+    private func openFile(_ index: Int, _ loaded: LoadedPortalFeed, at now: Instant) -> SourceOpening {
+        logged(loaded)
         if let reason = loaded.unusableReason, let schedule = loaded.parsed?.schedule,
             let load = feedLoad(of: index, schedule)
         {
@@ -97,18 +136,14 @@ extension Daemon {
         return .read(outcome(of: loaded, source: index, at: now))
     }
 
-    /// Source `index` read at start (a URL from its cached copy), its warnings and errors logged;
-    /// a file's failure is the core's to log, with the next check.
-    private func loadedAtStart(_ index: Int, cached: Bool = false, at now: Instant) -> LoadedPortalFeed {
-        let source = sources[index]
-        let loaded =
-            cached
-            ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser(of: index), now: now)
-            : loader.load(source.location, publicKey: source.publicKey, parser: parser(of: index), now: now)
+    /// `loaded`, a source read at start (a URL from its cached copy), with its warnings and
+    /// errors logged; a file's failure is the core's to log, with the next check.
+    @discardableResult
+    private func logged(_ loaded: LoadedPortalFeed, cached: Bool = false) -> LoadedPortalFeed {
         for warning in loaded.warnings { log.warning("warning: \(warning)") }
         if cached, let failure = loaded.failure, loaded.parsed == nil { log.warning("\(failure)") }
         for problem in loaded.parsed?.diagnostics ?? [] where problem.severity == .error {
-            log.warning("\(source.location): \(problem.error)")
+            log.warning("\(loaded.location): \(problem.error)")
         }
         return loaded
     }

@@ -65,7 +65,7 @@ import Testing
         }
         try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "./feeds/team.json")
         try store.setSourceState(SourceState(hasRun: true, lastChecked: now + .hours(1)), for: canonical)
-        try store.follow(["daily"], of: "feeds/team.json", since: now)
+        store.follow(["daily"], of: "feeds/team.json", since: now) { Issue.record($0) }
         let moved = try store.moveSources { spellings[$0] ?? $0 }
         #expect(moved.map(\.from).sorted() == ["./feeds/team.json", "feeds/team.json"])
         #expect(moved.allSatisfy { $0.to == canonical })

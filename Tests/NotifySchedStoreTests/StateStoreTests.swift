@@ -78,12 +78,23 @@ import Testing
         #expect(try store.isIntact())
     }
 
+    @Test func followedIdsAreStoredAsTheyAreWhateverTheirCharacters() throws {
+        let store = try StateStore(path: freshPath())
+        let ids = [
+            "plain", "with \"quotes\"", #"back\slash"#, "tab\tnewline\n", "\u{01}\u{1F}", "née 日本 🎉", "",
+            #"\u0041"#, "/slash/",
+        ]
+        store.follow(ids, of: "feed", since: Instant(secondsSinceEpoch: 100)) { Issue.record($0) }
+        #expect(Set(try store.settledThrough(source: "feed").keys) == Set(ids))
+    }
+
     @Test func aFollowedEntryIsSettledFromWhenItWasFollowedUntilTheLedgerRecordsIt() throws {
         let path = freshPath()
         do {
             let store = try StateStore(path: path)
-            try store.follow(["daily", "hourly"], of: "feed", since: Instant(secondsSinceEpoch: 100))
-            try store.follow(["daily"], of: "feed", since: Instant(secondsSinceEpoch: 900))
+            store.follow(["daily", "hourly"], of: "feed", since: Instant(secondsSinceEpoch: 100)) { Issue.record($0) }
+            store.follow(["daily"], of: "feed", since: Instant(secondsSinceEpoch: 900)) { Issue.record($0) }
+            store.finishBackgroundWrites()
         }
         let store = try StateStore(path: path)
         #expect(
