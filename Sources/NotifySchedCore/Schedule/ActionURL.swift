@@ -85,28 +85,36 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An `http` or `https` URL's authority: a host, no user information, a valid port.
+    ///
+    /// On the UTF-8 bytes, as a URL parser reads them (and much faster than by characters,
+    /// which took most of a feed's mapping time).
     private static func checkAuthority(of text: String, after rest: Substring.UTF8View) throws(CoreError) {
         guard rest.starts(with: "//".utf8) else {
             throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
         }
-        let authority = Substring(
-            rest.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
-        if authority.contains("@") {
+        let authority = rest.dropFirst(2).prefix {
+            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+        }
+        if authority.contains(UInt8(ascii: "@")) {
             throw CoreError(
                 .disallowedURL,
                 "\(QuotedInput.quoted(text)) has a user name before its host, which hides where it leads")
         }
         // The port follows the last colon, unless that colon is inside an IPv6 literal.
         var host = authority
-        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+        if let colon = authority.lastIndex(of: UInt8(ascii: ":")),
+            !authority[colon...].contains(UInt8(ascii: "]"))
+        {
             host = authority[..<colon]
             let port = authority[authority.index(after: colon)...]
-            let number = port.utf8.count <= 5 && port.utf8.allSatisfy(\.isASCIIDigit) ? Int(port) : nil
+            let number =
+                port.count <= 5 && port.allSatisfy(\.isASCIIDigit)
+                ? port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : nil
             guard port.isEmpty || number.map({ (1...65535).contains($0) }) == true else {
                 throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has a port outside 1 to 65535")
             }
         }
-        if host.isEmpty || host == "[]" {
+        if host.isEmpty || host.elementsEqual("[]".utf8) {
             throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
         }
     }
