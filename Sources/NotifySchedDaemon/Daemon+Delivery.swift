@@ -8,12 +8,22 @@ import NotifySchedStore
 extension Daemon {
     /// Shows one occurrence and records it once the server accepted it.
     func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> ShowResult {
-        do {
-            try show(entry, of: source, occurrence: occurrence, at: now)
-            return .shown
-        } catch {
-            log.error(error.message)
-            return error.code == .cannotOpen ? .passedOver : .failed
+        deliver([(entry, source, occurrence)], at: now)[0]
+    }
+
+    /// Shows occurrences due together, side by side, and records each the server accepted; the
+    /// errors are logged.
+    ///
+    /// - Returns: How each went, in order.
+    func deliver(_ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant) -> [ShowResult]
+    {
+        show(dues, at: now).map { outcome in
+            switch outcome {
+            case .success: return .shown
+            case .failure(let error):
+                log.error(error.message)
+                return error.code == .cannotOpen ? .passedOver : .failed
+            }
         }
     }
 
@@ -21,25 +31,41 @@ extension Daemon {
     ///
     /// - Returns: The occurrence's id.
     /// - Throws: `CoreError` when the popup could not be shown; nothing is recorded then.
-    @discardableResult
     func show(
         _ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant
     ) throws(CoreError) -> String {
-        let id = LedgerRecord.occurrenceID(source: source, entryID: entry.id, occurrence: occurrence)
-        let shown = DeliveredOccurrence(id: id, entry: entry, source: source, deliveredAt: now)
-        let replaced = try handler.deliver(shown)
-        // The ledger is written after the server accepted the popup, and off the firing path
-        // (`recordDeliveriesInBackground(unlessDueBy:)`): a crash in between shows it once more
-        // on restart rather than never.
-        let record = LedgerRecord(
-            occurrenceID: id, source: source, entryID: entry.id, occurrence: occurrence,
-            popupID: notifier.popupIDs[.scheduled(id)], outcome: .delivered, recordedAt: now)
-        unrecordedDeliveries.append(
-            StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced))
-        log.info(
-            "delivered \(entry.id) (\(id)) due \(occurrence.rfc3339)"
-                + (replaced.map { " in place of \($0)" } ?? ""))
-        return id
+        try show([(entry, source, occurrence)], at: now)[0].get()
+    }
+
+    /// Shows occurrences due together, side by side (`NotificationHandler.deliverAll`), and
+    /// records each once the server accepted it; nothing is recorded of one it did not.
+    ///
+    /// - Returns: For each, in order, its occurrence id, or why it was not shown.
+    private func show(
+        _ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant
+    ) -> [Result<String, CoreError>] {
+        let occurrences = dues.map { due in
+            DeliveredOccurrence(
+                id: LedgerRecord.occurrenceID(source: due.source, entryID: due.entry.id, occurrence: due.occurrence),
+                entry: due.entry, source: due.source, deliveredAt: now)
+        }
+        return zip(dues, zip(occurrences, handler.deliverAll(occurrences))).map { due, delivery in
+            let (shown, outcome) = delivery
+            return outcome.map { replaced in
+                // The ledger is written after the server accepted the popup, and off the firing
+                // path (`recordDeliveriesInBackground(unlessDueBy:)`): a crash in between shows
+                // it once more on restart rather than never.
+                let record = LedgerRecord(
+                    occurrenceID: shown.id, source: due.source, entryID: due.entry.id, occurrence: due.occurrence,
+                    popupID: notifier.popupIDs[.scheduled(shown.id)], outcome: .delivered, recordedAt: now)
+                unrecordedDeliveries.append(
+                    StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced))
+                log.info(
+                    "delivered \(due.entry.id) (\(shown.id)) due \(due.occurrence.rfc3339)"
+                        + (replaced.map { " in place of \($0)" } ?? ""))
+                return shown.id
+            }
+        }
     }
 
     /// How close the next wake-up may be for the deliveries just shown to wait for the ledger:

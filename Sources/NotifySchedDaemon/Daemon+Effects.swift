@@ -24,16 +24,31 @@ extension Daemon {
     @discardableResult
     func carryOut(_ effects: [DaemonEffect], at now: Instant) -> [String] {
         var shown: [String] = []
-        for effect in effects {
-            switch effect {
-            case .show(let due):
-                let result = deliver(due.entry, of: due.location, occurrence: due.occurrence, at: now)
+        // Popups due together go to the server side by side; how each went then goes back to
+        // the core in turn.
+        var together: [DueOccurrence] = []
+        func showTogether() {
+            guard !together.isEmpty else { return }
+            let results = deliver(together.map { ($0.entry, $0.location, $0.occurrence) }, at: now)
+            for (due, result) in zip(together, results) {
                 if result == .shown {
                     shown.append(
                         LedgerRecord.occurrenceID(
                             source: due.location, entryID: due.entry.id, occurrence: due.occurrence))
                 }
                 shown += carryOut(core.handle(.shown(due, result), at: now), at: now)
+            }
+            together = []
+        }
+        for effect in effects {
+            if case .show(let due) = effect {
+                together.append(due)
+                continue
+            }
+            showTogether()
+            switch effect {
+            case .show:
+                break  // Gathered above.
             case .showWaiting(let item):
                 // The core sets the entry of each popup it sends out.
                 let result =
@@ -73,6 +88,7 @@ extension Daemon {
                 for token in tokens { replies.removeValue(forKey: token)?(status, report) }
             }
         }
+        showTogether()
         return shown
     }
 

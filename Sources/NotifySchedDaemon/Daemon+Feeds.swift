@@ -1,4 +1,3 @@
-import Dispatch
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedNetwork
@@ -97,7 +96,7 @@ extension Daemon {
         let reads = indices.map { (index: $0, source: sources[$0], parser: parser(of: $0)) }
         let loader = self.loader
         let loaded = Mutex<[Int: LoadedPortalFeed]>([:])
-        DispatchQueue.concurrentPerform(iterations: reads.count) { position in
+        WorkerThread.concurrently(reads.count) { position in
             let (index, source, parser) = reads[position]
             let load =
                 source.isURL

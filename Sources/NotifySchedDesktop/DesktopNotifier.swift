@@ -229,6 +229,39 @@ public final class DesktopNotifier: Notifier {
         wait(for: shown)
     }
 
+    /// Shows new popups side by side: each `Notify` goes out without waiting for the server's
+    /// answer to the one before, on a thread of its own (libnotify's calls block; those of
+    /// distinct popups share nothing but the bus connection and its proxy, both made for use
+    /// across threads), and the loop then waits for all the answers within one `answerLimit`.
+    /// Popups due together thus reach the server together rather than a round trip apart.
+    public func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
+        let server: NotificationServer
+        do {
+            server = try currentServer()
+            try checkAnswering()
+        } catch {
+            return requests.map { _ in error }
+        }
+        let shown = requests.map { ShownPopup(layout: $0.layout, onResponse: $0.onResponse) }
+        // One shown late under the same key is updated instead (see `show`): one at a time.
+        guard requests.count > 1, !shown.contains(where: { shownLate[$0.layout(server).key] != nil }) else {
+            return showOneByOne(requests)
+        }
+        let presentations = shown.map { prepare($0, on: server) }
+        let asked = WallClock.now()
+        let calls = presentations.map { presentation in ServerCall.start { Self.show(presentation.notification) } }
+        let deadline = ServerCall<String?>.deadline(after: answerLimit)
+        return zip(presentations, calls).map { presentation, call in
+            do throws(DesktopError) {
+                try complete(presentation, call.wait(until: deadline, late: presentation.late), asked: asked)
+                wait(for: presentation.shown)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
     private func wait(for shown: ShownPopup) {
         shown.onFinished = { [weak self] popup in self?.finish(popup) }
         waiting[ObjectIdentifier(shown)] = shown
@@ -251,6 +284,28 @@ public final class DesktopNotifier: Notifier {
 
     private func present(_ shown: ShownPopup, on server: NotificationServer, replacing popupID: UInt32? = nil) throws {
         try checkAnswering()
+        let presentation = prepare(shown, on: server, replacing: popupID)
+        let asked = WallClock.now()
+        let call = ServerCall.start { Self.show(presentation.notification) }
+        try complete(
+            presentation, call.wait(until: ServerCall<String?>.deadline(after: answerLimit), late: presentation.late),
+            asked: asked)
+    }
+
+    /// A popup made ready for the server: its libnotify object, and what to do when the server
+    /// takes it after the limit.
+    private struct Presentation {
+        var shown: ShownPopup
+        var popup: Popup
+        var server: NotificationServer
+        var notification: UnsafeMutablePointer<NotifyNotification>
+        var late: (String?) -> Void
+    }
+
+    /// Makes the libnotify object of `shown`, laid out for `server`, whose answers go to `shown`.
+    private func prepare(
+        _ shown: ShownPopup, on server: NotificationServer, replacing popupID: UInt32? = nil
+    ) -> Presentation {
         let popup = shown.layout(server)
         let notification = notify_notification_new(popup.summary, popup.body, popup.icon)!
         // The property is a gint: an id beyond its range cannot be replaced, only shown anew.
@@ -262,7 +317,7 @@ public final class DesktopNotifier: Notifier {
                 let code = notification.map { UInt32(clamping: notify_notification_get_closed_reason($0)) } ?? 4
                 ShownPopup.from(context)?.respond(.closed(CloseReason(code: code)), from: notification)
             }, shown.retainedContext(), { context, _ in ShownPopup.release(context) })
-        let failure = try callServer({ Self.show(notification) }) { [weak self] failure in
+        let late = { [weak self] (failure: String?) in
             guard let self else { return }
             if failure != nil {
                 releaseLater(notification)
@@ -275,13 +330,24 @@ public final class DesktopNotifier: Notifier {
                     shownLate[popup.key] = shown
                 }
             }
+            overdueCallEnded()
         }
+        return Presentation(shown: shown, popup: popup, server: server, notification: notification, late: late)
+    }
+
+    /// Takes the server's answer to `presentation` (`Notify`): nil when it had not come by the
+    /// limit (the call is overdue then), else nil or why the server refused the popup.
+    ///
+    /// - Throws: `DesktopError` with `.notAnswering` when the answer had not come, or
+    ///   `.showFailed` when the server refused the popup.
+    private func complete(_ presentation: Presentation, _ answer: String??, asked: Instant) throws(DesktopError) {
+        guard let failure = answer else { throw overdue(since: asked) }
         if let failure {
-            g_object_unref(notification)
+            g_object_unref(presentation.notification)
             throw DesktopError(.showFailed, "the notification server did not take the popup: \(failure)")
         }
-        adopt(notification, showing: popup.key, for: shown)
-        sent(shown, as: popup, on: server)
+        adopt(presentation.notification, showing: presentation.popup.key, for: presentation.shown)
+        sent(presentation.shown, as: presentation.popup, on: presentation.server)
     }
 
     /// How long a popup stays on a server that never reports its expiry before notify-sched
@@ -502,9 +568,14 @@ public final class DesktopNotifier: Notifier {
         {
             return value
         }
+        throw overdue(since: asked)
+    }
+
+    /// Counts a call the server has not answered by the limit: the error to throw for it.
+    private func overdue(since asked: Instant) -> DesktopError {
         overdueCalls += 1
         if overdueSince == nil { overdueSince = asked }
-        throw notAnswering()
+        return notAnswering()
     }
 
     /// Fails at once while a call to the server is overdue.

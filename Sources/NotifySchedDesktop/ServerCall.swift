@@ -42,14 +42,25 @@ final class ServerCall<Value>: @unchecked Sendable {
     /// - Returns: The value; nil when `limit` passed first, and `late` then gets the value on
     ///   the main loop once the call ends.
     static func run(within limit: TimeSpan, _ work: @escaping () -> Value, late: @escaping (Value) -> Void) -> Value? {
+        start(work).wait(until: deadline(after: limit), late: late)
+    }
+
+    /// Starts `work` on a thread of `ServerCallThread` and returns at once: several calls started
+    /// one after the other go to the server side by side; `wait(until:late:)` takes each value.
+    static func start(_ work: @escaping () -> Value) -> ServerCall {
         let call = ServerCall(work)
         do {
             try ServerCallThread.run { call.perform() }
         } catch {
             // No thread to spare: the call is made here, however long it takes, rather than not at all.
-            return work()
+            call.perform()
         }
-        return call.wait(until: g_get_monotonic_time() + gint64(limit.microseconds), late: late)
+        return call
+    }
+
+    /// The monotonic clock's reading `limit` from now, for `wait(until:late:)`.
+    static func deadline(after limit: TimeSpan) -> gint64 {
+        g_get_monotonic_time() + gint64(limit.microseconds)
     }
 
     private func perform() {
@@ -75,7 +86,11 @@ final class ServerCall<Value>: @unchecked Sendable {
     /// How long the server has to answer once a SIGTERM came, in microseconds.
     private static var stopGrace: gint64 { 300_000 }
 
-    private func wait(until deadline: gint64, late: @escaping (Value) -> Void) -> Value? {
+    /// Waits until the monotonic clock reads `deadline` at most for the value.
+    ///
+    /// - Returns: The value; nil when `deadline` passed first (or a SIGTERM came, and then a
+    ///   moment), and `late` then gets the value on the main loop once the call ends.
+    func wait(until deadline: gint64, late: @escaping (Value) -> Void) -> Value? {
         g_mutex_lock(mutex)
         defer { g_mutex_unlock(mutex) }
         var deadline = deadline

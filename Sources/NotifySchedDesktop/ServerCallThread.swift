@@ -1,47 +1,53 @@
 import CLibnotify
 import NotifySchedPlatform
 
-/// The thread the calls to the notification server run on, started with the first call and
+/// The threads the calls to the notification server run on, started as calls need them and
 /// kept for the process: a popup then costs a hand-over to a waiting thread, not the creation
-/// of one (`clone3` alone measured a quarter of a millisecond on the firing path). Between
-/// calls it sleeps in `g_async_queue_pop`, with no timer: an idle daemon stays at rest.
+/// of one (`clone3` alone measured a quarter of a millisecond on the firing path). Popups due
+/// together go out side by side, each on a thread of its own, so up to `keptLimit` threads are
+/// kept. Between calls they sleep in `g_async_queue_pop`, with no timer: an idle daemon stays
+/// at rest.
 ///
-/// A call that finds it busy (an overdue call to a hung server still holds it) gets a thread
-/// of its own, as every call did before: the kept thread never makes a call wait for another.
+/// A call that finds them all busy (overdue calls to a hung server still hold them) gets a
+/// thread of its own, as every call did before: no call waits for another.
 enum ServerCallThread {
-    /// Runs `work` on the kept thread when it waits for work, on a new thread otherwise.
+    /// The most threads kept.
+    static let keptLimit = 8
+
+    /// Runs `work` on a kept thread that waits for work, on a new one otherwise.
     ///
-    /// - Throws: `PlatformError` when no thread could be had (neither the kept one, at its
-    ///   start, nor a new one).
+    /// - Throws: `PlatformError` when no thread could be had.
     static func run(_ work: @escaping @Sendable () -> Void) throws(PlatformError) {
-        let queue = try Queue.shared.get()
-        // Negative while the kept thread waits in `pop`: it takes the work at once.
-        guard g_async_queue_length(queue) < 0 else { return try WorkerThread.start(work) }
+        guard let queue = Pool.shared.idleQueue() else { return try WorkerThread.start(work) }
         g_async_queue_push(queue, Unmanaged.passRetained(Work(work)).toOpaque())
     }
 
-    /// The kept thread's queue, created with the thread on first use.
-    private final class Queue: @unchecked Sendable {
-        static let shared = Queue()
-        private let result: Result<OpaquePointer, PlatformError>
+    /// The kept threads' queue, and how many there are.
+    private final class Pool: @unchecked Sendable {
+        static let shared = Pool()
+        // GAsyncQueue is made for use across threads; Swift sees only a pointer.
+        private let queue = g_async_queue_new()!
+        // Only the main loop's thread starts calls: it alone reads and changes this.
+        private var kept = 0
 
-        private init() {
-            // GAsyncQueue is made for use across threads; Swift sees only a pointer.
-            nonisolated(unsafe) let queue = g_async_queue_new()!
+        /// The queue, when a kept thread waits in `pop` (a negative length) or another could
+        /// be kept and started; nil when all are busy.
+        func idleQueue() -> OpaquePointer? {
+            if g_async_queue_length(queue) < 0 { return queue }
+            guard kept < ServerCallThread.keptLimit else { return nil }
+            nonisolated(unsafe) let queue = self.queue
             do {
                 try WorkerThread.start {
                     while true {
-                        let work = Unmanaged<Work>.fromOpaque(g_async_queue_pop(queue)).takeRetainedValue()
-                        work.run()
+                        Unmanaged<Work>.fromOpaque(g_async_queue_pop(queue)).takeRetainedValue().run()
                     }
                 }
-                result = .success(queue)
             } catch {
-                result = .failure(error)
+                return nil
             }
+            kept += 1
+            return queue
         }
-
-        func get() throws(PlatformError) -> OpaquePointer { try result.get() }
     }
 
     private final class Work {

@@ -10,6 +10,8 @@ import NotifySchedCore
 /// created and upgraded by numbered migrations.
 public final class StateStore: Sendable {
     private let database: DatabaseQueue
+    /// Runs `writeInBackground`'s writes; every other access waits for them first.
+    private let writer = BackgroundWriter()
     /// The database file.
     public let path: String
 
@@ -53,8 +55,13 @@ public final class StateStore: Sendable {
         }
     }
 
+    deinit {
+        writer.close()
+    }
+
     /// Runs `body` in one write transaction.
     func write<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        writer.waitUntilDone()
         do {
             return try database.write(body)
         } catch {
@@ -62,29 +69,32 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction after those asked before, without waiting for it.
+    /// Runs `body` in one write transaction after those asked before, without waiting for it
+    /// (on `BackgroundWriter`'s thread); every later read and write of this store waits for it.
     ///
     /// - Parameter failed: Gets the error, on another thread, when the transaction fails.
     func writeInBackground(
         _ what: String, _ body: @escaping @Sendable (Database) throws -> Void,
         failed: @escaping @Sendable (StoreError) -> Void
     ) {
-        database.asyncWrite(body) { [path] _, result in
-            if case .failure(let error) = result {
+        let write = { [database, path] in
+            do {
+                try database.write(body)
+            } catch {
                 failed(StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))"))
             }
         }
+        if !writer.add(write) { write() }
     }
 
-    /// Waits until the writes made in the background are done (before the process ends, which
-    /// would cut one short).
+    /// Waits until the writes made in the background are done.
     public func finishBackgroundWrites() {
-        // An empty access, served after them.
-        database.writeWithoutTransaction { _ in }
+        writer.waitUntilDone()
     }
 
     /// Runs `body` in one read transaction.
     func read<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        writer.waitUntilDone()
         do {
             return try database.read(body)
         } catch {

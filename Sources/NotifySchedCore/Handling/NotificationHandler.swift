@@ -122,37 +122,92 @@ public final class NotificationHandler {
     public func deliver(
         _ occurrence: DeliveredOccurrence, replacing popupID: UInt32? = nil, answerable: Bool = true
     ) throws(CoreError) -> String? {
-        let policy = self.policy
-        if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
-            !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
-        {
-            throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
-        }
-        let layout = { (server: NotificationServer) in
-            policy.scheduledPopup(for: occurrence, on: server, answerable: answerable)
-        }
-        let onResponse: (PopupResponse) -> Void = { [weak self] in self?.answeredOnScreen($0, for: occurrence) }
-        let earlier =
-            popupID == nil
-            ? onScreen.values.first { $0.source == occurrence.source && $0.entryID == occurrence.entryID } : nil
+        try checkOpenable(occurrence)
+        let request = popupRequest(for: occurrence, answerable: answerable)
+        let earlier = popupID == nil ? earlierOnScreen(occurrence) : nil
         var replaced: String?
         do {
             if let earlier {
                 // Whatever the server says, the earlier popup's answer would now go to this one.
                 onScreen[earlier.id] = nil
-                if try notifier.replace(.scheduled(earlier.id), with: layout, onResponse: onResponse) {
+                if try notifier.replace(.scheduled(earlier.id), with: request.layout, onResponse: request.onResponse) {
                     replaced = earlier.id
                 }
             }
-            if replaced == nil { try notifier.show(layout, replacing: popupID, onResponse: onResponse) }
+            if replaced == nil { try notifier.show(request.layout, replacing: popupID, onResponse: request.onResponse) }
         } catch {
-            throw CoreError(
-                .cannotShow,
-                policy.catalog.translated(
-                    "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
+            throw cannotShow(occurrence, error)
         }
         onScreen[occurrence.id] = occurrence
         return replaced == occurrence.id ? nil : replaced
+    }
+
+    /// Shows occurrences due together as `deliver(_:)` does each, new popups side by side
+    /// (`Notifier.showSideBySide`): popups due at one instant reach the server together rather
+    /// than one round trip to it apart. One that replaces a popup of its entry, or that is not
+    /// shown for its URL, goes alone, in its turn.
+    ///
+    /// - Returns: For each occurrence, in order, what `deliver(_:)` returns or throws.
+    public func deliverAll(_ occurrences: [DeliveredOccurrence]) -> [Result<String?, CoreError>] {
+        var results: [Result<String?, CoreError>] = []
+        var together: [DeliveredOccurrence] = []
+        func showTogether() {
+            guard !together.isEmpty else { return }
+            let failures = notifier.showSideBySide(together.map { popupRequest(for: $0, answerable: true) })
+            for (occurrence, failure) in zip(together, failures) {
+                if let failure {
+                    results.append(.failure(cannotShow(occurrence, failure)))
+                } else {
+                    onScreen[occurrence.id] = occurrence
+                    results.append(.success(nil))
+                }
+            }
+            together = []
+        }
+        for occurrence in occurrences {
+            let sameEntry = { (other: DeliveredOccurrence) in
+                other.source == occurrence.source && other.entryID == occurrence.entryID
+            }
+            if (try? checkOpenable(occurrence)) == nil || earlierOnScreen(occurrence) != nil
+                || together.contains(where: sameEntry)
+            {
+                showTogether()
+                results.append(Result { () throws(CoreError) in try deliver(occurrence) })
+            } else {
+                together.append(occurrence)
+            }
+        }
+        showTogether()
+        return results
+    }
+
+    /// Refuses an iNotify message whose action URL is not allowed or that nothing opens.
+    private func checkOpenable(_ occurrence: DeliveredOccurrence) throws(CoreError) {
+        if occurrence.dialect == .iNotify, let url = occurrence.content.action?.url,
+            !policy.urlPolicy.allows(scheme: url.scheme) || !notifier.canOpen(url)
+        {
+            throw CoreError(.cannotOpen, "not showing \(occurrence.id): nothing opens its action URL \(url)")
+        }
+    }
+
+    /// The scheduled popup of `occurrence`, whose answer is handled here.
+    private func popupRequest(for occurrence: DeliveredOccurrence, answerable: Bool) -> PopupRequest {
+        let policy = self.policy
+        return PopupRequest(
+            layout: { server in policy.scheduledPopup(for: occurrence, on: server, answerable: answerable) },
+            onResponse: { [weak self] in self?.answeredOnScreen($0, for: occurrence) })
+    }
+
+    /// The unanswered popup of another occurrence of `occurrence`'s entry still on screen.
+    private func earlierOnScreen(_ occurrence: DeliveredOccurrence) -> DeliveredOccurrence? {
+        onScreen.values.first { $0.source == occurrence.source && $0.entryID == occurrence.entryID }
+    }
+
+    private func cannotShow(_ occurrence: DeliveredOccurrence, _ error: any Error) -> CoreError {
+        CoreError(
+            .cannotShow,
+            policy.catalog.translated(
+                "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
     }
 
     /// Shows `occurrence` in place of its popup when that is still on screen: its entry changed

@@ -25,6 +25,12 @@ public protocol Notifier: AnyObject {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws
 
+    /// Shows new popups (`show(_:replacing:onResponse:)` replacing none) side by side: each goes
+    /// to the server without waiting for its answer to the one before.
+    ///
+    /// - Returns: For each popup, in order, nil when the server took it, else why not.
+    func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?]
+
     /// Shows a popup laid out by `layout` in place of the popup `key`: the server replaces it
     /// under the same popup id (`replaces_id`), and its answer now goes to `onResponse`
     /// instead. The new popup may show another occurrence, which then has that id.
@@ -50,7 +56,42 @@ public protocol Notifier: AnyObject {
     func open(_ url: ActionURL) throws
 }
 
+/// A new popup to show: `Notifier.show(_:replacing:onResponse:)`'s layout and answer.
+public struct PopupRequest {
+    /// Lays the popup out for the server that shows it.
+    public var layout: (NotificationServer) -> Popup
+    /// Called once, with the action or the close.
+    public var onResponse: (PopupResponse) -> Void
+
+    public init(
+        layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
+    ) {
+        self.layout = layout
+        self.onResponse = onResponse
+    }
+}
+
 extension Notifier {
+    /// Shows the popups one after the other (`showOneByOne`): for a notifier whose popups take
+    /// no time to show.
+    public func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
+        showOneByOne(requests)
+    }
+
+    /// Shows the popups one after the other, each with `show(_:replacing:onResponse:)`.
+    ///
+    /// - Returns: For each popup, in order, nil when the server took it, else why not.
+    public func showOneByOne(_ requests: [PopupRequest]) -> [(any Error)?] {
+        requests.map { request in
+            do {
+                try show(request.layout, replacing: nil, onResponse: request.onResponse)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
     /// Shows a new popup: `show(_:replacing:onResponse:)` replacing none.
     public func show(
         _ layout: @escaping (NotificationServer) -> Popup, onResponse: @escaping (PopupResponse) -> Void
