@@ -232,22 +232,36 @@ public final class DesktopNotifier: Notifier {
     /// Shows new popups side by side: each `Notify` goes out without waiting for the server's
     /// answer to the one before, on a thread of its own (libnotify's calls block; those of
     /// distinct popups share nothing but the bus connection and its proxy, both made for use
-    /// across threads), and the loop then waits for all the answers within one `answerLimit`.
-    /// Popups due together thus reach the server together rather than a round trip apart.
+    /// across threads), and the loop then waits for all the answers within one `answerLimit`;
+    /// at most `ServerCallThread.keptLimit` at a time. Popups due together thus reach the server
+    /// together rather than a round trip apart.
     public func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
         let server: NotificationServer
         do {
             server = try currentServer()
+        } catch {
+            return requests.map { _ in error }
+        }
+        // One shown late under the same key is updated instead (see `show`): one at a time.
+        guard requests.count > 1, !requests.contains(where: { shownLate[$0.layout(server).key] != nil }) else {
+            return showOneByOne(requests)
+        }
+        // As many at once as there are kept threads, so that a burst starts no more.
+        return stride(from: 0, to: requests.count, by: ServerCallThread.keptLimit).flatMap { start in
+            present(together: requests[start..<min(start + ServerCallThread.keptLimit, requests.count)], on: server)
+        }
+    }
+
+    /// Shows `requests` side by side on `server`: every `Notify` first, then every answer.
+    private func present(together requests: ArraySlice<PopupRequest>, on server: NotificationServer) -> [(any Error)?] {
+        do {
             try checkAnswering()
         } catch {
             return requests.map { _ in error }
         }
-        let shown = requests.map { ShownPopup(layout: $0.layout, onResponse: $0.onResponse) }
-        // One shown late under the same key is updated instead (see `show`): one at a time.
-        guard requests.count > 1, !shown.contains(where: { shownLate[$0.layout(server).key] != nil }) else {
-            return showOneByOne(requests)
+        let presentations = requests.map {
+            prepare(ShownPopup(layout: $0.layout, onResponse: $0.onResponse), on: server)
         }
-        let presentations = shown.map { prepare($0, on: server) }
         let asked = WallClock.now()
         let calls = presentations.map { presentation in ServerCall.start { Self.show(presentation.notification) } }
         let deadline = ServerCall<String?>.deadline(after: answerLimit)

@@ -15,6 +15,8 @@ final class RecordingNotifier: Notifier {
     /// URLs whose opening fails, as when no handler is registered for them.
     var unopenable: Set<String> = []
     private(set) var calls: [Call] = []
+    /// How many popups each `showSideBySide` was given, in order.
+    private(set) var sideBySide: [Int] = []
     /// The popups waiting for an answer, oldest first, with their responders.
     private var responders: [(key: PopupKey, respond: (PopupResponse) -> Void)] = []
 
@@ -79,6 +81,11 @@ final class RecordingNotifier: Notifier {
         calls.append(.close(key))
         responders.remove(at: index)
         return true
+    }
+
+    func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
+        sideBySide.append(requests.count)
+        return showOneByOne(requests)
     }
 
     func canOpen(_ url: ActionURL) -> Bool {

@@ -1,0 +1,72 @@
+import NotifySchedCore
+import Testing
+
+/// `NotificationHandler.deliverAll(_:)` against its oracle, `deliver(_:)` one occurrence after
+/// the other: what the server is asked, what each occurrence comes to and what is left on screen
+/// are the same, while new popups go to the notifier together.
+@Suite struct DeliverAllTests {
+    /// An occurrence among few entries and sources, so that batches meet their entries' popups
+    /// on screen and each other; some iNotify ones have an action nothing opens.
+    static func occurrence(_ index: Int, using generator: inout some RandomNumberGenerator) -> DeliveredOccurrence {
+        let dialect: FeedDialect = Bool.random(using: &generator) ? .native : .iNotify
+        let url = ["https://example.org/a", "https://example.org/unopenable", nil].randomElement(using: &generator)!
+        return Occurrences.make(
+            dialect, id: "occ-\(index)", entry: "entry-\(Int.random(in: 0..<6, using: &generator))",
+            source: ["feed", "other"].randomElement(using: &generator)!, url: url)
+    }
+
+    static func handler(_ notifier: RecordingNotifier) -> NotificationHandler {
+        NotificationHandler(
+            policy: HandlingPolicy(), notifier: notifier, lookup: { _ in nil }, now: { Occurrences.moment })
+    }
+
+    /// What each occurrence came to: the id it replaced, or the error's code.
+    static func summary(_ result: Result<String?, CoreError>) -> String {
+        switch result {
+        case .success(let replaced): "shown" + (replaced.map { " in place of \($0)" } ?? "")
+        case .failure(let error): error.code.rawValue
+        }
+    }
+
+    @Test(arguments: 0..<40)
+    func deliveringTogetherComesToWhatDeliveringOneByOneDoes(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let together = RecordingNotifier()
+        let oneByOne = RecordingNotifier()
+        together.unopenable = ["https://example.org/unopenable"]
+        oneByOne.unopenable = together.unopenable
+        let batched = Self.handler(together)
+        let sequential = Self.handler(oneByOne)
+        var index = 0
+        for _ in 0..<8 {
+            let batch = (0..<Int.random(in: 1...7, using: &generator)).map { _ in
+                index += 1
+                return Self.occurrence(index, using: &generator)
+            }
+            let results = batched.deliverAll(batch).map(Self.summary)
+            let expected = batch.map { occurrence in
+                Self.summary(Result { () throws(CoreError) in try sequential.deliver(occurrence) })
+            }
+            #expect(results == expected, "seed \(seed)")
+        }
+        #expect(together.calls == oneByOne.calls, "seed \(seed)")
+        #expect(batched.onScreen.keys.sorted() == sequential.onScreen.keys.sorted(), "seed \(seed)")
+    }
+
+    @Test func newPopupsOfDistinctEntriesGoToTheNotifierTogether() {
+        let notifier = RecordingNotifier()
+        let handler = Self.handler(notifier)
+        let first = (1...3).map { Occurrences.make(.native, id: "occ-\($0)", entry: "entry-\($0)") }
+        _ = handler.deliverAll(first)
+        // A later occurrence of entry-2 replaces its popup alone; the others go together.
+        let second = [
+            Occurrences.make(.native, id: "occ-4", entry: "entry-4"),
+            Occurrences.make(.native, id: "occ-5", entry: "entry-2"),
+            Occurrences.make(.native, id: "occ-6", entry: "entry-6"),
+            Occurrences.make(.native, id: "occ-7", entry: "entry-6"),
+        ]
+        let results = handler.deliverAll(second).map(Self.summary)
+        #expect(results == ["shown", "shown in place of occ-2", "shown", "shown in place of occ-6"])
+        #expect(notifier.sideBySide == [3, 1, 1])
+    }
+}
