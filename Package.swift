@@ -45,7 +45,7 @@ let package = Package(
         // Durable state: the firing ledger and what handling and the seed dialects remember, in SQLite.
         .target(
             name: "NotifySchedStore",
-            dependencies: ["NotifySchedCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["NotifySchedCore", "NotifySchedPlatform", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // libnotify and GIO, as the C libraries Debian ships. Only NotifySchedDesktop imports it.

@@ -1,4 +1,5 @@
 import Glibc
+import NotifySchedPlatform
 
 /// The thread a `StateStore`'s background writes run on, in the order they were asked, so that
 /// the daemon's loop does not wait while SQLite syncs the file to disk.
@@ -67,20 +68,7 @@ final class BackgroundWriter: @unchecked Sendable {
     }
 
     private func start() -> Bool {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<BackgroundWriter>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<BackgroundWriter>.fromOpaque(context).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        (try? WorkerThread.start { self.run() }) != nil
     }
 
     private func run() {

@@ -303,13 +303,19 @@ extension DaemonTests {
         #expect(stop(daemon).status == 0)
     }
 
-    @Test func aHungServerHoldsTheDaemonNoLongerThanItsLimitAndGetsThePopupWhenItAnswers() throws {
+    /// A daemon on `feed(dueIn: 3)` whose server hangs once it took the popup due at once.
+    func startWithAServerThatHangs() throws -> (bus: PrivateSessionBus, daemon: CLI.RunningCommand, due: Date) {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let (path, due) = try feed(dueIn: 3)
         let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
         _ = try bus.waitForNotifyCalls(1)
         bus.freezeServer()
+        return (bus, daemon, due)
+    }
+
+    @Test func aHungServerHoldsTheDaemonNoLongerThanItsLimitAndGetsThePopupWhenItAnswers() throws {
+        let (bus, daemon, due) = try startWithAServerThatHangs()
         defer { bus.thawServer() }
         // "Due soon" falls due while the server hangs: the daemon waits for it at most 3 s,
         // then goes on answering its control calls at once.
@@ -337,12 +343,7 @@ extension DaemonTests {
     }
 
     @Test func aSIGTERMWhileTheServerHangsStopsTheDaemonAtOnce() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let (path, due) = try feed(dueIn: 3)
-        let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        _ = try bus.waitForNotifyCalls(1)
-        bus.freezeServer()
+        let (bus, daemon, due) = try startWithAServerThatHangs()
         defer { bus.thawServer() }
         // "Due soon" is waiting for the hung server, which the daemon would give 3 s.
         Thread.sleep(until: due + 0.5)
