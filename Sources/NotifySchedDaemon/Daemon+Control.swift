@@ -159,17 +159,15 @@ extension Daemon {
             settledByListed.append(settled[index])
         }
         // The order of the last call, brought forward, while the planner has changed nothing it
-        // depends on.
-        var order = listingOrder.flatMap {
-            $0.revision == core.planner.revision && $0.order.asOf <= now ? $0.order : nil
-        }
-        listingOrder = nil
-        if order == nil {
-            order = ListingOrder(schedules: schedules, settled: settledByListed, now: now, userZone: userZone)
+        // depends on; taken out first, so that bringing it forward does not copy its keys.
+        let order: ListingOrder
+        if var kept = listingOrder.take(), kept.revision == core.planner.revision, kept.order.asOf <= now {
+            kept.order.advance(to: now, schedules: schedules, settled: settledByListed, userZone: userZone)
+            order = kept.order
         } else {
-            order?.advance(to: now, schedules: schedules, settled: settledByListed, userZone: userZone)
+            order = ListingOrder(schedules: schedules, settled: settledByListed, now: now, userZone: userZone)
         }
-        listingOrder = order.map { ($0, core.planner.revision) }
+        listingOrder = (order, core.planner.revision)
         let store = self.store
         let listing = try ScheduleListing(
             schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, order: order, filter: filter,

@@ -248,30 +248,12 @@ public final class DesktopNotifier: Notifier {
         }
         // As many at once as there are kept threads, so that a burst starts no more.
         return stride(from: 0, to: requests.count, by: ServerCallThread.keptLimit).flatMap { start in
-            present(together: requests[start..<min(start + ServerCallThread.keptLimit, requests.count)], on: server)
-        }
-    }
-
-    /// Shows `requests` side by side on `server`: every `Notify` first, then every answer.
-    private func present(together requests: ArraySlice<PopupRequest>, on server: NotificationServer) -> [(any Error)?] {
-        do {
-            try checkAnswering()
-        } catch {
-            return requests.map { _ in error }
-        }
-        let presentations = requests.map {
-            prepare(ShownPopup(layout: $0.layout, onResponse: $0.onResponse), on: server)
-        }
-        let asked = WallClock.now()
-        let calls = presentations.map { presentation in ServerCall.start { Self.show(presentation.notification) } }
-        let deadline = ServerCall<String?>.deadline(after: answerLimit)
-        return zip(presentations, calls).map { presentation, call in
-            do throws(DesktopError) {
-                try complete(presentation, call.wait(until: deadline, late: presentation.late), asked: asked)
-                wait(for: presentation.shown)
-                return nil
-            } catch {
-                return error
+            let together = requests[start..<min(start + ServerCallThread.keptLimit, requests.count)].map {
+                ShownPopup(layout: $0.layout, onResponse: $0.onResponse)
+            }
+            return zip(together, present(together.map { ($0, nil) }, on: server)).map { shown, failure in
+                if failure == nil { wait(for: shown) }
+                return failure
             }
         }
     }
@@ -297,13 +279,33 @@ public final class DesktopNotifier: Notifier {
     // MARK: Showing
 
     private func present(_ shown: ShownPopup, on server: NotificationServer, replacing popupID: UInt32? = nil) throws {
-        try checkAnswering()
-        let presentation = prepare(shown, on: server, replacing: popupID)
+        if let failure = present([(shown, popupID)], on: server)[0] { throw failure }
+    }
+
+    /// Shows `popups` side by side on `server`, each in place of the server's popup of its id
+    /// when it has one: every `Notify` first, then every answer, within one `answerLimit`.
+    ///
+    /// - Returns: For each popup, nil when the server took it, else why not.
+    private func present(
+        _ popups: [(shown: ShownPopup, replacing: UInt32?)], on server: NotificationServer
+    ) -> [DesktopError?] {
+        do {
+            try checkAnswering()
+        } catch {
+            return popups.map { _ in error }
+        }
+        let presentations = popups.map { prepare($0.shown, on: server, replacing: $0.replacing) }
         let asked = WallClock.now()
-        let call = ServerCall.start { Self.show(presentation.notification) }
-        try complete(
-            presentation, call.wait(until: ServerCall<String?>.deadline(after: answerLimit), late: presentation.late),
-            asked: asked)
+        let calls = presentations.map { presentation in ServerCall.start { Self.show(presentation.notification) } }
+        let deadline = ServerCall<String?>.deadline(after: answerLimit)
+        return zip(presentations, calls).map { presentation, call in
+            do throws(DesktopError) {
+                try complete(presentation, call.wait(until: deadline, late: presentation.late), asked: asked)
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     /// A popup made ready for the server: its libnotify object, and what to do when the server

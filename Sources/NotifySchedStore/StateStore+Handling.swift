@@ -45,8 +45,8 @@ extension StateStore {
     }
 
     /// Records like `recordDeliveries(_:)`, without waiting for the write and its sync to disk:
-    /// the caller's thread goes on at once. Every read and write made afterwards waits for it
-    /// (the database serves them in order), so each sees it.
+    /// the caller's thread goes on at once (`writeInBackground`). Every read and write made
+    /// afterwards waits for it, so each sees it.
     ///
     /// - Parameter failed: Gets the error, on another thread, when the write fails.
     public func recordDeliveriesInBackground(

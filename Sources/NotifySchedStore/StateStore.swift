@@ -65,7 +65,7 @@ public final class StateStore: Sendable {
         do {
             return try database.write(body)
         } catch {
-            throw StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))")
+            throw Self.failure(at: path, what, error)
         }
     }
 
@@ -81,7 +81,7 @@ public final class StateStore: Sendable {
             do {
                 try database.write(body)
             } catch {
-                failed(StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))"))
+                failed(StateStore.failure(at: path, what, error))
             }
         }
         if !writer.add(write) { write() }
@@ -98,13 +98,18 @@ public final class StateStore: Sendable {
         do {
             return try database.read(body)
         } catch {
-            throw StoreError(.failed, "\(path): cannot \(what): \(StateStore.describe(error))")
+            throw Self.failure(at: path, what, error)
         }
     }
 
     /// Whether SQLite's `integrity_check` finds the file sound.
     public func isIntact() throws(StoreError) -> Bool {
         try read("check the database") { try String.fetchOne($0, sql: "PRAGMA integrity_check") == "ok" }
+    }
+
+    /// The error of an access to the database at `path` that failed doing `what`.
+    private static func failure(at path: String, _ what: String, _ error: any Error) -> StoreError {
+        StoreError(.failed, "\(path): cannot \(what): \(describe(error))")
     }
 
     /// The cause of `error` in words: SQLite's message, or the system's for a file error
