@@ -61,7 +61,11 @@ extension Daemon {
             case .recordMissed(let source, let entryID, let occurrence):
                 record(entryID, of: source, occurrence: occurrence, .missed, at: now)
             case .follow(let source, let entryIDs, let since):
-                store.follow(entryIDs, of: source, since: since) { [log] in log.error($0.message) }
+                if followsAtStart != nil {
+                    followsAtStart?.append((source, entryIDs, since))
+                } else {
+                    follow(entryIDs, of: source, since: since)
+                }
             case .changeScreen(let change):
                 changeScreen(change)
             case .takeOver(let occurrence, let popupID):
@@ -90,6 +94,12 @@ extension Daemon {
         }
         showTogether()
         return shown
+    }
+
+    /// Stores, in the background, that the recurring entries `entryIDs` of `source` are followed
+    /// from `since` on.
+    func follow(_ entryIDs: [String], of source: String, since: Instant) {
+        store.follow(entryIDs, of: source, since: since) { [log] in log.error($0.message) }
     }
 
     /// Arms the timer for the core's next wake-up.

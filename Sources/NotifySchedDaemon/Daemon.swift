@@ -78,6 +78,11 @@ public final class Daemon {
     var delayedTests: [Int: BusCall] = [:]
     /// The token the next waiting control call gets.
     var nextCallToken = 0
+    /// The recurring entries the start begins to follow (`DaemonEffect.follow`), stored once
+    /// the start has read what it needs: written in the background one feed at a time, the
+    /// 10^6 rows of a first start made each later read of the start wait for them. nil once
+    /// the start is done.
+    var followsAtStart: [(source: String, entryIDs: [String], since: Instant)]? = []
     /// How many times the timer woke the daemon (`DaemonStatus.timerWakeUps`).
     var timerWakeUps = 0
     /// Popups shown whose deliveries wait for the ledger (`recordDeliveriesInBackground(unlessDueBy:)`).
@@ -205,6 +210,9 @@ public final class Daemon {
         takeOverPopups(at: now)
         sessionEvent("session:start", countsAsRun: true, at: now)
         perform(.started, at: now)
+        for held in followsAtStart.take() ?? [] { follow(held.entryIDs, of: held.source, since: held.since) }
+        // What the writes of a first start held is freed only once they are done.
+        store.afterBackgroundWrites { FreedMemory.release() }
         log.notice(
             "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )

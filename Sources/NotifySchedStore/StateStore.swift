@@ -87,6 +87,12 @@ public final class StateStore: Sendable {
         if !writer.add(write) { write() }
     }
 
+    /// Runs `work` on the background writes' thread once those asked before it are done, such
+    /// as giving back the memory they held.
+    public func afterBackgroundWrites(_ work: @escaping @Sendable () -> Void) {
+        if !writer.add(work) { work() }
+    }
+
     /// Waits until the writes made in the background are done.
     public func finishBackgroundWrites() {
         writer.waitUntilDone()

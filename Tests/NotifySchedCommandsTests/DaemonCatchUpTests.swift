@@ -73,6 +73,45 @@ struct DaemonCatchUpTests {
         Instant(secondsSinceEpoch: instant.secondsSinceEpoch)
     }
 
+    /// A first start follows the recurring entries of every feed from the instant it plans
+    /// them. It stores them once its own reads are done (a first start of 10^6 entries made each
+    /// read wait for their rows otherwise), and a stop right after waits for them: the next
+    /// daemon owes their occurrences from that instant.
+    @Test func aFirstStartStoresTheRecurringEntriesOfEveryFeedItFollows() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let tomorrow = Self.wholeSecond(WallClock.now() + .days(1)).rfc3339
+        let first = try CLI.temporaryFile(
+            #"""
+            {"notifications": [
+              {"id": "daily", "title": "Daily", "fireDate": "\#(tomorrow)", "repeatInterval": "day"},
+              {"id": "calendar", "title": "Calendar", "calendar": "Mon *-*-* 09:00"},
+              {"id": "once", "title": "Once", "fireDate": "\#(tomorrow)"}
+            ]}
+            """#)
+        let second = try CLI.temporaryFile(
+            #"{"notifications": [{"id": "hourly", "title": "Hourly", "fireDate": "\#(tomorrow)", "repeatInterval": "hour"}]}"#
+        )
+        let started = WallClock.now()
+        let daemon = try CLI.start(["daemon", "--feed", first, "--feed", second], environment: bus.environment)
+        try daemon.waitForStandardError(containing: "notify-sched: ready")
+        let ready = WallClock.now()
+        #expect(DaemonTests().stop(daemon).status == 0)
+
+        let rows = try bus.queryState("SELECT source, entry_id, since_us FROM followed_entry").map {
+            $0.split(separator: "|").map(String.init)
+        }
+        #expect(
+            Set(rows.map { "\($0[0])|\($0[1])" }) == ["\(first)|daily", "\(first)|calendar", "\(second)|hourly"],
+            "every recurring entry of both feeds must be followed, and no one-shot entry")
+        for row in rows {
+            let since = try #require(Int64(row[2]))
+            #expect(
+                (started.microseconds...ready.microseconds).contains(since),
+                "\(row[1]) must be followed from when the start planned it")
+        }
+    }
+
     @Test(arguments: monthsDown)
     func aMonthDownFoldsIntoOneCatchUpPopupWithinMaxLatenessAndIsRecordedMissedBeyondIt(_ downtime: MonthDown) throws {
         let bus = try PrivateSessionBus()

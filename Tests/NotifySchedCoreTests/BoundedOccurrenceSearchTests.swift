@@ -93,6 +93,49 @@ import Testing
                 == instant("2026-11-20T12:00:00.5Z"))
     }
 
+    /// What a plan needs of the occurrences after what is settled, against a walk over every
+    /// one of them: settled before now (a catch-up or a timer on time) and at or after it (a
+    /// recurring entry followed from now, or a clock stepped back).
+    @Test func owedOccurrencesAreThoseAWalkAfterWhatIsSettledFinds() throws {
+        var random = SplitMix64(seed: Self.seed)
+        let sparse = Self.expressions.filter { !$0.dense }.map(\.0)
+        for index in 0..<600 {
+            let zoneName = Self.zones.randomElement(using: &random)!
+            let rules = zone(zoneName)
+            let now =
+                Instant(secondsSinceEpoch: Int64.random(in: 1_577_836_800...2_051_222_400, using: &random))
+                + TimeSpan(microseconds: Int64.random(in: 0..<1_000_000, using: &random))
+            let trigger: Trigger
+            let place: String
+            if index.isMultiple(of: 2) {
+                let interval = [RepeatInterval.hour, .day, .week, .month].randomElement(using: &random)!
+                let first = now + .hours(Int64.random(in: -24 * 400...24 * 3, using: &random))
+                trigger = .repeating(
+                    first: FireTime(.absolute(first), zone: rules), every: interval, bounds: .unbounded)
+                place = "every \(interval) from \(first)"
+            } else {
+                let text = sparse.randomElement(using: &random)!
+                let expression = try CalendarExpression.parse(text, zones: systemZones, localZone: rules)
+                trigger = .calendar(expression, zone: rules, notBefore: nil, bounds: .unbounded)
+                place = text
+            }
+            let settled = now + .minutes(Int64.random(in: -60 * 24 * 3...60 * 24 * 2, using: &random))
+            let owed = trigger.owedOccurrences(atOrBefore: now, after: settled, userZone: .utc)
+            var walked: [Instant] = []
+            var cursor = settled
+            while let next = trigger.occurrences(onOrAfter: cursor.nextMicrosecond, limit: 1, userZone: .utc).first {
+                walked.append(next)
+                cursor = next
+                if next > now { break }
+            }
+            let due = walked.filter { $0 <= now }
+            let context = "seed \(Self.seed) case \(index): \(place) in \(zoneName), settled \(settled), now \(now)"
+            #expect(owed.latest == due.last, "\(context)")
+            #expect(owed.foldsEarlier == (due.count > 1), "\(context)")
+            #expect(owed.next == walked.first { $0 > now }, "\(context)")
+        }
+    }
+
     @Test func catchUpAfterMoreThanAMonthDownFindsTheLatestOccurrence() throws {
         let expression = try CalendarExpression.parse("quarterly", zones: systemZones, localZone: .utc)
         let trigger = Trigger.calendar(expression, zone: .utc, notBefore: nil, bounds: .unbounded)

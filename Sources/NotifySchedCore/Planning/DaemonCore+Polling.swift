@@ -41,7 +41,7 @@ extension DaemonCore {
     /// check; the checks it held back start.
     mutating func checkFinished(_ index: Int, _ outcome: CheckOutcome, at now: Instant) -> [DaemonEffect] {
         var (effects, report) = apply(outcome, to: index, at: now)
-        if let answered = polling.finished(index, report, at: now) {
+        if let answered = polling.finished(index, report(), at: now) {
             effects += answers(answered)
             // The check's parse peaked well above what the schedule keeps.
             if !polling.isChecking { effects.append(.releaseFreedMemory) }
@@ -77,9 +77,11 @@ extension DaemonCore {
     /// copy when no feed is), records it in the source's health, and logs a failure, or what a
     /// new feed changed.
     ///
-    /// - Returns: The effects, the last saving the health, and the check's report for `sync`.
+    /// - Returns: The effects, the last saving the health, and how to make the check's report
+    ///   for `sync`: made only when asked for, since a feed read at start answers no call and
+    ///   its report has a line per entry.
     private mutating func apply(_ outcome: CheckOutcome, to index: Int, at now: Instant) -> (
-        effects: [DaemonEffect], report: SourceCheckReport
+        effects: [DaemonEffect], report: () -> SourceCheckReport
     ) {
         let location = polling.sources[index].location
         // What changed is said of a feed that replaced another, not of the first one read.
@@ -87,22 +89,22 @@ extension DaemonCore {
         var effects: [DaemonEffect] = []
         // What a feed put in force changed; nil when none was.
         var changes: ScheduleChanges?
-        let report: SourceCheckReport
+        let report: () -> SourceCheckReport
         switch outcome {
         case .failed(let reason, let retryAfter):
             polling.recordFailure(of: index, reason, retryAfter: retryAfter, policy: policy(of: index), at: now)
             let next = polling.sources[index].health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
             let consequence = hadFeed ? "the feed in force stays" : "nothing of it is in force"
             effects.append(.log(.warning, "\(location): check failed, \(consequence): \(reason)\(next)"))
-            report = .failed(location, reason)
+            report = { .failed(location, reason) }
         case .notModified(let copy, let etag, let lastModified, let copyTakenAt, let portalPeriod):
             polling.setPortalPeriod(of: index, portalPeriod)
             if !hadFeed, let copy {
                 let put = putInForce(copy, at: now)
                 (changes, effects) = (put.changes, put.effects)
-                report = .changed(location, put.changes, from: nil, to: copy.schedule)
+                report = { .changed(location, put.changes, from: nil, to: copy.schedule) }
             } else {
-                report = .notModified(location)
+                report = { .notModified(location) }
             }
             polling.recordSuccess(
                 of: index, etag: etag, lastModified: lastModified,
@@ -116,7 +118,7 @@ extension DaemonCore {
             polling.recordSuccess(
                 of: index, etag: etag, lastModified: lastModified, feedVersion: load.schedule.version,
                 copyTakenAt: now, policy: policy(of: index), at: now)
-            report = .changed(location, put.changes, from: old, to: load.schedule)
+            report = { .changed(location, put.changes, from: old, to: load.schedule) }
         }
         if hadFeed, let changes, !changes.isEmpty { effects.append(.log(.info, "\(location): \(changes.counts)")) }
         return (effects + [.saveHealth(polling.sources[index].health)], report)

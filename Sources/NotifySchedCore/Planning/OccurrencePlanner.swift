@@ -382,14 +382,29 @@ public struct OccurrencePlanner: ~Copyable {
 
 /// Which entry a planner's wheel element stands for: its source and its position in the
 /// source's schedule.
+///
+/// Kept in 32 bits each (a planner holds one per entry, up to 10^6): a feed's entries are
+/// bounded far below 2^31 by its size limit (`FeedReadLimits`).
 struct EntryReference: Equatable {
-    var source: Int
-    var entry: Int
+    private var sourceIndex: Int32
+    private var entryIndex: Int32
+
+    init(source: Int, entry: Int) {
+        sourceIndex = Int32(source)
+        entryIndex = Int32(entry)
+    }
+
+    var source: Int { Int(sourceIndex) }
+
+    var entry: Int {
+        get { Int(entryIndex) }
+        set { entryIndex = Int32(newValue) }
+    }
 
     /// An element whose entry was withdrawn, waiting to be reused.
     static let vacant = EntryReference(source: -1, entry: -1)
 
-    var isVacant: Bool { source < 0 }
+    var isVacant: Bool { sourceIndex < 0 }
 }
 
 /// What the planner asks the daemon to do.

@@ -86,6 +86,12 @@ extension Trigger {
                 latest: lastOccurrence(before: afterNow, userZone: userZone), foldsEarlier: false,
                 next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
         }
+        // Settled through now or later (a first plan of a recurring entry, followed from now):
+        // nothing after it is due yet, and one step forward answers.
+        guard settled < now else {
+            return OwedOccurrences(
+                next: occurrences(onOrAfter: settled.nextMicrosecond, limit: 1, userZone: userZone).first)
+        }
         let owed = occurrences(onOrAfter: settled.nextMicrosecond, limit: 2, userZone: userZone)
         guard let first = owed.first, first <= now else { return OwedOccurrences(next: owed.first) }
         guard owed.count == 2, owed[1] <= now else { return OwedOccurrences(latest: first, next: owed.last) }
