@@ -3,7 +3,6 @@ import NotifySchedDesktop
 import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
-import Synchronization
 
 // Following the feeds: the state moved to each source's canonical location, and each source
 // opened at start.
@@ -44,16 +43,16 @@ extension Daemon {
         var startingFrom: [String] = []
         let checked = sources.indices.filter { core.polling.sources[$0].isChecked }
         let toRead = checked.filter { !sources[$0].isURL || setAsideCachedCopy(of: $0, startingFrom: &startingFrom) }
-        var loaded = readAtStart(toRead, at: now)
+        let loads = readAtStart(toRead, at: now)
         for index in checked {
+            // Read in the order of `toRead`, a part of `checked` in its order.
+            let loaded = toRead.contains(index) ? loads.take() : nil
             let opening: SourceOpening
             if sources[index].isURL {
-                opening = loaded[index].map { openCached(index, $0) } ?? .nothingCached
+                opening = loaded.map { openCached(index, $0) } ?? .nothingCached
             } else {
-                opening = openFile(index, loaded[index]!, at: now)
+                opening = openFile(index, loaded!, at: now)
             }
-            // Each one's memory goes once its schedule is in force.
-            loaded[index] = nil
             perform(.sourceOpened(source: index, opening), at: now)
         }
         for url in startingFrom { loader.cache.restore(url) }
@@ -88,23 +87,18 @@ extension Daemon {
     }
 
     /// Sources `indices` read and parsed side by side, a file from its file and a portal URL
-    /// from its cached copy: at start, the parse of big feeds is most of the time to the armed
-    /// timer, and each source's is independent of the others'.
-    ///
-    /// - Returns: Each source's load, by index.
-    private func readAtStart(_ indices: [Int], at now: Instant) -> [Int: LoadedPortalFeed] {
-        let reads = indices.map { (index: $0, source: sources[$0], parser: parser(of: $0)) }
+    /// from its cached copy, each load taken in order as soon as it is done: at start, the parse
+    /// of big feeds is most of the time to the armed timer, each source's is independent of the
+    /// others', and one source is planned while the next ones are parsed.
+    private func readAtStart(_ indices: [Int], at now: Instant) -> InOrderWork<LoadedPortalFeed> {
+        let reads = indices.map { (source: sources[$0], parser: parser(of: $0)) }
         let loader = self.loader
-        let loaded = Mutex<[Int: LoadedPortalFeed]>([:])
-        WorkerThread.concurrently(reads.count) { position in
-            let (index, source, parser) = reads[position]
-            let load =
-                source.isURL
+        return InOrderWork(count: reads.count) { position in
+            let (source, parser) = reads[position]
+            return source.isURL
                 ? loader.loadCached(source.location, publicKey: source.publicKey, parser: parser, now: now)
                 : loader.load(source.location, publicKey: source.publicKey, parser: parser, now: now)
-            loaded.withLock { $0[index] = load }
         }
-        return loaded.withLock { $0 }
     }
 
     /// Source `index`'s cached copy (a portal URL) as `loaded` read it; nothing when it has none

@@ -1,6 +1,5 @@
 import Glibc
 import NotifySchedCore
-import Synchronization
 
 /// A detached POSIX thread that runs one piece of blocking work and ends.
 ///
@@ -17,27 +16,8 @@ public enum WorkerThread {
         pthread_detach(thread)
     }
 
-    /// Runs `body` for each of `0..<count`, side by side on as many threads as the machine has
-    /// processors (the calling thread one of them, so that a single one costs no thread), and
-    /// returns once all are done; the threads are gone then. When the system refuses a thread,
-    /// the others do its share.
-    public static func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let next = Atomic<Int>(0)
-        let work: @Sendable () -> Void = {
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
-                body(index)
-            }
-        }
-        let width = min(count, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        let threads = (1..<max(width, 1)).compactMap { _ in try? spawn(work) }
-        work()
-        for thread in threads { pthread_join(thread, nil) }
-    }
-
     /// A new thread running `work`, to detach or join.
-    private static func spawn(_ work: @escaping @Sendable () -> Void) throws(PlatformError) -> pthread_t {
+    static func spawn(_ work: @escaping @Sendable () -> Void) throws(PlatformError) -> pthread_t {
         let box = Unmanaged.passRetained(Work(work)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(
