@@ -20,4 +20,19 @@ import Testing
             #expect(entry.content == content, "seed \(seed) case \(index)")
         }
     }
+
+    /// A repeat's bounds are kept in 13 bytes (no end is a sentinel instant): they give back
+    /// whatever they were made with, and compare and hash by it.
+    @Test(
+        arguments: [
+            (nil, nil), (Instant(microseconds: 0), nil), (nil, 1),
+            (Instant(microseconds: -1), RecurrenceBounds.maximumCount),
+            (Instant(secondsSinceEpoch: 253_402_300_799), 7),
+        ] as [(Instant?, Int?)])
+    func boundsGiveBackTheirEndAndCount(until: Instant?, count: Int?) {
+        let bounds = RecurrenceBounds(until: until, count: count)
+        #expect(bounds.until == until)
+        #expect(bounds.count == count)
+        #expect((bounds == .unbounded) == (until == nil && count == nil))
+    }
 }

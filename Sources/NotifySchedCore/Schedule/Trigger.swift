@@ -31,10 +31,12 @@ public struct FireTime: Sendable, Hashable {
         indirect case floating(CivilDateTime)
     }
 
-    public var kind: Kind
+    // The zone first: a trigger's box holds a fire time per entry, and after the zone's 8 bytes
+    // the kind's 9 leave no padding before the next field (17 bytes, not 24).
     /// The entry's `timeZone`: where floating times are read and calendar arithmetic is done.
     /// Nil means the user's current zone.
     public var zone: ZoneRules?
+    public var kind: Kind
 
     public init(_ kind: Kind, zone: ZoneRules? = nil) {
         self.kind = kind
@@ -58,12 +60,27 @@ public enum RepeatInterval: String, Sendable, CaseIterable {
 
 /// Limits on a recurrence: up to and including `until`, at most `count` occurrences in all.
 public struct RecurrenceBounds: Sendable, Hashable {
-    public var until: Instant?
-    public var count: Int?
+    /// The last instant an occurrence may fall on; nil for none.
+    public var until: Instant? {
+        get { untilMicroseconds == Self.noEnd ? nil : Instant(microseconds: untilMicroseconds) }
+        set { untilMicroseconds = newValue?.microseconds ?? Self.noEnd }
+    }
+    /// How many occurrences there are at most; nil for no limit.
+    public var count: Int? {
+        get { storedCount.map(Int.init) }
+        set { storedCount = newValue.map { UInt32(clamping: $0) } }
+    }
+
+    // 13 bytes rather than 25 (a trigger's box holds them for each entry, and with them a
+    // repeat's box takes 64 bytes of the heap rather than 96): no instant is `Int64.max`, and
+    // a count is at most `maximumCount`.
+    private var untilMicroseconds: Int64
+    private var storedCount: UInt32?
+    private static let noEnd = Int64.max
 
     public init(until: Instant? = nil, count: Int? = nil) {
-        self.until = until
-        self.count = count
+        untilMicroseconds = until?.microseconds ?? Self.noEnd
+        storedCount = count.map { UInt32(clamping: $0) }
     }
 
     public static let unbounded = RecurrenceBounds()
