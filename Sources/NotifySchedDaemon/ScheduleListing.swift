@@ -112,24 +112,23 @@ public struct ScheduleListing: Sendable {
             kept = order.keys
         } else {
             kept = order.keys.filter { key in
-                let index = Int(key.schedule)
+                let (index, position) = order.location(of: key)
                 guard admittedSources[index] else { return false }
-                let id = schedules[index].entries[Int(key.entry)].id
+                let id = schedules[index].entries[position].id
                 return filter.admits(id: id)
                     && (filter.states.isEmpty || filter.states.contains(stateRecords[index][id].state))
             }
         }
         total = kept.count
-        let listed = page.map { kept[$0.clamped(to: kept.indices)] } ?? kept[...]
+        let listed = (page.map { kept[$0.clamped(to: kept.indices)] } ?? kept[...]).map(order.location(of:))
         var pageRecords: [Int: [String: LedgerRecord]] = [:]
         if filter.states.isEmpty {
-            for index in Set(listed.map { Int($0.schedule) }).sorted() {
-                let ids = listed.filter { $0.schedule == index }.map { schedules[index].entries[Int($0.entry)].id }
+            for index in Set(listed.map(\.schedule)).sorted() {
+                let ids = listed.filter { $0.schedule == index }.map { schedules[index].entries[$0.entry].id }
                 pageRecords[index] = try records(index, ids)
             }
         }
-        rows = listed.map { item in
-            let (index, position) = (Int(item.schedule), Int(item.entry))
+        rows = listed.map { index, position in
             let schedule = schedules[index]
             let entry = schedule.entries[position]
             return Self.row(
