@@ -1,7 +1,11 @@
 /* The physical limit for scripts/bench-daemon's precision section: one timerfd on the wall clock,
  * armed at the earliest due time, and a Notify call on the session bus when it expires.
  *
- *   timerfd-notify [FILE]        reads standard input without FILE
+ *   timerfd-notify [--libnotify] [FILE]        reads standard input without FILE
+ *
+ * With --libnotify each popup goes out through libnotify instead, as the simplest libnotify
+ * client sends one (a new NotifyNotification, notify_notification_show, which waits for the
+ * server's answer): the limit for a program that shows its popups through libnotify.
  *
  * Each input line is `SECONDS.MICROSECONDS SUMMARY` (due time since the epoch, UTC; the fraction
  * has up to six digits). When an entry falls due it sends org.freedesktop.Notifications.Notify
@@ -10,11 +14,12 @@
  * Prints `ready: N pending` on standard output once the timer is first armed, and exits 0 when
  * every entry was sent and answered (1 when the bus or the input fails, 2 on a usage error).
  *
- * Build: gcc -O2 -o timerfd-notify timerfd-notify.c $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0)
+ * Build: gcc -O2 -o timerfd-notify timerfd-notify.c $(pkg-config --cflags --libs gio-2.0 gio-unix-2.0 libnotify)
  */
 #include <errno.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <libnotify/notify.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +42,8 @@ typedef struct {
     gsize count;
     gsize next;
     gsize unanswered;
+    /* Whether popups go out through libnotify rather than a GDBus call of its own. */
+    gboolean through_libnotify;
 } Scheduler;
 
 static int by_due(const void *left, const void *right) {
@@ -109,6 +116,17 @@ static void answered(GObject *source, GAsyncResult *result, gpointer data) {
     quit_when_done(scheduler);
 }
 
+/* Shows a popup with `summary` through libnotify, waiting for the server's answer. */
+static void show_through_libnotify(const char *summary) {
+    NotifyNotification *notification = notify_notification_new(summary, NULL, NULL);
+    GError *error = NULL;
+    if (!notify_notification_show(notification, &error)) {
+        fprintf(stderr, "timerfd-notify: Notify failed: %s\n", error->message);
+        g_error_free(error);
+    }
+    g_object_unref(notification);
+}
+
 /* Sends every entry due by now, then re-arms for the next one. */
 static gboolean expired(gint descriptor, G_GNUC_UNUSED GIOCondition condition, gpointer data) {
     Scheduler *scheduler = data;
@@ -117,6 +135,10 @@ static gboolean expired(gint descriptor, G_GNUC_UNUSED GIOCondition condition, g
     gint64 now = g_get_real_time();
     while (scheduler->next < scheduler->count && scheduler->entries[scheduler->next].due <= now) {
         Entry *entry = &scheduler->entries[scheduler->next++];
+        if (scheduler->through_libnotify) {
+            show_through_libnotify(entry->summary);
+            continue;
+        }
         /* NULL for an array type is an empty array. */
         GVariant *arguments = g_variant_new(
             "(susssasa{sv}i)", "timerfd-notify", 0, "", entry->summary, "", NULL, NULL, -1);
@@ -135,13 +157,19 @@ static gboolean expired(gint descriptor, G_GNUC_UNUSED GIOCondition condition, g
 }
 
 int main(int argc, char **argv) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: timerfd-notify [FILE]\n");
+    gboolean through_libnotify = argc > 1 && strcmp(argv[1], "--libnotify") == 0;
+    int first = through_libnotify ? 2 : 1;
+    if (argc > first + 1) {
+        fprintf(stderr, "usage: timerfd-notify [--libnotify] [FILE]\n");
         return 2;
     }
-    FILE *input = argc == 2 ? fopen(argv[1], "r") : stdin;
+    FILE *input = argc == first + 1 ? fopen(argv[first], "r") : stdin;
     if (input == NULL) {
-        fprintf(stderr, "timerfd-notify: %s: %s\n", argv[1], strerror(errno));
+        fprintf(stderr, "timerfd-notify: %s: %s\n", argv[first], strerror(errno));
+        return 1;
+    }
+    if (through_libnotify && !notify_init("timerfd-notify")) {
+        fprintf(stderr, "timerfd-notify: libnotify could not start\n");
         return 1;
     }
     GArray *entries = g_array_new(FALSE, FALSE, sizeof(Entry));
@@ -163,6 +191,7 @@ int main(int argc, char **argv) {
         .timer = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC),
         .entries = (Entry *)entries->data,
         .count = entries->len,
+        .through_libnotify = through_libnotify,
     };
     if (scheduler.timer < 0) {
         fprintf(stderr, "timerfd-notify: timerfd_create: %s\n", strerror(errno));
