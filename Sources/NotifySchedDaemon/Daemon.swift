@@ -210,9 +210,10 @@ public final class Daemon {
         takeOverPopups(at: now)
         sessionEvent("session:start", countsAsRun: true, at: now)
         perform(.started, at: now)
-        for held in followsAtStart.take() ?? [] { follow(held.entryIDs, of: held.source, since: held.since) }
-        // What the writes of a first start held is freed only once they are done.
-        store.afterBackgroundWrites { FreedMemory.release() }
+        let held = followsAtStart.take() ?? []
+        for follows in held { follow(follows.entryIDs, of: follows.source, since: follows.since) }
+        // What those writes hold is freed only once they are done.
+        if !held.isEmpty { store.afterBackgroundWrites { FreedMemory.release() } }
         log.notice(
             "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )
