@@ -77,14 +77,14 @@ public final class StateStore: Sendable {
         _ what: String, _ body: @escaping @Sendable (Database) throws -> Void,
         failed: @escaping @Sendable (StoreError) -> Void
     ) {
-        let write = { [database, path] in
+        let write: @Sendable () -> Void = { [database, path] in
             do {
                 try database.write(body)
             } catch {
                 failed(StateStore.failure(at: path, what, error))
             }
         }
-        if !writer.add(write) { write() }
+        afterBackgroundWrites(write)
     }
 
     /// Runs `work` on the background writes' thread once those asked before it are done, such

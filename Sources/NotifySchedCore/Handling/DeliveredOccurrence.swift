@@ -22,6 +22,11 @@ public struct DeliveredOccurrence: Sendable, Equatable {
     /// When it was delivered.
     public var deliveredAt: Instant
 
+    /// Whether `other` is an occurrence of the same entry of the same source.
+    public func isOfTheSameEntry(as other: DeliveredOccurrence) -> Bool {
+        source == other.source && entryID == other.entryID
+    }
+
     public init(
         id: String, source: String, entryID: String, dialect: FeedDialect, content: NotificationContent,
         category: String? = nil, news: NewsHandling? = nil, deliveredAt: Instant

@@ -165,11 +165,8 @@ public final class NotificationHandler {
             together = []
         }
         for occurrence in occurrences {
-            let sameEntry = { (other: DeliveredOccurrence) in
-                other.source == occurrence.source && other.entryID == occurrence.entryID
-            }
             if (try? checkOpenable(occurrence)) == nil || earlierOnScreen(occurrence) != nil
-                || together.contains(where: sameEntry)
+                || together.contains(where: occurrence.isOfTheSameEntry)
             {
                 showTogether()
                 results.append(Result { () throws(CoreError) in try deliver(occurrence) })
@@ -200,7 +197,7 @@ public final class NotificationHandler {
 
     /// The unanswered popup of another occurrence of `occurrence`'s entry still on screen.
     private func earlierOnScreen(_ occurrence: DeliveredOccurrence) -> DeliveredOccurrence? {
-        onScreen.values.first { $0.source == occurrence.source && $0.entryID == occurrence.entryID }
+        onScreen.values.first(where: occurrence.isOfTheSameEntry)
     }
 
     private func cannotShow(_ occurrence: DeliveredOccurrence, _ error: any Error) -> CoreError {
