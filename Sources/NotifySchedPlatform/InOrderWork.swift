@@ -12,10 +12,9 @@ public final class InOrderWork<Value: Sendable>: @unchecked Sendable {
     private let count: Int
     private let lookAhead: Int
     private let body: @Sendable (Int) -> Value
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// Signalled when a value is done or one is taken.
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
+    /// Woken when a value is done or one is taken.
+    private let monitor = ThreadMonitor()
+    // Guarded by `monitor`.
     private var values: [Value?]
     private var started = 0
     private var taken = 0
@@ -27,39 +26,30 @@ public final class InOrderWork<Value: Sendable>: @unchecked Sendable {
         self.count = count
         self.body = body
         values = Array(repeating: nil, count: count)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
         let width = min(count, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         // How far beyond the next value to take an item may start.
         lookAhead = width + 1
         threads = (0..<width).compactMap { _ in try? WorkerThread.spawn { [self] in work() } }
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        pthread_cond_destroy(changed)
-        mutex.deallocate()
-        changed.deallocate()
-    }
-
     /// The next item's value, in order, once it is done; nil when every value was taken.
     public func take() -> Value? {
-        pthread_mutex_lock(mutex)
+        monitor.lock()
         guard taken < count else {
-            pthread_mutex_unlock(mutex)
+            monitor.unlock()
             return nil
         }
         let index = taken
         if threads.isEmpty {
-            pthread_mutex_unlock(mutex)
+            monitor.unlock()
             taken += 1
             return body(index)
         }
-        while values[index] == nil { pthread_cond_wait(changed, mutex) }
+        while values[index] == nil { monitor.wait() }
         let value = values[index].take()
         taken += 1
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(mutex)
+        monitor.wakeAll()
+        monitor.unlock()
         if taken == count {
             for thread in threads { pthread_join(thread, nil) }
             threads = []
@@ -69,18 +59,18 @@ public final class InOrderWork<Value: Sendable>: @unchecked Sendable {
 
     /// A thread's loop: the next item not started, once it is within `lookAhead` of the next to take.
     private func work() {
-        pthread_mutex_lock(mutex)
+        monitor.lock()
         while true {
-            while started < count, started >= taken + lookAhead { pthread_cond_wait(changed, mutex) }
+            while started < count, started >= taken + lookAhead { monitor.wait() }
             guard started < count else { break }
             let index = started
             started += 1
-            pthread_mutex_unlock(mutex)
+            monitor.unlock()
             let value = body(index)
-            pthread_mutex_lock(mutex)
+            monitor.lock()
             values[index] = value
-            pthread_cond_broadcast(changed)
+            monitor.wakeAll()
         }
-        pthread_mutex_unlock(mutex)
+        monitor.unlock()
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import NotifySchedPlatform
 
 /// The thread a `StateStore`'s background writes run on, in the order they were asked, so that
@@ -9,61 +8,42 @@ import NotifySchedPlatform
 /// the daemon's steady state). `waitUntilDone()` is what makes a later read or write of the
 /// store see every write asked before it.
 final class BackgroundWriter: @unchecked Sendable {
-    // All guarded by `mutex`.
+    private let monitor = ThreadMonitor()
+    // All guarded by `monitor`.
     private var queue: [() -> Void] = []
     private var isWriting = false
     private var isStarted = false
     private var isClosing = false
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// Signalled when work arrives or the writer closes.
-    private let arrived = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    /// Signalled when the queue runs empty.
-    private let drained = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(arrived, nil)
-        pthread_cond_init(drained, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        pthread_cond_destroy(arrived)
-        pthread_cond_destroy(drained)
-        mutex.deallocate()
-        arrived.deallocate()
-        drained.deallocate()
-    }
 
     /// Queues `work`; it runs after everything queued before it.
     ///
     /// - Returns: false, having queued nothing, when no thread could be started: the caller
     ///   then does the work itself.
     func add(_ work: @escaping () -> Void) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        monitor.lock()
+        defer { monitor.unlock() }
         if !isStarted {
             guard start() else { return false }
             isStarted = true
         }
         queue.append(work)
-        pthread_cond_signal(arrived)
+        monitor.wakeAll()
         return true
     }
 
     /// Waits until everything queued so far has run.
     func waitUntilDone() {
-        pthread_mutex_lock(mutex)
-        while isWriting || !queue.isEmpty { pthread_cond_wait(drained, mutex) }
-        pthread_mutex_unlock(mutex)
+        monitor.lock()
+        while isWriting || !queue.isEmpty { monitor.wait() }
+        monitor.unlock()
     }
 
     /// Runs what is queued, then ends the thread.
     func close() {
-        pthread_mutex_lock(mutex)
+        monitor.lock()
         isClosing = true
-        pthread_cond_signal(arrived)
-        pthread_mutex_unlock(mutex)
+        monitor.wakeAll()
+        monitor.unlock()
         waitUntilDone()
     }
 
@@ -72,18 +52,18 @@ final class BackgroundWriter: @unchecked Sendable {
     }
 
     private func run() {
-        pthread_mutex_lock(mutex)
+        monitor.lock()
         while true {
-            while queue.isEmpty && !isClosing { pthread_cond_wait(arrived, mutex) }
+            while queue.isEmpty && !isClosing { monitor.wait() }
             guard !queue.isEmpty else { break }
             let work = queue.removeFirst()
             isWriting = true
-            pthread_mutex_unlock(mutex)
+            monitor.unlock()
             work()
-            pthread_mutex_lock(mutex)
+            monitor.lock()
             isWriting = false
-            if queue.isEmpty { pthread_cond_broadcast(drained) }
+            if queue.isEmpty { monitor.wakeAll() }
         }
-        pthread_mutex_unlock(mutex)
+        monitor.unlock()
     }
 }
