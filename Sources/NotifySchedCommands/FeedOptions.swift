@@ -95,7 +95,8 @@ struct FeedOptions: ParsableArguments {
         return FeedContext(
             parser: FeedParser(
                 zones: zones, urlPolicy: URLPolicy(extraSchemes: allowedSchemes),
-                language: .fromEnvironment(environment), userZone: userZone, dialect: dialect),
+                language: .fromEnvironment(environment), userZone: userZone, dialect: dialect,
+                parallelWork: WorkerThreads()),
             userZone: userZone,
             loader: PortalFeedLoader(fetcher: fetcher, directories: UserDirectories(environment: environment)),
             publicKey: publicKey.flatMap { try? FeedPublicKey(base64: $0) })

@@ -61,6 +61,10 @@ public final class Daemon {
     var userZone: ZoneRules { core.planner.userZone }
     /// How source `index`'s feed is read: in its configured dialect, in the user's current zone
     /// (a calendar expression may end in its abbreviation), which the core holds.
+    ///
+    /// A feed's entries are mapped one after another: the start already reads its feeds side
+    /// by side (`InOrderWork`), and threads within threads gave each their own malloc arena,
+    /// 40 MB more at 10^6 entries for no quicker start.
     func parser(of index: Int) -> FeedParser {
         FeedParser(
             zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone,

@@ -4,7 +4,8 @@
 /// the document for forward compatibility but have no effect.
 struct FieldReader {
     let dictionary: FeedDictionary
-    let path: String
+    /// Where `dictionary` stands in its feed.
+    let place: FeedPlace
     let line: Int?
     let mapping: FeedMapping
     /// Read as iSmartNews reads: keys match case-insensitively, and a number or boolean of
@@ -14,15 +15,20 @@ struct FieldReader {
     /// Which of `dictionary.entries` were read, by index.
     private var readFlags: ReadFlags
 
-    init(_ dictionary: FeedDictionary, path: String, line: Int?, mapping: FeedMapping, readsAsISmartNews: Bool = false)
-    {
+    init(
+        _ dictionary: FeedDictionary, at place: FeedPlace, line: Int?, mapping: FeedMapping,
+        readsAsISmartNews: Bool = false
+    ) {
         self.dictionary = dictionary
-        self.path = path
+        self.place = place
         self.line = line
         self.mapping = mapping
         self.readsAsISmartNews = readsAsISmartNews
         self.readFlags = ReadFlags(count: dictionary.count)
     }
+
+    /// The key path of the dictionary itself.
+    var path: String { place.path }
 
     /// The location of the dictionary itself.
     var location: FeedLocation { FeedLocation(keyPath: path, line: line) }

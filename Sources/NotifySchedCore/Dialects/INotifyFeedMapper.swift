@@ -6,14 +6,14 @@ struct INotifyFeedMapper {
     func map(_ root: FeedDictionary, source: String, format: FeedFormat) -> Schedule {
         var entries: [ScheduleEntry] = []
         for (key, node) in root.entries {
-            let path = KeyPath.child("", key: key)
+            let place = FeedPlace.root.member(key)
             guard case .dictionary(let message) = node.value else {
                 mapping.error(
                     .wrongType, "an iNotify message must be a dictionary, not \(node.value.typeName)",
-                    at: FeedLocation(keyPath: path, line: node.line))
+                    at: FeedLocation(keyPath: place.path, line: node.line))
                 continue
             }
-            var reader = FieldReader(message, path: path, line: node.line, mapping: mapping)
+            var reader = FieldReader(message, at: place, line: node.line, mapping: mapping)
             let errorsBefore = mapping.errorCount
             let title = reader.string("Title") ?? ""
             let body = reader.string("Message") ?? ""

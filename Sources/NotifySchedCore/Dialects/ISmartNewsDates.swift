@@ -9,22 +9,22 @@ struct ISmartNewsDates {
 
     private static let weekdays = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
-    /// The ranges of `elements`, the item's `dates` at `path`; nil when one is malformed,
+    /// The ranges of `elements`, the item's `dates` at `place`; nil when one is malformed,
     /// which drops the item, as iSmartNews does.
-    func ranges(_ elements: [FeedNode], uuid: String, path: String) -> [ShowRange]? {
+    func ranges(_ elements: [FeedNode], uuid: String, at place: FeedPlace) -> [ShowRange]? {
         var ranges: [ShowRange] = []
         var valid = true
         for (index, element) in elements.enumerated() {
-            let elementPath = KeyPath.element(path, index: index)
+            let elementPlace = place.element(index)
             guard case .dictionary(let dictionary) = element.value else {
                 mapping.error(
                     .wrongType, "a range must be a dictionary, not \(element.value.typeName)",
-                    at: FeedLocation(keyPath: elementPath, line: element.line))
+                    at: FeedLocation(keyPath: elementPlace.path, line: element.line))
                 valid = false
                 continue
             }
             var reader = FieldReader(
-                dictionary, path: elementPath, line: element.line, mapping: mapping, readsAsISmartNews: true)
+                dictionary, at: elementPlace, line: element.line, mapping: mapping, readsAsISmartNews: true)
             defer { reader.reportUnknownKeys() }
             let errorsBefore = mapping.errorCount
             let id = reader.string("uuid") ?? "\(uuid)#\(index)"

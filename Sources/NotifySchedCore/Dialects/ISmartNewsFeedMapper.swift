@@ -42,14 +42,14 @@ struct ISmartNewsFeedMapper {
         var seen: [String: String] = [:]
         var reviewTakesGlobals = false
         for (index, node) in items.enumerated() {
-            let path = KeyPath.element("", index: index)
+            let place = FeedPlace.root.element(index)
             guard case .dictionary(let item) = node.value else {
                 mapping.error(
                     .wrongType, "an item must be a dictionary, not \(node.value.typeName)",
-                    at: FeedLocation(keyPath: path, line: node.line))
+                    at: FeedLocation(keyPath: place.path, line: node.line))
                 continue
             }
-            var reader = FieldReader(item, path: path, line: node.line, mapping: mapping, readsAsISmartNews: true)
+            var reader = FieldReader(item, at: place, line: node.line, mapping: mapping, readsAsISmartNews: true)
             if reader.node("event") != nil {
                 globalEvents += globalEvent(&reader)
             } else if reader.node("meta") != nil {
@@ -108,7 +108,7 @@ struct ISmartNewsFeedMapper {
     private func globalEvent(_ reader: inout FieldReader) -> [EventRule] {
         guard let (event, node) = reader.dictionary("event") else { return [] }
         var eventReader = FieldReader(
-            event, path: KeyPath.child(reader.path, key: "event"), line: node.line, mapping: mapping,
+            event, at: reader.place.member("event"), line: node.line, mapping: mapping,
             readsAsISmartNews: true)
         defer { eventReader.reportUnknownKeys() }
         guard let name = eventReader.string("name")?.trimmingSpaces.lowercased(), !name.isEmpty else {
@@ -167,7 +167,7 @@ struct ISmartNewsFeedMapper {
     private func meta(_ reader: inout FieldReader) -> (ScheduleEntry, FeedLocation, takesGlobals: Bool)? {
         guard let (meta, node) = reader.dictionary("meta") else { return nil }
         var metaReader = FieldReader(
-            meta, path: KeyPath.child(reader.path, key: "meta"), line: node.line, mapping: mapping,
+            meta, at: reader.place.member("meta"), line: node.line, mapping: mapping,
             readsAsISmartNews: true)
         defer { metaReader.reportUnknownKeys() }
         let errorsBefore = mapping.errorCount
@@ -188,7 +188,7 @@ struct ISmartNewsFeedMapper {
         }
         let ranges = metaReader.array("dates").flatMap { elements in
             ISmartNewsDates(mapping: mapping, shift: shift).ranges(
-                elements, uuid: uuid ?? "", path: KeyPath.child(metaReader.path, key: "dates"))
+                elements, uuid: uuid ?? "", at: metaReader.place.member("dates"))
         }
         let ignored = metaReader.bool("ignore") ?? false
         let priority = metaReader.integer("priority") ?? 0
@@ -379,15 +379,15 @@ struct ISmartNewsFeedMapper {
         if let value = reader.count("gate") { gate = value }
         guard let elements = reader.array("queues") else { return }
         for (index, element) in elements.enumerated() {
-            let path = KeyPath.element(KeyPath.child(reader.path, key: "queues"), index: index)
+            let place = reader.place.member("queues").element(index)
             guard case .dictionary(let queue) = element.value else {
                 mapping.error(
                     .wrongType, "a queue must be a dictionary, not \(element.value.typeName)",
-                    at: FeedLocation(keyPath: path, line: element.line))
+                    at: FeedLocation(keyPath: place.path, line: element.line))
                 continue
             }
             var queueReader = FieldReader(
-                queue, path: path, line: element.line, mapping: mapping, readsAsISmartNews: true)
+                queue, at: place, line: element.line, mapping: mapping, readsAsISmartNews: true)
             if let name = queueReader.nonEmptyString("name") {
                 // iSmartNews 4.x turns a negative timeout into 1 s and caps it at 1000 s.
                 let given = queueReader.integer("timeout") ?? 0

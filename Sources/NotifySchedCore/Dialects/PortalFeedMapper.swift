@@ -4,6 +4,8 @@ struct PortalFeedMapper {
     /// The configured dialect: `native` or `zbim` reads every entry in that form; nil tells
     /// each entry by its `uuid`.
     var dialect: FeedDialect?
+    /// How the entries may be mapped side by side.
+    var parallelWork: any ParallelWork
 
     static let nativeKeys = [
         "id", "title", "body", "fireDate", "timeZone", "repeatInterval", "calendar", "until", "count", "maxLateness",
@@ -11,53 +13,74 @@ struct PortalFeedMapper {
         "image", "markup",
     ]
 
+    /// How the entries are mapped: in pieces of this many, side by side as `parallelWork` allows.
+    static let piece = 8192
+
     func map(_ root: FeedDictionary, line: Int?, source: String, format: FeedFormat) -> Schedule {
-        var reader = FieldReader(root, path: "", line: line, mapping: mapping)
+        var reader = FieldReader(root, at: .root, line: line, mapping: mapping)
         let version = reader.integer("version")
         if let version, version < 0 {
             mapping.error(.invalidValue, "`version` must not be negative", at: reader.location(of: "version"))
         }
         let expires = reader.instant("expires")
         let elements = reader.array("notifications") ?? []
+        let identities = EntryIdentities(elements, dialect: dialect)
+        let settings = mapping.settings
+        let dialect = self.dialect
+        let pieces = parallelWork.values((elements.count + Self.piece - 1) / Self.piece) { piece in
+            let range = piece * Self.piece..<min(elements.count, (piece + 1) * Self.piece)
+            let mapper = PortalFeedMapper(mapping: FeedMapping(settings), dialect: dialect, parallelWork: SerialWork())
+            return mapper.mapEntries(elements, range, identities)
+        }
         var entries: [ScheduleEntry] = []
-        entries.reserveCapacity(elements.count)
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(elements.count)
-        var zbimOnly = true
-        for (index, node) in elements.enumerated() {
-            let path = KeyPath.element("notifications", index: index)
+        entries.reserveCapacity(pieces.reduce(0) { $0 + $1.entries.count })
+        for piece in pieces {
+            entries += piece.entries
+            mapping.append(piece.problems)
+        }
+        reader.reportUnknownKeys()
+        let feedDialect: FeedDialect = dialect ?? (identities.allZBiM && !entries.isEmpty ? .zbim : .native)
+        return Schedule(
+            source: source, dialect: feedDialect, format: format, entries: entries, version: version,
+            expires: expires)
+    }
+
+    /// The entries a piece of the feed maps to, and the problems found in it.
+    private struct MappedPiece: Sendable {
+        var entries: [ScheduleEntry]
+        var problems: FeedMapping.Problems
+    }
+
+    /// Maps `elements[range]`, the entries of one piece.
+    private func mapEntries(
+        _ elements: [FeedNode], _ range: Range<Int>, _ identities: EntryIdentities
+    ) -> MappedPiece {
+        var entries: [ScheduleEntry] = []
+        entries.reserveCapacity(range.count)
+        for index in range {
+            let node = elements[index]
+            let place = FeedPlace("notifications").element(index)
             guard case .dictionary(let dictionary) = node.value else {
                 mapping.error(
                     .wrongType, "an entry must be a dictionary, not \(node.value.typeName)",
-                    at: FeedLocation(keyPath: path, line: node.line))
+                    at: FeedLocation(keyPath: place.path, line: node.line))
                 continue
             }
-            // Native entries have no `uuid`; ZBiM rows always do (their `id` is a row number).
-            let isZBiM = dialect.map { $0 == .zbim } ?? (dictionary["uuid"] != nil)
-            zbimOnly = zbimOnly && isZBiM
-            // An id is taken even by an entry with errors, so a later twin is still reported;
-            // the twin is read all the same, so that its own problems are listed too.
-            var isDuplicate = false
-            if case .string(let id)? = dictionary[isZBiM ? "uuid" : "id"]?.value {
-                if let first = seen[id] {
-                    mapping.error(
-                        .duplicateID,
-                        "\(isZBiM ? "uuid" : "id") \"\(id)\" is already used by \(KeyPath.element("notifications", index: first))",
-                        at: FeedLocation(keyPath: path, line: node.line))
-                    isDuplicate = true
-                } else {
-                    seen[id] = index
-                }
+            let isZBiM = identities.isZBiM[index]
+            // The twin is read all the same, so that its own problems are listed too.
+            let first = identities.twins[index]
+            if let first, case .string(let id)? = dictionary[isZBiM ? "uuid" : "id"]?.value {
+                mapping.error(
+                    .duplicateID,
+                    "\(isZBiM ? "uuid" : "id") \"\(id)\" is already used by \(KeyPath.element("notifications", index: first))",
+                    at: FeedLocation(keyPath: place.path, line: node.line))
             }
-            let entryReader = FieldReader(dictionary, path: path, line: node.line, mapping: mapping)
-            if let entry = isZBiM ? mapZBiM(entryReader) : mapNative(entryReader), !isDuplicate {
+            let entryReader = FieldReader(dictionary, at: place, line: node.line, mapping: mapping)
+            if let entry = isZBiM ? mapZBiM(entryReader) : mapNative(entryReader), first == nil {
                 entries.append(entry)
             }
         }
-        reader.reportUnknownKeys()
-        let dialect: FeedDialect = self.dialect ?? (zbimOnly && !entries.isEmpty ? .zbim : .native)
-        return Schedule(
-            source: source, dialect: dialect, format: format, entries: entries, version: version, expires: expires)
+        return MappedPiece(entries: entries, problems: mapping.problems)
     }
 
     /// A native entry (DESIGN §4.1).
@@ -153,8 +176,7 @@ struct PortalFeedMapper {
         case .string:
             return reader.actionURL("action").map { NotificationAction(label: nil, url: $0) }
         case .dictionary(let dictionary):
-            var actionReader = FieldReader(
-                dictionary, path: KeyPath.child(reader.path, key: key), line: node.line, mapping: mapping)
+            var actionReader = FieldReader(dictionary, at: reader.place.member(key), line: node.line, mapping: mapping)
             let label = actionReader.string("label")
             let url = actionReader.actionURL("url")
             if actionReader.node("url") == nil { actionReader.missing("url") }
@@ -198,5 +220,46 @@ struct PortalFeedMapper {
             .invalidValue, "`urgency` must be low, normal or critical, not \(QuotedInput.quoted(text))",
             at: reader.location(of: "urgency"))
         return .normal
+    }
+}
+
+/// What mapping an entry needs to know of the others, found in one pass before the entries are
+/// mapped side by side: which are in ZBiM's form, and which reuse an earlier entry's id.
+private struct EntryIdentities: Sendable {
+    /// Whether each element is a ZBiM row; false for an element that is not a dictionary.
+    let isZBiM: [Bool]
+    /// The index of the first entry with the same id, by the index of each later one.
+    let twins: [Int: Int]
+    /// Whether every entry is a ZBiM row.
+    let allZBiM: Bool
+
+    init(_ elements: [FeedNode], dialect: FeedDialect?) {
+        var isZBiM: [Bool] = []
+        isZBiM.reserveCapacity(elements.count)
+        var twins: [Int: Int] = [:]
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(elements.count)
+        var allZBiM = true
+        for (index, node) in elements.enumerated() {
+            guard case .dictionary(let dictionary) = node.value else {
+                isZBiM.append(false)
+                continue
+            }
+            // Native entries have no `uuid`; ZBiM rows always do (their `id` is a row number).
+            let zbim = dialect.map { $0 == .zbim } ?? (dictionary["uuid"] != nil)
+            isZBiM.append(zbim)
+            allZBiM = allZBiM && zbim
+            // An id is taken even by an entry with errors, so a later twin is still reported.
+            if case .string(let id)? = dictionary[zbim ? "uuid" : "id"]?.value {
+                if let first = seen[id] {
+                    twins[index] = first
+                } else {
+                    seen[id] = index
+                }
+            }
+        }
+        self.isZBiM = isZBiM
+        self.twins = twins
+        self.allZBiM = allZBiM
     }
 }

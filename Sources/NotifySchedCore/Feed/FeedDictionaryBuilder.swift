@@ -33,7 +33,20 @@ struct FeedDictionaryBuilder {
         }
     }
 
-    var dictionary: FeedDictionary { FeedDictionary(entries) }
+    /// The dictionary, holding no more room than its entries take.
+    var dictionary: FeedDictionary {
+        var exact: [(key: String, node: FeedNode)] = []
+        exact.reserveCapacity(entries.count)
+        exact += entries
+        return FeedDictionary(exact)
+    }
+
+    /// Empties the builder for the next dictionary, keeping its room: a reader that reuses one
+    /// builder per depth allocates once per dictionary, not once per key.
+    mutating func reset() {
+        entries.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
+    }
 
     /// The `.duplicateKey` error for `key`, whose first value is `first`.
     static func duplicateKeyError(_ key: String, first: FeedNode, line: Int?) -> CoreError {

@@ -25,10 +25,14 @@ public struct FeedParser: Sendable {
     /// its shape. A feed of another shape is an error naming both; a portal feed configured as
     /// `native` or `zbim` reads every entry in that form.
     public var dialect: FeedDialect?
+    /// How a portal feed's entries may be mapped side by side (`WorkerThreads`); the default
+    /// maps them one after another.
+    public var parallelWork: any ParallelWork
 
     public init(
         zones: any ZoneProvider, urlPolicy: URLPolicy = URLPolicy(), language: LanguagePreference = .none,
-        userZone: ZoneRules? = nil, limits: FeedReadLimits = FeedReadLimits(), dialect: FeedDialect? = nil
+        userZone: ZoneRules? = nil, limits: FeedReadLimits = FeedReadLimits(), dialect: FeedDialect? = nil,
+        parallelWork: any ParallelWork = SerialWork()
     ) {
         self.zones = zones
         self.userZone = userZone
@@ -36,6 +40,7 @@ public struct FeedParser: Sendable {
         self.language = language
         self.limits = limits
         self.dialect = dialect
+        self.parallelWork = parallelWork
     }
 
     /// Parses one feed.
@@ -55,7 +60,8 @@ public struct FeedParser: Sendable {
         // The bytes are not needed past this point; with a big feed they are worth freeing
         // before the schedule is built.
         _ = consume bytes
-        let mapping = FeedMapping(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone)
+        let mapping = FeedMapping(
+            FeedMapping.Settings(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone))
         let schedule: Schedule?
         let shape: FeedDialect? =
             switch document.root.value {
@@ -74,7 +80,7 @@ public struct FeedParser: Sendable {
         }
         switch document.root.value {
         case .dictionary(let root) where root["notifications"] != nil:
-            schedule = PortalFeedMapper(mapping: mapping, dialect: dialect).map(
+            schedule = PortalFeedMapper(mapping: mapping, dialect: dialect, parallelWork: parallelWork).map(
                 root, line: document.root.line, source: source, format: document.format)
         case .dictionary(let root):
             schedule = INotifyFeedMapper(mapping: mapping).map(root, source: source, format: document.format)

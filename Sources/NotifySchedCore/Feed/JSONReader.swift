@@ -10,6 +10,8 @@ struct JSONReader {
     private var nodeCount = 0
     /// Reused for strings with escapes, so each costs one allocation (its `String`).
     private var scratch: [UInt8] = []
+    /// A builder per depth, reused from one object to the next.
+    private var builders: [FeedDictionaryBuilder] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, limits: FeedReadLimits) {
         cursor = ByteCursor(bytes)
@@ -62,7 +64,13 @@ struct JSONReader {
         guard depth <= limits.effectiveMaxDepth else { throw cursor.error(.limitExceeded, limits.tooDeep()) }
         cursor.index += 1
         cursor.skipWhitespace()
+        while builders.count <= depth { builders.append(FeedDictionaryBuilder()) }
         var builder = FeedDictionaryBuilder()
+        swap(&builder, &builders[depth])
+        defer {
+            builder.reset()
+            swap(&builder, &builders[depth])
+        }
         if cursor.peek() == UInt8(ascii: "}") {
             cursor.index += 1
             return builder.dictionary

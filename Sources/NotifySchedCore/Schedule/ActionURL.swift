@@ -24,52 +24,111 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
     public init(_ text: String, policy: URLPolicy) throws(CoreError) {
         // One pass over the UTF-8 bytes: feeds carry one URL per entry, and there may be many entries.
         var copy = text
-        let (schemeLength, schemeIsValid, hasControl, isASCII) = copy.withUTF8 { bytes in
+        let scan = copy.withUTF8(Scan.init)
+        if scan.hasControl {
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) contains spaces or control characters")
+        }
+        if !scan.isASCII, let hidden = text.unicodeScalars.first(where: Self.isHiddenOrDirectional) {
+            throw CoreError(
+                .disallowedURL,
+                "\(QuotedInput.quoted(text)) contains an invisible or direction-changing character (U+\(hidden.code))")
+        }
+        guard let scheme = scan.scheme else {
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) is not an absolute URL (it has no scheme)")
+        }
+        guard scan.schemeIsValid, !scheme.isEmpty else {
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) does not start with a valid URL scheme")
+        }
+        guard policy.allows(scheme: scheme) else {
+            let allowed = policy.allowedSchemes.sorted().joined(separator: ", ")
+            throw CoreError(.disallowedURL, "the URL scheme \"\(scheme):\" is not allowed (allowed: \(allowed))")
+        }
+        switch scan.authorityProblem {
+        case .noHost?: throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
+        case .userInformation?:
+            throw CoreError(
+                .disallowedURL,
+                "\(QuotedInput.quoted(text)) has a user name before its host, which hides where it leads")
+        case .portOutOfRange?:
+            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has a port outside 1 to 65535")
+        case nil: break
+        }
+        if scheme == "mailto" {
+            try Self.checkMailFields(of: text, after: text.utf8.dropFirst(scheme.utf8.count + 1))
+        }
+        self.string = text
+        self.scheme = scheme
+    }
+
+    /// What one pass over a URL's UTF-8 bytes finds.
+    private struct Scan {
+        /// The scheme, lower-cased; nil when there is no colon.
+        var scheme: String?
+        var schemeIsValid = true
+        var hasControl = false
+        var isASCII = true
+        /// What is wrong with an `http` or `https` URL's authority.
+        var authorityProblem: AuthorityProblem?
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
             var schemeLength: Int?
-            var schemeIsValid = true
-            var isASCII = true
+            var schemeHasUpperCase = false
             for offset in bytes.indices {
                 let byte = bytes[offset]
-                if byte <= 0x20 || byte == 0x7F { return (schemeLength, schemeIsValid, true, isASCII) }
+                if byte <= 0x20 || byte == 0x7F {
+                    hasControl = true
+                    return
+                }
                 if byte >= 0x80 { isASCII = false }
                 guard schemeLength == nil else { continue }
                 switch byte {
                 case UInt8(ascii: ":"): schemeLength = offset
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): break
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): schemeHasUpperCase = true
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
                     schemeIsValid = schemeIsValid && offset > 0
                 default: schemeIsValid = false
                 }
             }
-            return (schemeLength, schemeIsValid, false, isASCII)
+            guard let schemeLength else { return }
+            let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<schemeLength]), as: UTF8.self)
+            let scheme = schemeHasUpperCase ? written.lowercased() : written
+            self.scheme = scheme
+            if scheme == "http" || scheme == "https" {
+                authorityProblem = AuthorityProblem.of(UnsafeBufferPointer(rebasing: bytes[(schemeLength + 1)...]))
+            }
         }
-        if hasControl {
-            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) contains spaces or control characters")
+    }
+
+    /// What makes an `http` or `https` URL's authority unsafe to open: it must name a host,
+    /// with no user information, and a valid port.
+    private enum AuthorityProblem {
+        case noHost, userInformation, portOutOfRange
+
+        /// The problem of the URL whose text after the scheme's colon is `rest`, as a URL
+        /// parser reads it.
+        static func of(_ rest: UnsafeBufferPointer<UInt8>) -> AuthorityProblem? {
+            guard rest.count >= 2, rest[0] == UInt8(ascii: "/"), rest[1] == UInt8(ascii: "/") else { return .noHost }
+            let end =
+                rest[2...].firstIndex {
+                    $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                } ?? rest.count
+            let authority = UnsafeBufferPointer(rebasing: rest[2..<end])
+            if authority.contains(UInt8(ascii: "@")) { return .userInformation }
+            // The port follows the last colon, unless that colon is inside an IPv6 literal.
+            var host = authority[...]
+            if let colon = authority.lastIndex(of: UInt8(ascii: ":")),
+                !authority[colon...].contains(UInt8(ascii: "]"))
+            {
+                host = authority[..<colon]
+                let port = authority[(colon + 1)...]
+                let number =
+                    port.count <= 5 && port.allSatisfy(\.isASCIIDigit)
+                    ? port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : nil
+                guard port.isEmpty || number.map({ (1...65535).contains($0) }) == true else { return .portOutOfRange }
+            }
+            return host.isEmpty || host.elementsEqual("[]".utf8) ? .noHost : nil
         }
-        if !isASCII, let hidden = text.unicodeScalars.first(where: Self.isHiddenOrDirectional) {
-            throw CoreError(
-                .disallowedURL,
-                "\(QuotedInput.quoted(text)) contains an invisible or direction-changing character (U+\(hidden.code))")
-        }
-        guard let schemeLength else {
-            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) is not an absolute URL (it has no scheme)")
-        }
-        guard schemeIsValid, schemeLength > 0 else {
-            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) does not start with a valid URL scheme")
-        }
-        let lowered = String(decoding: text.utf8.prefix(schemeLength), as: UTF8.self).lowercased()
-        guard policy.allows(scheme: lowered) else {
-            let allowed = policy.allowedSchemes.sorted().joined(separator: ", ")
-            throw CoreError(.disallowedURL, "the URL scheme \"\(lowered):\" is not allowed (allowed: \(allowed))")
-        }
-        let rest = text.utf8.dropFirst(schemeLength + 1)
-        switch lowered {
-        case "http", "https": try Self.checkAuthority(of: text, after: rest)
-        case "mailto": try Self.checkMailFields(of: text, after: rest)
-        default: break
-        }
-        self.string = text
-        self.scheme = lowered
     }
 
     /// Spaces that do not show as spaces, zero-width characters, the soft hyphen, the BOM, and
@@ -81,41 +140,6 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
             true
         default:
             false
-        }
-    }
-
-    /// An `http` or `https` URL's authority: a host, no user information, a valid port.
-    ///
-    /// On the UTF-8 bytes, as a URL parser reads them (and much faster than by characters,
-    /// which took most of a feed's mapping time).
-    private static func checkAuthority(of text: String, after rest: Substring.UTF8View) throws(CoreError) {
-        guard rest.starts(with: "//".utf8) else {
-            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
-        }
-        let authority = rest.dropFirst(2).prefix {
-            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
-        }
-        if authority.contains(UInt8(ascii: "@")) {
-            throw CoreError(
-                .disallowedURL,
-                "\(QuotedInput.quoted(text)) has a user name before its host, which hides where it leads")
-        }
-        // The port follows the last colon, unless that colon is inside an IPv6 literal.
-        var host = authority
-        if let colon = authority.lastIndex(of: UInt8(ascii: ":")),
-            !authority[colon...].contains(UInt8(ascii: "]"))
-        {
-            host = authority[..<colon]
-            let port = authority[authority.index(after: colon)...]
-            let number =
-                port.count <= 5 && port.allSatisfy(\.isASCIIDigit)
-                ? port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : nil
-            guard port.isEmpty || number.map({ (1...65535).contains($0) }) == true else {
-                throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has a port outside 1 to 65535")
-            }
-        }
-        if host.isEmpty || host.elementsEqual("[]".utf8) {
-            throw CoreError(.disallowedURL, "\(QuotedInput.quoted(text)) has no host")
         }
     }
 
@@ -175,6 +199,7 @@ public struct URLPolicy: Sendable, Equatable {
 
     /// Whether a URL with `scheme` (lower-case) may be opened.
     public func allows(scheme: String) -> Bool {
-        allowedSchemes.contains(scheme) && !URLPolicy.forbiddenSchemes.contains(scheme)
+        // `init` never adds a forbidden scheme.
+        allowedSchemes.contains(scheme)
     }
 }
