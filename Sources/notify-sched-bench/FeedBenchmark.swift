@@ -55,7 +55,8 @@ struct FeedBenchmark: ParsableCommand {
         }
         print("\(entries) entries, best of \(runs) runs. parse = read the document tree (what Python's load does);")
         print(
-            "parse + schedule = also map every entry to the schedule, validating it, and compute its next occurrence.")
+            "parse + schedule = also map every entry to the schedule, validating it, and plan it (its next occurrence)."
+        )
         print(
             Table.render(
                 header: [

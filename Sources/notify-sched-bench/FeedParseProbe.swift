@@ -6,9 +6,9 @@ import NotifySchedPlatform
 /// `notify-sched-bench parse-file PATH`: the measured work, in a process of its own; prints
 /// `milliseconds peak-kilobytes`.
 ///
-/// By default it reads, parses, maps to a `Schedule` and computes every entry's next
-/// occurrence. With `--document-only` it stops after reading the document tree: the work
-/// Python's `json.load` and `plistlib.load` do.
+/// By default it reads, parses, maps to a `Schedule` and plans every entry (its next
+/// occurrence) as a daemon's first start does. With `--document-only` it stops after reading
+/// the document tree: the work Python's `json.load` and `plistlib.load` do.
 struct FeedParseProbe: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "parse-file", shouldDisplay: false)
 
@@ -34,9 +34,15 @@ struct FeedParseProbe: ParsableCommand {
         guard let schedule = result.schedule, !result.hasErrors else {
             throw ValidationError("the generated feed has errors: \(result.diagnostics.prefix(3))")
         }
+        // Each entry planned as a daemon's first start plans it: at one instant, sharing the
+        // calendar elapses found.
+        let context = PlanningContext(userZone: userZone)
+        var memo = ElapseMemo()
         var scheduled = 0
         for index in schedule.entries.indices
-        where !schedule.entries[index].trigger.occurrences(onOrAfter: now, limit: 1, userZone: userZone).isEmpty {
+        where OccurrencePlan(
+            for: schedule.entries[index], settledThrough: nil, now: now, context: context, memo: &memo
+        ).next != nil {
             scheduled += 1
         }
         guard scheduled == schedule.entries.count else {

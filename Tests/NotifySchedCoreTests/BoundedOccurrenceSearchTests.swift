@@ -120,7 +120,8 @@ import Testing
                 place = text
             }
             let settled = now + .minutes(Int64.random(in: -60 * 24 * 3...60 * 24 * 2, using: &random))
-            let owed = trigger.owedOccurrences(atOrBefore: now, after: settled, userZone: .utc)
+            var memo = ElapseMemo()
+            let owed = trigger.owedOccurrences(atOrBefore: now, after: settled, userZone: .utc, memo: &memo)
             var walked: [Instant] = []
             var cursor = settled
             while let next = trigger.occurrences(onOrAfter: cursor.nextMicrosecond, limit: 1, userZone: .utc).first {
@@ -139,8 +140,10 @@ import Testing
     @Test func catchUpAfterMoreThanAMonthDownFindsTheLatestOccurrence() throws {
         let expression = try CalendarExpression.parse("quarterly", zones: systemZones, localZone: .utc)
         let trigger = Trigger.calendar(expression, zone: .utc, notBefore: nil, bounds: .unbounded)
+        var memo = ElapseMemo()
         let owed = trigger.owedOccurrences(
-            atOrBefore: instant("2026-11-26T00:00:00Z"), after: instant("2026-02-01T00:00:00Z"), userZone: .utc)
+            atOrBefore: instant("2026-11-26T00:00:00Z"), after: instant("2026-02-01T00:00:00Z"), userZone: .utc,
+            memo: &memo)
         #expect(owed.latest == instant("2026-10-01T00:00:00Z"), "not the second owed, 2026-07-01")
         #expect(owed.foldsEarlier)
     }

@@ -31,6 +31,25 @@ final class FeedMapping {
         self.settings = settings
     }
 
+    private struct CalendarText: Hashable {
+        let text: String
+        let localZone: ZoneRules?
+    }
+
+    /// Calendar expressions already parsed, by their text: a feed's entries repeat a few
+    /// expressions, and parsing one costs more than a lookup. At most `calendarLimit` are kept.
+    private var calendars: [CalendarText: CalendarExpression] = [:]
+    private static let calendarLimit = 256
+
+    /// `CalendarExpression.parse(text, zones:localZone:)`, parsed once per text.
+    func calendarExpression(_ text: String, localZone: ZoneRules?) throws(CoreError) -> CalendarExpression {
+        let key = CalendarText(text: text, localZone: localZone)
+        if let known = calendars[key] { return known }
+        let expression = try CalendarExpression.parse(text, zones: zones, localZone: localZone)
+        if calendars.count < Self.calendarLimit { calendars[key] = expression }
+        return expression
+    }
+
     func error(_ code: CoreError.Code, _ message: String, at location: FeedLocation) {
         problems.diagnostics.append(Diagnostic(.error, CoreError(code, message, at: location)))
         problems.errorCount += 1

@@ -83,7 +83,7 @@ enum NativeTrigger {
     private static func calendarExpression(_ reader: inout FieldReader, localZone: ZoneRules?) -> CalendarExpression? {
         guard let text = reader.string("calendar") else { return nil }
         do {
-            return try CalendarExpression.parse(text, zones: reader.mapping.zones, localZone: localZone)
+            return try reader.mapping.calendarExpression(text, localZone: localZone)
         } catch {
             reader.mapping.error(
                 .invalidCalendar, "`calendar`: \(error.message)", at: reader.location(of: "calendar"))

@@ -28,12 +28,15 @@ public struct FeedDocument: Sendable, Equatable {
     /// - Parameters:
     ///   - bytes: The whole document.
     ///   - limits: The bounds the document must stay within.
+    ///   - takeEntry: When given, takes the elements of a JSON document's root `notifications`
+    ///     array as each is read, so that a portal feed's entries are mapped while the rest is
+    ///     read; the tree then holds that array empty. Plists keep every element in the tree.
     /// - Returns: The document's format and its root value.
     /// - Throws: `CoreError` with code `.tooLarge`, `.unknownFormat`, `.invalidUTF8`,
     ///   `.syntax`, `.limitExceeded`, `.forbiddenMarkup` or `.duplicateKey`.
-    public static func read(_ bytes: [UInt8], limits: FeedReadLimits = FeedReadLimits()) throws(CoreError)
-        -> FeedDocument
-    {
+    public static func read(
+        _ bytes: [UInt8], limits: FeedReadLimits = FeedReadLimits(), takeEntry: ((FeedNode) -> Void)? = nil
+    ) throws(CoreError) -> FeedDocument {
         guard bytes.count <= limits.maxBytes else {
             throw CoreError(.tooLarge, "the feed is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
         }
@@ -41,7 +44,7 @@ public struct FeedDocument: Sendable, Equatable {
             let format = try FeedFormat.detect(in: buffer)
             let root: FeedNode
             switch format {
-            case .json: root = try JSONReader.read(buffer, limits: limits)
+            case .json: root = try JSONReader.read(buffer, limits: limits, takeEntry: takeEntry)
             case .xmlPropertyList: root = try XMLPropertyListReader.read(buffer, limits: limits)
             case .binaryPropertyList: root = try BinaryPropertyListReader.read(buffer, limits: limits)
             }

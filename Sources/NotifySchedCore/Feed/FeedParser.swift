@@ -51,17 +51,39 @@ public struct FeedParser: Sendable {
     /// - Returns: The schedule (nil when the document itself could not be read) and every
     ///   error and warning found.
     public func parse(_ bytes: consuming [UInt8], source: String) -> FeedParseResult {
-        let document: FeedDocument
-        do {
-            document = try FeedDocument.read(bytes, limits: limits)
-        } catch {
-            return FeedParseResult(schedule: nil, diagnostics: [Diagnostic(.error, error)])
-        }
+        let settings = FeedMapping.Settings(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone)
+        let dialect = self.dialect
+        // A portal feed's entries are mapped in batches as they are read (in a plist, once the
+        // tree is read), on `parallelWork`'s threads. Should the document turn out to be no
+        // portal feed, or unreadable, the batches are dropped.
+        var batcher = EntryBatcher(dialect: dialect)
+        var read: Result<FeedDocument, CoreError>?
+        let batches = parallelWork.values(
+            of: { handOver in
+                // The reader keeps the closure only while it reads.
+                read = withoutActuallyEscaping(handOver) { handOver in
+                    Result { () throws(CoreError) in
+                        try FeedDocument.read(bytes, limits: limits) { node in batcher.add(node).map(handOver) }
+                    }
+                }
+                if case .success(let document)? = read, case .dictionary(let root) = document.root.value,
+                    case .array(let elements)? = root["notifications"]?.value
+                {
+                    for element in elements { batcher.add(element).map(handOver) }
+                }
+                batcher.rest().map(handOver)
+            },
+            { batch in PortalFeedMapper.map(batch, settings: settings, dialect: dialect) })
         // The bytes are not needed past this point; with a big feed they are worth freeing
         // before the schedule is built.
         _ = consume bytes
-        let mapping = FeedMapping(
-            FeedMapping.Settings(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone))
+        let document: FeedDocument
+        switch read {
+        case .success(let read)?: document = read
+        case .failure(let error)?: return FeedParseResult(schedule: nil, diagnostics: [Diagnostic(.error, error)])
+        case nil: preconditionFailure("ParallelWork runs the producer once")
+        }
+        let mapping = FeedMapping(settings)
         let schedule: Schedule?
         let shape: FeedDialect? =
             switch document.root.value {
@@ -80,8 +102,9 @@ public struct FeedParser: Sendable {
         }
         switch document.root.value {
         case .dictionary(let root) where root["notifications"] != nil:
-            schedule = PortalFeedMapper(mapping: mapping, dialect: dialect, parallelWork: parallelWork).map(
-                root, line: document.root.line, source: source, format: document.format)
+            schedule = PortalFeedMapper(mapping: mapping, dialect: dialect).map(
+                root, line: document.root.line, batches: consume batches, allZBiM: batcher.allZBiM, source: source,
+                format: document.format)
         case .dictionary(let root):
             schedule = INotifyFeedMapper(mapping: mapping).map(root, source: source, format: document.format)
         case .array(let items):

@@ -65,7 +65,10 @@ public struct FeedDictionary: Sendable, Equatable {
     ///
     /// - Complexity: O(n); feed dictionaries are small.
     public subscript(key: String) -> FeedNode? {
-        entries.first { $0.key == key }?.node
+        // Lengths first: most keys of the scan differ, and `==` on two different strings
+        // takes its Unicode slow path.
+        let length = key.utf8.count
+        return entries.first { $0.key.utf8.count == length && $0.key == key }?.node
     }
 
     public var keys: [String] { entries.map(\.key) }

@@ -12,17 +12,24 @@ struct JSONReader {
     private var scratch: [UInt8] = []
     /// A builder per depth, reused from one object to the next.
     private var builders: [FeedDictionaryBuilder] = []
+    /// Takes the elements of the root's `notifications` array, each as soon as it is read.
+    private let takeEntry: ((FeedNode) -> Void)?
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, limits: FeedReadLimits) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, limits: FeedReadLimits, takeEntry: ((FeedNode) -> Void)?) {
         cursor = ByteCursor(bytes)
         self.limits = limits
+        self.takeEntry = takeEntry
     }
 
     /// Reads the JSON document in `bytes`.
     ///
+    /// - Parameter takeEntry: When given, takes the elements of the root object's
+    ///   `notifications` array as each is read; the tree holds that array empty.
     /// - Throws: `CoreError` (`.invalidUTF8`, `.syntax`, `.limitExceeded`, `.duplicateKey`).
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, limits: FeedReadLimits) throws(CoreError) -> FeedNode {
-        var reader = JSONReader(bytes, limits: limits)
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: FeedReadLimits, takeEntry: ((FeedNode) -> Void)? = nil
+    ) throws(CoreError) -> FeedNode {
+        var reader = JSONReader(bytes, limits: limits, takeEntry: takeEntry)
         try UTF8Validator.validate(&reader.cursor)
         reader.cursor.skipByteOrderMark()
         reader.cursor.skipWhitespace()
@@ -37,7 +44,8 @@ struct JSONReader {
 
     // MARK: - Values
 
-    private mutating func readValue(depth: Int) throws(CoreError) -> FeedNode {
+    /// Reads a value; `handsOverElements` gives an array's elements to `takeEntry` instead.
+    private mutating func readValue(depth: Int, handsOverElements: Bool = false) throws(CoreError) -> FeedNode {
         guard let byte = cursor.peek() else {
             throw syntaxError("the document ends where a value was expected")
         }
@@ -49,7 +57,7 @@ struct JSONReader {
         let value: FeedValue
         switch byte {
         case UInt8(ascii: "{"): value = .dictionary(try readObject(depth: depth))
-        case UInt8(ascii: "["): value = .array(try readArray(depth: depth))
+        case UInt8(ascii: "["): value = .array(try readArray(depth: depth, handsOverElements: handsOverElements))
         case UInt8(ascii: "\""): value = .string(try readString(what: "a string"))
         case UInt8(ascii: "t"): value = try readLiteral("true", .bool(true))
         case UInt8(ascii: "f"): value = try readLiteral("false", .bool(false))
@@ -98,7 +106,8 @@ struct JSONReader {
             cursor.skipWhitespace()
             let node: FeedNode
             do throws(CoreError) {
-                node = try readValue(depth: depth + 1)
+                node = try readValue(
+                    depth: depth + 1, handsOverElements: depth == 1 && takeEntry != nil && key == "notifications")
             } catch {
                 throw error.inside(key: key)
             }
@@ -107,7 +116,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func readArray(depth: Int) throws(CoreError) -> [FeedNode] {
+    private mutating func readArray(depth: Int, handsOverElements: Bool) throws(CoreError) -> [FeedNode] {
         guard depth <= limits.effectiveMaxDepth else { throw cursor.error(.limitExceeded, limits.tooDeep()) }
         cursor.index += 1
         cursor.skipWhitespace()
@@ -116,15 +125,18 @@ struct JSONReader {
             cursor.index += 1
             return elements
         }
+        var count = 0
         while true {
-            if cursor.peek() == UInt8(ascii: "]"), !elements.isEmpty {
+            if cursor.peek() == UInt8(ascii: "]"), count > 0 {
                 throw syntaxError("a trailing comma before ']' is not allowed in JSON")
             }
             do throws(CoreError) {
-                elements.append(try readValue(depth: depth + 1))
+                let element = try readValue(depth: depth + 1)
+                if handsOverElements, let takeEntry { takeEntry(element) } else { elements.append(element) }
             } catch {
-                throw error.inside(index: elements.count)
+                throw error.inside(index: count)
             }
+            count += 1
             if try readSeparator(closing: UInt8(ascii: "]"), container: "an array") { return elements }
         }
     }

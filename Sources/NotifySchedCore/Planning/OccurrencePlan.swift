@@ -47,8 +47,18 @@ public struct OccurrencePlan: Sendable, Equatable {
     ///     notes); nil when the entry is new.
     ///   - now: The current time.
     ///   - context: The user's zone, quiet hours, application version and the watched span.
-    /// - Complexity: that of `Trigger.owedOccurrences(atOrBefore:after:userZone:)`.
+    /// - Complexity: that of `Trigger.owedOccurrences(atOrBefore:after:userZone:memo:)`.
     public init(for entry: ScheduleEntry, settledThrough: Instant?, now: Instant, context: PlanningContext) {
+        var memo = ElapseMemo()
+        self.init(for: entry, settledThrough: settledThrough, now: now, context: context, memo: &memo)
+    }
+
+    /// Plans `entry` at `now`, as one of many planned at `now`: `memo` keeps the calendar
+    /// elapses found for them.
+    public init(
+        for entry: ScheduleEntry, settledThrough: Instant?, now: Instant, context: PlanningContext,
+        memo: inout ElapseMemo
+    ) {
         self.init()
         guard Self.admits(entry, at: now, context: context) else { return }
         let trigger = entry.trigger
@@ -62,7 +72,8 @@ public struct OccurrencePlan: Sendable, Equatable {
         case .once, .events, .check:
             break
         }
-        let owed = trigger.owedOccurrences(atOrBefore: now, after: settledThrough ?? followsFrom, userZone: userZone)
+        let owed = trigger.owedOccurrences(
+            atOrBefore: now, after: settledThrough ?? followsFrom, userZone: userZone, memo: &memo)
         if let latest = owed.latest {
             let heldUntil = context.quietHours?.end(holding: entry, at: latest, in: userZone)
             let onTime = context.watchedSince.map { latest >= $0 } ?? false

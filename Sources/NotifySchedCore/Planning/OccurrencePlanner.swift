@@ -164,8 +164,9 @@ public struct OccurrencePlanner: ~Copyable {
             planned.append(element)
         }
         var followed: [String] = []
+        var memo = ElapseMemo()
         for element in planned {
-            if let id = place(element, at: now) { followed.append(id) }
+            if let id = place(element, at: now, memo: &memo) { followed.append(id) }
         }
         let effects: [PlannerEffect] =
             followed.isEmpty ? [] : [.follow(source: sources[index].location, entryIDs: followed, since: now)]
@@ -180,8 +181,9 @@ public struct OccurrencePlanner: ~Copyable {
     public mutating func timerExpired(at now: Instant) -> [PlannerEffect] {
         let due = wheel.advance(to: now)
         var effects: [PlannerEffect] = []
+        var memo = ElapseMemo()
         for (_, element) in due.prefix(Self.plansPerTurn) {
-            plan(element, at: now, into: &effects)
+            plan(element, at: now, memo: &memo, into: &effects)
         }
         for (dueAt, element) in due.dropFirst(Self.plansPerTurn) {
             schedule(element, at: dueAt)
@@ -249,7 +251,8 @@ public struct OccurrencePlanner: ~Copyable {
         }
         guard showing[element] == nil else { return }
         cancelPending(element)
-        _ = place(element, at: now)
+        var memo = ElapseMemo()
+        _ = place(element, at: now, memo: &memo)
     }
 
     /// Plans every entry anew from what is settled.
@@ -259,8 +262,11 @@ public struct OccurrencePlanner: ~Copyable {
         handles = Array(repeating: nil, count: references.count)
         showing = [:]
         var followed: [Int: [String]] = [:]
+        var memo = ElapseMemo()
         for element in references.indices where !references[element].isVacant {
-            if let id = place(UInt32(element), at: now) { followed[references[element].source, default: []].append(id) }
+            if let id = place(UInt32(element), at: now, memo: &memo) {
+                followed[references[element].source, default: []].append(id)
+            }
         }
         return followed.keys.sorted().map { index in
             .follow(source: sources[index].location, entryIDs: followed[index] ?? [], since: now)
@@ -271,10 +277,10 @@ public struct OccurrencePlanner: ~Copyable {
     /// of it is due or missed (`timerExpired(at:)` then plans it).
     ///
     /// - Returns: The entry's id when the planner begins following it now.
-    private mutating func place(_ element: UInt32, at now: Instant) -> String? {
+    private mutating func place(_ element: UInt32, at now: Instant, memo: inout ElapseMemo) -> String? {
         guard let entry = entry(element), answers[element] != .ignored else { return nil }
         let plan = OccurrencePlan(
-            for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
+            for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element), memo: &memo)
         if let followsFrom = plan.followsFrom { settled[Int(element)] = followsFrom }
         if plan.deliver != nil || plan.missed != nil {
             schedule(element, at: now)
@@ -285,11 +291,13 @@ public struct OccurrencePlanner: ~Copyable {
     }
 
     /// Delivers or records what is due of one element's entry and schedules its next occurrence.
-    private mutating func plan(_ element: UInt32, at now: Instant, into effects: inout [PlannerEffect]) {
+    private mutating func plan(
+        _ element: UInt32, at now: Instant, memo: inout ElapseMemo, into effects: inout [PlannerEffect]
+    ) {
         guard let entry = entry(element), answers[element] != .ignored else { return }
         let location = sources[references[Int(element)].source].location
         let plan = OccurrencePlan(
-            for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element))
+            for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element), memo: &memo)
         if let followsFrom = plan.followsFrom {
             settled[Int(element)] = followsFrom
             effects.append(.follow(source: location, entryIDs: [entry.id], since: now))

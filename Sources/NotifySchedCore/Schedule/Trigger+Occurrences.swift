@@ -12,30 +12,60 @@ extension Trigger {
     ///   but one with a `count` walks its elapses from the first (at most
     ///   `RecurrenceBounds.maximumCalendarCount` searches).
     public func occurrences(onOrAfter now: Instant, limit: Int, userZone: ZoneRules) -> [Instant] {
-        guard limit > 0 else { return [] }
+        var memo = ElapseMemo()
+        return occurrences(onOrAfter: now, limit: limit, userZone: userZone, memo: &memo)
+    }
+
+    /// `occurrences(onOrAfter:limit:userZone:)`, asking `memo` first for the calendar elapses
+    /// it needs: when many entries are planned at one instant, the searches others made.
+    public func occurrences(onOrAfter now: Instant, limit: Int, userZone: ZoneRules, memo: inout ElapseMemo)
+        -> [Instant]
+    {
+        var result: [Instant] = []
+        guard limit > 0 else { return result }
+        forEachOccurrence(onOrAfter: now, userZone: userZone, memo: &memo) { instant in
+            result.append(instant)
+            return result.count < limit
+        }
+        return result
+    }
+
+    /// The first instant the trigger fires at or after `now`; nil when it fires no more.
+    /// Builds no array: a daemon's start asks it of every entry.
+    func nextOccurrence(onOrAfter now: Instant, userZone: ZoneRules, memo: inout ElapseMemo) -> Instant? {
+        var next: Instant?
+        forEachOccurrence(onOrAfter: now, userZone: userZone, memo: &memo) { instant in
+            next = instant
+            return false
+        }
+        return next
+    }
+
+    /// Calls `body` with each instant the trigger fires at or after `now`, ascending, until
+    /// `body` returns false or the trigger fires no more.
+    private func forEachOccurrence(
+        onOrAfter now: Instant, userZone: ZoneRules, memo: inout ElapseMemo, _ body: (Instant) -> Bool
+    ) {
         switch self {
         case .immediate:
-            return [now]
+            _ = body(now)
         case .once(let time):
             let instant = time.instant(userZone: userZone)
-            return instant >= now ? [instant] : []
+            if instant >= now { _ = body(instant) }
         case .repeating(let first, let interval, let bounds):
             let series = RepeatSeries(first: first, interval: interval, userZone: userZone)
-            var result: [Instant] = []
             var index = series.firstIndex(onOrAfter: now)
-            while result.count < limit, bounds.admits(index: index) {
+            while bounds.admits(index: index) {
                 let instant = series.occurrence(index)
-                guard bounds.admits(instant) else { break }
-                result.append(instant)
+                guard bounds.admits(instant), body(instant) else { return }
                 index += 1
             }
-            return result
         case .calendar(let expression, let zone, let notBefore, let bounds):
             let walk = CalendarWalk(
                 expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
-            return walk.elapses(onOrAfter: now, limit: limit)
+            walk.forEachElapse(from: now, memo: &memo) { _, instant in instant < now || body(instant) }
         case .events, .check:
-            return []
+            return
         }
     }
 
@@ -77,27 +107,37 @@ extension Trigger {
     ///   - now: The instant planned at; an occurrence at `now` is due.
     ///   - settled: What is settled through; nil when nothing is (every occurrence is owed).
     ///   - userZone: The user's current zone, for floating times without a zone of their own.
-    public func owedOccurrences(atOrBefore now: Instant, after settled: Instant?, userZone: ZoneRules)
-        -> OwedOccurrences
-    {
+    ///   - memo: Calendar elapses other entries planned at `now` already found.
+    public func owedOccurrences(
+        atOrBefore now: Instant, after settled: Instant?, userZone: ZoneRules, memo: inout ElapseMemo
+    ) -> OwedOccurrences {
         let afterNow = now.nextMicrosecond
         guard let settled else {
             return OwedOccurrences(
                 latest: lastOccurrence(before: afterNow, userZone: userZone), foldsEarlier: false,
-                next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
+                next: nextOccurrence(onOrAfter: afterNow, userZone: userZone, memo: &memo))
         }
         // Settled through now or later (a first plan of a recurring entry, followed from now):
         // nothing after it is due yet, and one step forward answers.
         guard settled < now else {
             return OwedOccurrences(
-                next: occurrences(onOrAfter: settled.nextMicrosecond, limit: 1, userZone: userZone).first)
+                next: nextOccurrence(onOrAfter: settled.nextMicrosecond, userZone: userZone, memo: &memo))
         }
-        let owed = occurrences(onOrAfter: settled.nextMicrosecond, limit: 2, userZone: userZone)
-        guard let first = owed.first, first <= now else { return OwedOccurrences(next: owed.first) }
-        guard owed.count == 2, owed[1] <= now else { return OwedOccurrences(latest: first, next: owed.last) }
+        var first: Instant?
+        var second: Instant?
+        forEachOccurrence(onOrAfter: settled.nextMicrosecond, userZone: userZone, memo: &memo) { instant in
+            if first == nil {
+                first = instant
+                return true
+            }
+            second = instant
+            return false
+        }
+        guard let first, first <= now else { return OwedOccurrences(next: first) }
+        guard let second, second <= now else { return OwedOccurrences(latest: first, next: second) }
         return OwedOccurrences(
-            latest: lastOccurrence(before: afterNow, since: settled, userZone: userZone) ?? owed[1], foldsEarlier: true,
-            next: occurrences(onOrAfter: afterNow, limit: 1, userZone: userZone).first)
+            latest: lastOccurrence(before: afterNow, since: settled, userZone: userZone) ?? second, foldsEarlier: true,
+            next: nextOccurrence(onOrAfter: afterNow, userZone: userZone, memo: &memo))
     }
 }
 
@@ -214,24 +254,15 @@ struct CalendarWalk {
 
     /// Every admitted elapse from the start (or from just before `from` when uncounted),
     /// in order, with its index; stops when `body` returns false or the bounds end.
-    private func forEachElapse(from: Instant, _ body: (Int, Instant) -> Bool) {
+    func forEachElapse(from: Instant, memo: inout ElapseMemo, _ body: (Int, Instant) -> Bool) {
         // A count counts from the start, wherever the walk is wanted from.
         var cursor = (bounds.count == nil ? from : notBefore ?? from).previousMicrosecond
         var index = 0
-        while bounds.admits(index: index), let next = firstAdmittedElapse(after: cursor) {
+        while bounds.admits(index: index), let next = firstAdmittedElapse(after: cursor, memo: &memo) {
             guard body(index, next) else { return }
             cursor = next
             index += 1
         }
-    }
-
-    func elapses(onOrAfter now: Instant, limit: Int) -> [Instant] {
-        var result: [Instant] = []
-        forEachElapse(from: now) { _, instant in
-            if instant >= now { result.append(instant) }
-            return result.count < limit
-        }
-        return result
     }
 
     /// The last admitted elapse before `now`, looking back at most `lookBack` when uncounted.
@@ -243,9 +274,10 @@ struct CalendarWalk {
     ///   count from the start, and does once: at most `RecurrenceBounds.maximumCalendarCount`
     ///   searches.
     func lastElapse(before now: Instant, lookBack: TimeSpan) -> Instant? {
+        var memo = ElapseMemo()
         guard bounds.count == nil else {
             var last: Instant?
-            forEachElapse(from: now - lookBack) { _, instant in
+            forEachElapse(from: now - lookBack, memo: &memo) { _, instant in
                 guard instant < now else { return false }
                 last = instant
                 return true
@@ -253,20 +285,20 @@ struct CalendarWalk {
             return last
         }
         var window = min(TimeSpan.minutes(1), lookBack)
-        var found = firstAdmittedElapse(after: (now - window).previousMicrosecond)
+        var found = firstAdmittedElapse(after: (now - window).previousMicrosecond, memo: &memo)
         while found.map({ $0 >= now }) ?? true, window < lookBack {
             window = min(window * 4, lookBack)
-            found = firstAdmittedElapse(after: (now - window).previousMicrosecond)
+            found = firstAdmittedElapse(after: (now - window).previousMicrosecond, memo: &memo)
         }
         guard var last = found, last < now else { return nil }
         // Bisect: the answer is at or after `last` and before `upper`; each round moves `last`
         // on and halves the span.
         var upper = now
         // `nextElapse` answers after its base; the loop relies on it to end, and checks it.
-        while let next = firstAdmittedElapse(after: last), next > last, next < upper {
+        while let next = firstAdmittedElapse(after: last, memo: &memo), next > last, next < upper {
             last = next
             let middle = last + TimeSpan(microseconds: (upper - last).microseconds / 2)
-            if let probe = firstAdmittedElapse(after: middle), probe > middle, probe < upper {
+            if let probe = firstAdmittedElapse(after: middle, memo: &memo), probe > middle, probe < upper {
                 last = probe
             } else {
                 upper = middle.nextMicrosecond
@@ -277,10 +309,12 @@ struct CalendarWalk {
 
     /// The first elapse after `instant`, and not before `notBefore`, that `until` admits; a
     /// `count` is the caller's to keep.
-    private func firstAdmittedElapse(after instant: Instant) -> Instant? {
+    private func firstAdmittedElapse(after instant: Instant, memo: inout ElapseMemo) -> Instant? {
         var base = instant
         if let notBefore, base < notBefore { base = notBefore.previousMicrosecond }
-        guard let next = expression.nextElapse(after: base, in: zone), bounds.admits(next) else { return nil }
+        guard let next = memo.nextElapse(of: expression, after: base, in: zone), bounds.admits(next) else {
+            return nil
+        }
         return next
     }
 }

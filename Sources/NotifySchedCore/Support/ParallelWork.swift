@@ -1,15 +1,23 @@
 /// Runs independent pieces of one job, possibly side by side: the core says which pieces are
 /// independent, the platform on which threads they run (`WorkerThreads`, in Platform).
 public protocol ParallelWork: Sendable {
-    /// `[body(0), …, body(count - 1)]`, each value computed possibly on another thread.
-    func values<Value: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Value) -> [Value]
+    /// The values of the items `produce` hands over, in the order it hands them: `produce` runs
+    /// on the caller's thread, and each item becomes its value through `body`, possibly on
+    /// another thread while `produce` goes on.
+    func values<Item: Sendable, Value: Sendable>(
+        of produce: (_ handOver: (Item) -> Void) -> Void, _ body: @escaping @Sendable (Item) -> Value
+    ) -> [Value]
 }
 
 /// Runs the pieces one after another on the caller's thread.
 public struct SerialWork: ParallelWork {
     public init() {}
 
-    public func values<Value: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> Value) -> [Value] {
-        (0..<count).map(body)
+    public func values<Item: Sendable, Value: Sendable>(
+        of produce: (_ handOver: (Item) -> Void) -> Void, _ body: @escaping @Sendable (Item) -> Value
+    ) -> [Value] {
+        var values: [Value] = []
+        produce { values.append(body($0)) }
+        return values
     }
 }

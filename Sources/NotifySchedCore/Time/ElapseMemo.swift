@@ -1,0 +1,31 @@
+/// Calendar elapses already found while many entries are planned at one instant.
+///
+/// Feeds repeat their calendar expressions (a team's hundred reminders at `Mon..Fri 09:00`),
+/// and planning them at one instant searches the same elapse again and again, at some 2.5 µs
+/// a search. An elapse depends only on the expression, the zone and the base, so a found one
+/// is exact for every entry that asks again.
+public struct ElapseMemo {
+    private struct Question: Hashable {
+        let expression: CalendarExpression
+        let zone: ZoneRules
+        let after: Instant
+    }
+
+    /// At most this many answers are kept; then they are dropped and found again: a feed of
+    /// 10^5 different expressions costs no more memory than this.
+    static let capacity = 1024
+
+    private var answers: [Question: Instant?] = [:]
+
+    public init() {}
+
+    /// `expression.nextElapse(after: after, in: zone)`, found once.
+    mutating func nextElapse(of expression: CalendarExpression, after: Instant, in zone: ZoneRules) -> Instant? {
+        let question = Question(expression: expression, zone: zone, after: after)
+        if let answer = answers[question] { return answer }
+        let answer = expression.nextElapse(after: after, in: zone)
+        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        answers[question] = answer
+        return answer
+    }
+}
