@@ -6,45 +6,49 @@ struct FeedDictionaryBuilder {
     /// Up to this many entries a linear scan beats hashing.
     private static let linearLimit = 16
 
-    private(set) var entries: [(key: String, node: FeedNode)] = []
+    // Keys and nodes apart, not as the dictionary's (key, node) pairs: copying and destroying
+    // pairs goes through the runtime's generic tuple functions, a fifth of reading an object.
+    private var keys: [String] = []
+    private var nodes: [FeedNode] = []
     private var positions: [String: Int] = [:]
+
+    var isEmpty: Bool { keys.isEmpty }
 
     /// The node already stored under `key`, if any.
     ///
     /// - Complexity: O(1) amortized; O(n) for n ≤ 16.
     func existing(_ key: String) -> FeedNode? {
-        if entries.count <= FeedDictionaryBuilder.linearLimit {
-            return entries.first { $0.key == key }?.node
+        if keys.count <= FeedDictionaryBuilder.linearLimit {
+            return keys.firstIndex(of: key).map { nodes[$0] }
         }
-        return positions[key].map { entries[$0].node }
+        return positions[key].map { nodes[$0] }
     }
 
     /// Appends an entry whose key `existing(_:)` has not found.
     ///
     /// - Complexity: O(1) amortized.
     mutating func append(_ key: String, _ node: FeedNode) {
-        entries.append((key, node))
-        if entries.count == FeedDictionaryBuilder.linearLimit + 1 {
-            for (position, entry) in entries.enumerated() {
-                positions[entry.key] = position
+        keys.append(key)
+        nodes.append(node)
+        if keys.count == FeedDictionaryBuilder.linearLimit + 1 {
+            for (position, key) in keys.enumerated() {
+                positions[key] = position
             }
-        } else if entries.count > FeedDictionaryBuilder.linearLimit {
-            positions[key] = entries.count - 1
+        } else if keys.count > FeedDictionaryBuilder.linearLimit {
+            positions[key] = keys.count - 1
         }
     }
 
     /// The dictionary, holding no more room than its entries take.
     var dictionary: FeedDictionary {
-        var exact: [(key: String, node: FeedNode)] = []
-        exact.reserveCapacity(entries.count)
-        exact += entries
-        return FeedDictionary(exact)
+        FeedDictionary(keys.indices.map { (key: keys[$0], node: nodes[$0]) })
     }
 
     /// Empties the builder for the next dictionary, keeping its room: a reader that reuses one
     /// builder per depth allocates once per dictionary, not once per key.
     mutating func reset() {
-        entries.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        nodes.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
     }
 

@@ -56,7 +56,7 @@ public struct FeedParser: Sendable {
         // A portal feed's entries are mapped in batches as they are read (in a plist, once the
         // tree is read), on `parallelWork`'s threads. Should the document turn out to be no
         // portal feed, or unreadable, the batches are dropped.
-        var batcher = EntryBatcher(dialect: dialect)
+        var batcher = EntryBatcher(dialect: dialect, documentBytes: bytes.count)
         var read: Result<FeedDocument, CoreError>?
         let batches = parallelWork.values(
             of: { handOver in

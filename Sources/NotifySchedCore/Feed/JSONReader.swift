@@ -85,7 +85,7 @@ struct JSONReader {
         }
         while true {
             guard cursor.peek() == UInt8(ascii: "\"") else {
-                if cursor.peek() == UInt8(ascii: "}"), !builder.entries.isEmpty {
+                if cursor.peek() == UInt8(ascii: "}"), !builder.isEmpty {
                     throw syntaxError("a trailing comma before '}' is not allowed in JSON")
                 }
                 throw syntaxError("expected a key in double quotes, found \(cursor.describeByte(at: cursor.index))")
