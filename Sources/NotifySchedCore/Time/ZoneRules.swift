@@ -163,6 +163,9 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
         let windowStart = asUTC - .days(2)
         let windowEnd = asUTC + .days(2)
         let initial = offset(at: windowStart).seconds
+        var next = nextTransition(after: windowStart)
+        // Most times are nowhere near a transition: one offset holds over the whole window.
+        guard let first = next, first <= windowEnd else { return .unique(asUTC - .seconds(Int64(initial))) }
         var earliest: Instant?
         var latest: Instant?
         func consider(_ candidate: Int) {
@@ -173,17 +176,16 @@ public struct ZoneRules: Hashable, Sendable, CustomStringConvertible {
         }
         consider(initial)
         var shiftedForward: Instant?
-        var cursor = windowStart
-        while let next = nextTransition(after: cursor), next <= windowEnd {
-            let before = offset(at: next - TimeSpan(microseconds: 1)).seconds
-            let after = offset(at: next).seconds
+        while let transition = next, transition <= windowEnd {
+            let before = offset(at: transition - TimeSpan(microseconds: 1)).seconds
+            let after = offset(at: transition).seconds
             consider(after)
             if after > before, shiftedForward == nil {
-                let gapStart = next + .seconds(Int64(before))
-                let gapEnd = next + .seconds(Int64(after))
+                let gapStart = transition + .seconds(Int64(before))
+                let gapEnd = transition + .seconds(Int64(after))
                 if asUTC >= gapStart && asUTC < gapEnd { shiftedForward = asUTC - .seconds(Int64(before)) }
             }
-            cursor = next
+            next = nextTransition(after: transition)
         }
         if let earliest, let latest {
             return earliest == latest ? .unique(earliest) : .overlap(earlier: earliest, later: latest)
