@@ -143,13 +143,9 @@ extension Daemon {
         }
     }
 
-    /// The `rows` of the schedule `filter` keeps, as of `now`, as a compact JSON array cut
-    /// short once it passes `ControlCall.maximumListBytes`, and how many rows the filter keeps.
-    /// Each entry's settled instant is the planner's; only the listed entries' ledger records
-    /// are read, unless the filter names states.
-    private func listing(
-        upcoming: Int, rows: Range<Int>, filter: ListingFilter, at now: Instant
-    ) throws -> (json: String, total: Int) {
+    /// The schedules a listing lists, in source order, with the instant each entry is settled
+    /// through.
+    private func listedSchedules() -> (schedules: [Schedule], settled: [[Instant?]]) {
         let settled = core.planner.settledThrough()
         var schedules: [Schedule] = []
         var settledByListed: [[Instant?]] = []
@@ -158,6 +154,42 @@ extension Daemon {
             schedules.append(schedule)
             settledByListed.append(settled[index])
         }
+        return (schedules, settledByListed)
+    }
+
+    /// Sorts every entry for listings on a worker thread, once the start is done: the first
+    /// `List` then brings that order forward like the calls after it, rather than taking the
+    /// sort (190 ms at 10^6 entries), and the daemon's memory is the same before and after its
+    /// first `List`. A thread that does not start leaves the sort to the first `List`.
+    func prepareListingOrder(at now: Instant) {
+        let (schedules, settled) = listedSchedules()
+        let revision = core.planner.revision
+        let userZone = userZone
+        let mailbox = preparedListingOrders
+        try? WorkerThread.start {
+            mailbox.post((ListingOrder(schedules: schedules, settled: settled, now: now, userZone: userZone), revision))
+        }
+    }
+
+    /// The loop's side of `prepareListingOrder(at:)`: keeps the order unless a `List` made one
+    /// meanwhile or the schedules changed since.
+    func preparedListingOrderArrived() {
+        for prepared in preparedListingOrders.take()
+        where listingOrder == nil && prepared.revision == core.planner.revision {
+            listingOrder = prepared
+        }
+        // What the sort held is given back off the loop, once the worker has let go of it.
+        store.afterBackgroundWrites { FreedMemory.release() }
+    }
+
+    /// The `rows` of the schedule `filter` keeps, as of `now`, as a compact JSON array cut
+    /// short once it passes `ControlCall.maximumListBytes`, and how many rows the filter keeps.
+    /// Each entry's settled instant is the planner's; only the listed entries' ledger records
+    /// are read, unless the filter names states.
+    private func listing(
+        upcoming: Int, rows: Range<Int>, filter: ListingFilter, at now: Instant
+    ) throws -> (json: String, total: Int) {
+        let (schedules, settledByListed) = listedSchedules()
         // The order of the last call, brought forward, while the planner has changed nothing it
         // depends on; taken out first, so that bringing it forward does not copy its keys.
         let order: ListingOrder

@@ -56,6 +56,9 @@ public final class Daemon {
     var core: DaemonCore
     /// Feed checks the fetch workers finished, waiting for the loop.
     let checkResults: LoopMailbox<CheckResult>
+    /// The listing order built after start on a worker thread (`prepareListingOrder(at:)`),
+    /// with the planner revision it was built for.
+    let preparedListingOrders: LoopMailbox<(order: ListingOrder, revision: Int)>
     /// Readable when SIGTERM or SIGINT came (`TerminationSignals`).
     let terminations: Int32
     var userZone: ZoneRules { core.planner.userZone }
@@ -133,6 +136,7 @@ public final class Daemon {
             timer = try WallClockTimer()
             store = try StateStore(path: paths.stateDatabase)
             checkResults = try LoopMailbox()
+            preparedListingOrders = try LoopMailbox()
             terminations = try TerminationSignals.catchSignals()
             // The fetcher's thread starts only when a feed is a URL.
             let fetcher =
@@ -196,6 +200,9 @@ public final class Daemon {
         }
         notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
         notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
+        notifier.watchReadable(preparedListingOrders.fileDescriptor) { [unowned self] in
+            self.preparedListingOrderArrived()
+        }
         notifier.onServerChange = { [unowned self] server in
             self.log.notice("notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.
@@ -218,6 +225,7 @@ public final class Daemon {
         for follows in held { follow(follows.entryIDs, of: follows.source, since: follows.since) }
         // What those writes hold is freed only once they are done.
         if !held.isEmpty { store.afterBackgroundWrites { FreedMemory.release() } }
+        prepareListingOrder(at: now)
         log.notice(
             "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )
