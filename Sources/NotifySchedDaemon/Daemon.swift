@@ -225,10 +225,10 @@ public final class Daemon {
         for follows in held { follow(follows.entryIDs, of: follows.source, since: follows.since) }
         // What those writes hold is freed only once they are done.
         if !held.isEmpty { store.afterBackgroundWrites { FreedMemory.release() } }
-        prepareListingOrder(at: now)
         log.notice(
             "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )
+        prepareListingOrder(at: now)
         notifier.run()
         return exit
     }
