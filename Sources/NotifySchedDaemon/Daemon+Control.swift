@@ -157,11 +157,15 @@ extension Daemon {
         return (schedules, settledByListed)
     }
 
-    /// Sorts every entry for listings on a worker thread, once the start is done: the first
-    /// `List` then brings that order forward like the calls after it, rather than taking the
-    /// sort (190 ms at 10^6 entries), and the daemon's memory is the same before and after its
-    /// first `List`. A thread that does not start leaves the sort to the first `List`.
+    /// Sorts every entry for listings on a worker thread, once the start is done, when there
+    /// are at least `preparedListingFrom`: the first `List` then brings that order forward like
+    /// the calls after it, rather than taking the sort (190 ms at 10^6 entries), and the
+    /// daemon's memory is the same before and after its first `List`. Below, the first `List`
+    /// sorts in a few milliseconds, and a thread would cost more memory (its malloc arena)
+    /// than the order. A thread that does not start leaves the sort to the first `List`.
     func prepareListingOrder(at now: Instant) {
+        let entries = sources.indices.reduce(0) { $0 + (schedule(of: $1)?.entries.count ?? 0) }
+        guard entries >= Self.preparedListingFrom else { return }
         let (schedules, settled) = listedSchedules()
         let revision = core.planner.revision
         let userZone = userZone
@@ -170,6 +174,8 @@ extension Daemon {
             mailbox.post((ListingOrder(schedules: schedules, settled: settled, now: now, userZone: userZone), revision))
         }
     }
+
+    static let preparedListingFrom = 100_000
 
     /// The loop's side of `prepareListingOrder(at:)`: keeps the order unless a `List` made one
     /// meanwhile or the schedules changed since.
