@@ -12,7 +12,7 @@
 ///     for position in changes.withdrawn { cancel(old.entries[position]) }
 ///
 /// - Complexity: O(*n* + *m*) for *n* old and *m* new entries: one dictionary of the old ids,
-///   and per matched entry a comparison of the entries' fields (`hasSameMeaning(as:)`).
+///   and per matched entry a comparison of the entries' digests (`hasSameMeaning(as:)`).
 public struct ScheduleChanges: Sendable, Equatable {
     /// An entry present in both schedules, by its positions in the old and the new entries.
     public struct Match: Sendable, Equatable {
@@ -71,5 +71,15 @@ public struct ScheduleChanges: Sendable, Equatable {
     /// The counts, as `sync` and the log say them: `N added, N changed, N withdrawn`.
     public var counts: String {
         "\(added.count) added, \(changed.count) changed, \(withdrawn.count) withdrawn"
+    }
+}
+
+extension ScheduleEntry {
+    /// Whether `other` asks for the same notifications: its id and its digest of every other
+    /// field are equal.
+    ///
+    /// - Complexity: O(1): the fields were summed up when the entries were made.
+    public func hasSameMeaning(as other: ScheduleEntry) -> Bool {
+        digest == other.digest && id == other.id
     }
 }
