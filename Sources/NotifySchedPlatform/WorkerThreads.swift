@@ -21,7 +21,7 @@ public struct WorkerThreads: ParallelWork {
 /// start with the first item and end once the producer finished and every item is taken.
 private final class Pipeline<Item: Sendable, Value: Sendable>: @unchecked Sendable {
     private let body: @Sendable (Item) -> Value
-    /// Woken when an item is added, a value is done, or the producer finished.
+    /// Woken when an item is added or the producer finished.
     private let monitor = ThreadMonitor()
     // Guarded by `monitor`.
     private var items: [Item?] = []

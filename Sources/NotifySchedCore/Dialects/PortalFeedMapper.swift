@@ -72,20 +72,23 @@ struct PortalFeedMapper {
             }
             let isZBiM = batch.isZBiM[offset]
             // The twin is read all the same, so that its own problems are listed too.
-            let first = batch.twins[index]
-            if let first, case .string(let id)? = dictionary[isZBiM ? "uuid" : "id"]?.value {
+            let twin = batch.twins[index]
+            if let twin {
                 mapper.mapping.error(
                     .duplicateID,
-                    "\(isZBiM ? "uuid" : "id") \"\(id)\" is already used by \(KeyPath.element("notifications", index: first))",
+                    "\(idKey(isZBiM: isZBiM)) \"\(twin.id)\" is already used by \(KeyPath.element("notifications", index: twin.first))",
                     at: FeedLocation(keyPath: place.path, line: node.line))
             }
             let entryReader = FieldReader(dictionary, at: place, line: node.line, mapping: mapper.mapping)
-            if let entry = isZBiM ? mapper.mapZBiM(entryReader) : mapper.mapNative(entryReader), first == nil {
+            if let entry = isZBiM ? mapper.mapZBiM(entryReader) : mapper.mapNative(entryReader), twin == nil {
                 entries.append(entry)
             }
         }
         return MappedBatch(entries: entries, problems: mapper.mapping.problems, elements: batch.elements)
     }
+
+    /// The key of an entry's id: a ZBiM row's is its `uuid` (its `id` is a row number).
+    static func idKey(isZBiM: Bool) -> String { isZBiM ? "uuid" : "id" }
 
     /// A native entry (DESIGN §4.1).
     private func mapNative(_ reader: FieldReader) -> ScheduleEntry? {
@@ -234,8 +237,9 @@ struct EntryBatch: Sendable {
     var elements: [FeedNode] = []
     /// Whether each element is a ZBiM row; false for one that is not a dictionary.
     var isZBiM: [Bool] = []
-    /// The index of the first entry with the same id, by the index of each later one.
-    var twins: [Int: Int] = [:]
+    /// The id of each entry whose id an earlier one took, and the earlier one's index, by the
+    /// index of the later one.
+    var twins: [Int: (first: Int, id: String)] = [:]
 }
 
 /// Cuts the elements of `notifications`, handed over one by one as they are read, into batches
@@ -274,9 +278,9 @@ struct EntryBatcher {
             isZBiM = dialect.map { $0 == .zbim } ?? (dictionary["uuid"] != nil)
             allZBiM = allZBiM && isZBiM
             // An id is taken even by an entry with errors, so a later twin is still reported.
-            if case .string(let id)? = dictionary[isZBiM ? "uuid" : "id"]?.value {
+            if case .string(let id)? = dictionary[PortalFeedMapper.idKey(isZBiM: isZBiM)]?.value {
                 if let first = seen[id] {
-                    batch.twins[count] = first
+                    batch.twins[count] = (first, id)
                 } else {
                     seen[id] = count
                 }

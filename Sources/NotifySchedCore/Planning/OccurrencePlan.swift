@@ -49,7 +49,7 @@ public struct OccurrencePlan: Sendable, Equatable {
     ///   - context: The user's zone, quiet hours, application version and the watched span.
     /// - Complexity: that of `Trigger.owedOccurrences(atOrBefore:after:userZone:memo:)`.
     public init(for entry: ScheduleEntry, settledThrough: Instant?, now: Instant, context: PlanningContext) {
-        var memo = ElapseMemo()
+        var memo = ElapseMemo(keeping: 0)
         self.init(for: entry, settledThrough: settledThrough, now: now, context: context, memo: &memo)
     }
 

@@ -251,7 +251,7 @@ public struct OccurrencePlanner: ~Copyable {
         }
         guard showing[element] == nil else { return }
         cancelPending(element)
-        var memo = ElapseMemo()
+        var memo = ElapseMemo(keeping: 0)
         _ = place(element, at: now, memo: &memo)
     }
 

@@ -12,7 +12,7 @@ extension Trigger {
     ///   but one with a `count` walks its elapses from the first (at most
     ///   `RecurrenceBounds.maximumCalendarCount` searches).
     public func occurrences(onOrAfter now: Instant, limit: Int, userZone: ZoneRules) -> [Instant] {
-        var memo = ElapseMemo()
+        var memo = ElapseMemo(keeping: 0)
         return occurrences(onOrAfter: now, limit: limit, userZone: userZone, memo: &memo)
     }
 
@@ -274,7 +274,7 @@ struct CalendarWalk {
     ///   count from the start, and does once: at most `RecurrenceBounds.maximumCalendarCount`
     ///   searches.
     func lastElapse(before now: Instant, lookBack: TimeSpan) -> Instant? {
-        var memo = ElapseMemo()
+        var memo = ElapseMemo(keeping: 0)
         guard bounds.count == nil else {
             var last: Instant?
             forEachElapse(from: now - lookBack, memo: &memo) { _, instant in

@@ -13,18 +13,22 @@ public struct ElapseMemo {
 
     /// At most this many answers are kept; then they are dropped and found again: a feed of
     /// 10^5 different expressions costs no more memory than this.
-    static let capacity = 1024
-
+    private let capacity: Int
     private var answers: [Question: Instant?] = [:]
 
-    public init() {}
+    /// A memo keeping up to `capacity` answers; one keeping none searches every question, for
+    /// a caller that asks nothing twice (one entry planned alone, a look back that bisects).
+    public init(keeping capacity: Int = 1024) {
+        self.capacity = capacity
+    }
 
     /// `expression.nextElapse(after: after, in: zone)`, found once.
     mutating func nextElapse(of expression: CalendarExpression, after: Instant, in zone: ZoneRules) -> Instant? {
+        guard capacity > 0 else { return expression.nextElapse(after: after, in: zone) }
         let question = Question(expression: expression, zone: zone, after: after)
         if let answer = answers[question] { return answer }
         let answer = expression.nextElapse(after: after, in: zone)
-        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        if answers.count >= capacity { answers.removeAll(keepingCapacity: true) }
         answers[question] = answer
         return answer
     }
