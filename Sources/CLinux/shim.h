@@ -9,6 +9,8 @@
 #include <malloc.h>
 // eventfd, which hands work finished on another thread back to the main loop:
 #include <sys/eventfd.h>
+// prctl, for a thread's timer slack:
+#include <sys/prctl.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -37,6 +39,13 @@ static inline int notify_sched_count_terminations(int eventfd) {
     sigemptyset(&action.sa_mask);
     if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
     return sigaction(SIGINT, &action, NULL);
+}
+
+// Sets the calling thread's timer slack (how much later than asked the kernel may end its
+// sleeps, 50 µs by default) to `nanoseconds`: 0, or -1 with errno set. prctl is variadic,
+// which Swift cannot call.
+static inline int notify_sched_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
 }
 
 #endif

@@ -102,11 +102,6 @@ extension Daemon {
         store.follow(entryIDs, of: source, since: since) { [log] in log.error($0.message) }
     }
 
-    /// Arms the timer for the core's next wake-up.
-    func armTimer() {
-        timer.arm(at: core.nextWakeUp)
-    }
-
     private func pruneLedger(before cutOff: Instant) {
         do {
             let pruned = try store.pruneLedger(recordedBefore: cutOff)

@@ -1,14 +1,39 @@
 import NotifySchedCore
+import NotifySchedDesktop
 import NotifySchedPlatform
 
-// The one wall-clock timer: armed at the core's next wake-up, it wakes the daemon on time or
-// when the wall clock steps.
+// The one wall-clock timer: armed a little ahead of the core's next wake-up, it wakes the
+// daemon to make that wake-up's popups ready before their due time; it also wakes it when the
+// wall clock steps.
 extension Daemon {
+    /// How long before a wake-up the timer fires. The core decides the wake-up at its instant
+    /// and the popups are laid out at once; their calls then wait on their threads and go out
+    /// at the instant (`DesktopNotifier.holdingCalls(until:_:)`). Deciding and laying out take
+    /// about a quarter of a millisecond, which would otherwise come between the due time and the
+    /// popup.
+    static let sendingLead = TimeSpan.milliseconds(2)
+
+    /// Arms the timer `sendingLead` ahead of the core's next wake-up.
+    func armTimer() {
+        timer.arm(at: core.nextWakeUp.map { $0 - Self.sendingLead })
+    }
+
     func timerWoke() {
         let now = WallClock.now()
+        let event = timer.acknowledge()
+        if event == .clockChanged {
+            log.notice("the clock changed; planning again")
+        } else if let wakeUp = core.nextWakeUp, now < wakeUp {
+            // Woken `sendingLead` ahead; nothing to do when it was re-armed later meanwhile.
+            guard wakeUp - now <= Self.sendingLead else { return armTimer() }
+            timerWakeUps += 1
+            notifier.holdingCalls(until: wakeUp) { perform(.timerWoke(clockChanged: false), at: wakeUp) }
+            // The next event comes at `wakeUp` or later, whatever this one showed: the core's
+            // time only steps back with the clock.
+            WallClock.sleep(until: wakeUp)
+            return
+        }
         timerWakeUps += 1
-        let clockChanged = timer.acknowledge() == .clockChanged
-        if clockChanged { log.notice("the clock changed; planning again") }
-        perform(.timerWoke(clockChanged: clockChanged), at: now)
+        perform(.timerWoke(clockChanged: event == .clockChanged), at: now)
     }
 }

@@ -50,6 +50,8 @@ public final class DesktopNotifier: Notifier {
     private var heldCloses: [UnsafeMutablePointer<NotifyNotification>] = []
     /// Popups to close once the current callback is done.
     private var pendingCloses: [UnsafeMutablePointer<NotifyNotification>] = []
+    /// The instant calls to the server wait for on their threads (`holdingCalls(until:_:)`).
+    private var callsNotBefore: Instant?
 
     /// The main-loop sources this notifier added (descriptor and signal watches, timers), which
     /// go with it: a daemon started again in the same process is not called by its predecessor's.
@@ -83,6 +85,17 @@ public final class DesktopNotifier: Notifier {
         }
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         g_main_loop_unref(loop)
+    }
+
+    /// Runs `body`, in which every call to the server (a popup shown, replaced or closed) is
+    /// made ready on this thread at once but goes out from its own thread at `instant`, not
+    /// before: the popups due then are laid out ahead of their due time, and only the sending
+    /// is left for it. The waits for the server's answers count from `instant`.
+    public func holdingCalls<Result>(until instant: Instant, _ body: () -> Result) -> Result {
+        let outer = callsNotBefore
+        callsNotBefore = instant
+        defer { callsNotBefore = outer }
+        return body()
     }
 
     // MARK: The main loop
@@ -296,8 +309,10 @@ public final class DesktopNotifier: Notifier {
         }
         let presentations = popups.map { prepare($0.shown, on: server, replacing: $0.replacing) }
         let asked = WallClock.now()
-        let calls = presentations.map { presentation in ServerCall.start { Self.show(presentation.notification) } }
-        let deadline = ServerCall<String?>.deadline(after: answerLimit)
+        let calls = presentations.map { presentation in
+            ServerCall.start(notBefore: callsNotBefore) { Self.show(presentation.notification) }
+        }
+        let deadline = ServerCall<String?>.deadline(after: answerLimit, from: callsNotBefore)
         return zip(presentations, calls).map { presentation, call in
             do throws(DesktopError) {
                 try complete(presentation, call.wait(until: deadline, late: presentation.late), asked: asked)
@@ -576,7 +591,7 @@ public final class DesktopNotifier: Notifier {
     ) throws(DesktopError) -> Value {
         let asked = WallClock.now()
         if let value = ServerCall.run(
-            within: answerLimit, work,
+            within: answerLimit, notBefore: callsNotBefore, work,
             late: { [weak self] value in
                 late(value)
                 self?.overdueCallEnded()

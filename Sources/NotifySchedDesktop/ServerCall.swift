@@ -12,11 +12,15 @@ import NotifySchedPlatform
 /// then, the call goes on in the background and its value reaches the loop later, from an idle
 /// callback.
 ///
+/// A call may be held until an instant (`notBefore`): its thread then waits for it, and sends
+/// at it, so that a popup is ready before its due time and goes out at it.
+///
 /// The work uses libnotify objects that the loop's thread leaves alone until the value is back
 /// (`DesktopNotifier` makes no other server call while one is overdue): that hand-over is what
 /// the unchecked `Sendable` stands for.
 final class ServerCall<Value>: @unchecked Sendable {
     private let work: () -> Value
+    private let notBefore: Instant?
     private let mutex = UnsafeMutablePointer<GMutex>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<GCond>.allocate(capacity: 1)
     // Guarded by `mutex`.
@@ -24,8 +28,9 @@ final class ServerCall<Value>: @unchecked Sendable {
     private var isFinished = false
     private var late: ((Value) -> Void)?
 
-    private init(_ work: @escaping () -> Value) {
+    private init(_ work: @escaping () -> Value, notBefore: Instant?) {
         self.work = work
+        self.notBefore = notBefore
         g_mutex_init(mutex)
         g_cond_init(condition)
     }
@@ -37,18 +42,23 @@ final class ServerCall<Value>: @unchecked Sendable {
         condition.deallocate()
     }
 
-    /// Runs `work` and waits at most `limit` for its value.
+    /// Runs `work`, not before `notBefore` when given, and waits at most `limit` from then for
+    /// its value.
     ///
     /// - Returns: The value; nil when `limit` passed first, and `late` then gets the value on
     ///   the main loop once the call ends.
-    static func run(within limit: TimeSpan, _ work: @escaping () -> Value, late: @escaping (Value) -> Void) -> Value? {
-        start(work).wait(until: deadline(after: limit), late: late)
+    static func run(
+        within limit: TimeSpan, notBefore: Instant? = nil, _ work: @escaping () -> Value,
+        late: @escaping (Value) -> Void
+    ) -> Value? {
+        start(notBefore: notBefore, work).wait(until: deadline(after: limit, from: notBefore), late: late)
     }
 
     /// Starts `work` on a thread of `ServerCallThread` and returns at once: several calls started
     /// one after the other go to the server side by side; `wait(until:late:)` takes each value.
-    static func start(_ work: @escaping () -> Value) -> ServerCall {
-        let call = ServerCall(work)
+    /// With `notBefore`, the thread waits until that instant before it starts the work.
+    static func start(notBefore: Instant? = nil, _ work: @escaping () -> Value) -> ServerCall {
+        let call = ServerCall(work, notBefore: notBefore)
         do {
             try ServerCallThread.run { call.perform() }
         } catch {
@@ -58,12 +68,15 @@ final class ServerCall<Value>: @unchecked Sendable {
         return call
     }
 
-    /// The monotonic clock's reading `limit` from now, for `wait(until:late:)`.
-    static func deadline(after limit: TimeSpan) -> gint64 {
-        g_get_monotonic_time() + gint64(limit.microseconds)
+    /// The monotonic clock's reading `limit` after now, or after `start` when that is later,
+    /// for `wait(until:late:)`.
+    static func deadline(after limit: TimeSpan, from start: Instant? = nil) -> gint64 {
+        let held = start.map { max($0 - WallClock.now(), .zero) } ?? .zero
+        return g_get_monotonic_time() + gint64((held + limit).microseconds)
     }
 
     private func perform() {
+        if let notBefore { WallClock.sleep(until: notBefore) }
         let value = work()
         g_mutex_lock(mutex)
         result = value

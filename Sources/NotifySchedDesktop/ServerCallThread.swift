@@ -38,6 +38,8 @@ enum ServerCallThread {
             nonisolated(unsafe) let queue = self.queue
             do {
                 try WorkerThread.start {
+                    // A held call's sleep ends at its popup's due time (`ServerCall`).
+                    WallClock.wakeExactlyOnThisThread()
                     while true {
                         Unmanaged<Work>.fromOpaque(g_async_queue_pop(queue)).takeRetainedValue().run()
                     }

@@ -51,6 +51,48 @@ struct DaemonTests: DaemonScenario {
             "nothing due while the daemon watched is recorded missed")
     }
 
+    /// The seed of `aPopupMadeReadyAheadIsNeverSentBeforeItsDueMicrosecond`'s due times; set
+    /// `NOTIFY_SCHED_DUE_SEED` to replay a failure.
+    static let dueSeed =
+        ProcessInfo.processInfo.environment["NOTIFY_SCHED_DUE_SEED"].flatMap { UInt64($0) } ?? 0x6475_6531
+
+    /// The daemon wakes `Daemon.sendingLead` ahead of a due time, lays its popups out, and their
+    /// calls wait on their threads until the due time: as the bus stamps them, to the
+    /// microsecond, none comes before its due microsecond and none is missing, entries due
+    /// within the lead of each other and repeating ones included.
+    @Test func aPopupMadeReadyAheadIsNeverSentBeforeItsDueMicrosecond() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        try bus.monitorNotifyCalls()
+        var generator = SplitMix64(seed: Self.dueSeed)
+        let start = WallClock.now() + .seconds(3)
+        var due: [String: Instant] = [:]
+        for index in 0..<24 {
+            let instant = Instant(
+                microseconds: start.microseconds + Int64(index) * 120_000 + Int64(generator.next() % 100_000))
+            due["e\(index)"] = instant
+            // Every third has a partner due within the lead, 0.2 to 1.9 ms later.
+            if index % 3 == 0 {
+                due["e\(index)b"] = Instant(microseconds: instant.microseconds + 200 + Int64(generator.next() % 1700))
+            }
+        }
+        // Half of them repeat daily.
+        let entries = due.sorted { $0.key < $1.key }.enumerated().map { position, entry -> String in
+            let repeats = position % 2 == 0 ? #", "repeatInterval": "day""# : ""
+            let fireDate: String = entry.value.rfc3339
+            return #"{"id": "\#(entry.key)", "title": "\#(entry.key)", "fireDate": "\#(fireDate)"\#(repeats)}"#
+        }
+        let feed = try CLI.temporaryFile(#"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#)
+        let daemon = try CLI.start(["daemon", "--feed", feed], environment: bus.environment)
+        try bus.waitUntil("every popup") { try Set(bus.notifyStamps().keys).isSuperset(of: due.keys) }
+        let log = stop(daemon).standardError
+        let stamps = try bus.notifyStamps()
+        let early = due.compactMap { id, at in
+            stamps[id].flatMap { $0 < at.microseconds ? "\(id) \(at.microseconds - $0) µs early" : nil }
+        }
+        #expect(early.isEmpty, "seed \(Self.dueSeed) (NOTIFY_SCHED_DUE_SEED): \(early.sorted())\n\(log)")
+    }
+
     /// "Remind Me Later" and "Ignore" on the prompt of `handle`, through the running daemon: the
     /// reminded occurrence comes back once the source's remind period has passed, under its id;
     /// the ignored repeating entry shows no more.

@@ -28,6 +28,8 @@ final class PrivateSessionBus {
     let address: String
     private let daemon: Process
     private var server: Process?
+    /// dbus-monitor, once `monitorNotifyCalls()` ran.
+    private var monitor: Process?
 
     /// One `Notify` call the server received.
     struct NotifyCall: Decodable, Equatable {
@@ -72,6 +74,7 @@ final class PrivateSessionBus {
 
     deinit {
         stopServer()
+        if let monitor { Self.kill(monitor) }
         for process in mocks { Self.kill(process) }
         Self.kill(daemon)
         if let systemBus { Self.kill(systemBus) }
@@ -246,6 +249,58 @@ final class PrivateSessionBus {
             return calls.count >= count
         }
         return calls
+    }
+
+    private var monitorOutput: URL { folder.appendingPathComponent("notify.monitor") }
+
+    /// Starts dbus-monitor on the bus for `Notify` calls (`notifyStamps()`) and waits until it
+    /// watches: the bus takes its name away (`NameLost`) once its match rule is in place.
+    func monitorNotifyCalls() throws {
+        try Data().write(to: monitorOutput)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
+        process.arguments = [
+            "--address", address, "type='method_call',interface='org.freedesktop.Notifications',member='Notify'",
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: monitorOutput)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        monitor = process
+        try waitUntil("dbus-monitor watches the bus") {
+            try String(contentsOf: monitorOutput, encoding: .utf8).contains("NameLost")
+        }
+    }
+
+    /// When the bus passed on each `Notify` call dbus-monitor saw, in microseconds since the
+    /// epoch (dbusmock's own log keeps whole milliseconds), by summary, the first of each.
+    ///
+    /// dbus-monitor prints a call as a header line, `method call time=SECONDS.MICROSECONDS …
+    /// member=Notify`, then a line an argument, indented by three spaces; the summary is the
+    /// fourth argument.
+    func notifyStamps() throws -> [String: Int64] {
+        var stamps: [String: Int64] = [:]
+        var stamp: Int64?
+        var argument = 0
+        for line in try String(contentsOf: monitorOutput, encoding: .utf8).split(separator: "\n") {
+            if line.hasPrefix("method call time="), line.hasSuffix("member=Notify") {
+                let time = line.dropFirst("method call time=".count).prefix { $0 != " " }.split(separator: ".")
+                guard time.count == 2, let seconds = Int64(time[0]), let microseconds = Int64(time[1]) else {
+                    throw BusError("dbus-monitor printed an unexpected time: \(line)")
+                }
+                stamp = seconds * 1_000_000 + microseconds
+                argument = 0
+            } else if let called = stamp, line.hasPrefix("   "), !line.hasPrefix("    ") {
+                argument += 1
+                guard argument == 4 else { continue }
+                let text = line.dropFirst(3)
+                if text.hasPrefix("string \""), text.hasSuffix("\"") {
+                    let summary = String(text.dropFirst("string \"".count).dropLast())
+                    if stamps[summary] == nil { stamps[summary] = called }
+                }
+                stamp = nil
+            }
+        }
+        return stamps
     }
 
     /// The ids of the popups closed with `CloseNotification`, in order.
