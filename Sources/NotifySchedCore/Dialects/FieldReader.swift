@@ -44,10 +44,7 @@ struct FieldReader {
             let lowered = key.lowercased()
             index = dictionary.entries.firstIndex { $0.key.lowercased() == lowered }
         } else {
-            // Lengths first: most keys of a linear scan differ, and `==` on two different
-            // strings takes its Unicode slow path.
-            let length = key.utf8.count
-            index = dictionary.entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
+            index = dictionary.index(of: key)
         }
         guard let index else { return nil }
         readFlags.mark(index)

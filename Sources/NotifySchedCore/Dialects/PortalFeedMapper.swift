@@ -271,14 +271,16 @@ struct EntryBatcher {
     private static let bytesPerEntry = 96
 
     /// Adds the next element; returns the batch it filled.
-    mutating func add(_ node: FeedNode) -> EntryBatch? {
+    mutating func add(_ node: consuming FeedNode) -> EntryBatch? {
         var isZBiM = false
         if case .dictionary(let dictionary) = node.value {
             // Native entries have no `uuid`; ZBiM rows always do (their `id` is a row number).
-            isZBiM = dialect.map { $0 == .zbim } ?? (dictionary["uuid"] != nil)
+            isZBiM = dialect.map { $0 == .zbim } ?? (dictionary.index(of: "uuid") != nil)
             allZBiM = allZBiM && isZBiM
             // An id is taken even by an entry with errors, so a later twin is still reported.
-            if case .string(let id)? = dictionary[PortalFeedMapper.idKey(isZBiM: isZBiM)]?.value {
+            if let index = dictionary.index(of: PortalFeedMapper.idKey(isZBiM: isZBiM)),
+                case .string(let id) = dictionary.entries[index].node.value
+            {
                 if let first = seen[id] {
                     batch.twins[count] = (first, id)
                 } else {

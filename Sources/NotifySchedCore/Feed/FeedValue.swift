@@ -65,10 +65,21 @@ public struct FeedDictionary: Sendable, Equatable {
     ///
     /// - Complexity: O(n); feed dictionaries are small.
     public subscript(key: String) -> FeedNode? {
+        index(of: key).map { entries[$0].node }
+    }
+
+    /// The position of `key` among `entries`, compared exactly.
+    ///
+    /// - Complexity: O(n); feed dictionaries are small.
+    public func index(of key: String) -> Int? {
         // Lengths first: most keys of the scan differ, and `==` on two different strings
-        // takes its Unicode slow path.
+        // takes its Unicode slow path. By position, so that no entry is copied (a copy retains
+        // its node's value).
         let length = key.utf8.count
-        return entries.first { $0.key.utf8.count == length && $0.key == key }?.node
+        for index in entries.indices where entries[index].key.utf8.count == length && entries[index].key == key {
+            return index
+        }
+        return nil
     }
 
     public var keys: [String] { entries.map(\.key) }
