@@ -48,9 +48,10 @@ public struct OccurrencePlanner: ~Copyable {
     /// Which entry each wheel element stands for, by element.
     private var references: [EntryReference] = []
     /// Each element's settled instant (`OccurrencePlan`), by element.
-    private var settled: [Instant?] = []
-    /// Each element's pending occurrence on the wheel (stale once it fell due), by element.
-    private var handles: [TimerWheel<UInt32>.Handle?] = []
+    private var settled = SettledInstants()
+    /// Each element's pending occurrence on the wheel (stale once it fell due; `.nothing` for
+    /// none), by element.
+    private var handles: [TimerWheel<UInt32>.Handle] = []
     /// Elements whose entries were withdrawn, to reuse.
     private var vacant: [UInt32] = []
     /// Elements whose occurrence is being shown, with the occurrence to arm once it is.
@@ -259,7 +260,7 @@ public struct OccurrencePlanner: ~Copyable {
     private mutating func replan(at now: Instant) -> [PlannerEffect] {
         revision += 1
         wheel = TimerWheel(now: now)
-        handles = Array(repeating: nil, count: references.count)
+        handles = Array(repeating: .nothing, count: references.count)
         showing = [:]
         var followed: [Int: [String]] = [:]
         var memo = ElapseMemo()
@@ -370,10 +371,11 @@ public struct OccurrencePlanner: ~Copyable {
 
     private mutating func cancelPending(_ element: UInt32) {
         showing[element] = nil
-        guard let handle = handles[Int(element)] else { return }
+        let handle = handles[Int(element)]
+        guard handle != .nothing else { return }
         // A handle whose entry already fell due is stale; the wheel checks its generation.
         _ = wheel.cancel(handle)
-        handles[Int(element)] = nil
+        handles[Int(element)] = .nothing
     }
 
     private mutating func allocate(_ reference: EntryReference) -> UInt32 {
@@ -383,8 +385,29 @@ public struct OccurrencePlanner: ~Copyable {
         }
         references.append(reference)
         settled.append(nil)
-        handles.append(nil)
+        handles.append(.nothing)
         return UInt32(references.count - 1)
+    }
+}
+
+/// Each planner element's settled instant (`OccurrencePlan`), nil for none: 8 bytes an element
+/// where `[Instant?]` takes 16 (the optional's flag pads each to the next 8), and a planner holds
+/// one per entry, up to 10^6.
+struct SettledInstants {
+    /// Stands for nil: no instant is that far back (the clock's and the feeds' years are 1 to 9999).
+    private static let none = Int64.min
+    private var microseconds: [Int64] = []
+
+    subscript(element: Int) -> Instant? {
+        get { microseconds[element] == Self.none ? nil : Instant(microseconds: microseconds[element]) }
+        set {
+            assert(newValue?.microseconds != Self.none, "an instant that stands for none")
+            microseconds[element] = newValue?.microseconds ?? Self.none
+        }
+    }
+
+    mutating func append(_ instant: Instant?) {
+        microseconds.append(instant?.microseconds ?? Self.none)
     }
 }
 

@@ -18,6 +18,11 @@ extension TimerWheel {
         /// The slot the entry was filed in when it was scheduled; it may have moved since.
         @usableFromInline let slot: UInt16
 
+        /// A handle that names no entry, since no entry has generation 0: where a handle is
+        /// kept for each of many things, 8 bytes a place, where an optional handle takes 12.
+        @inlinable
+        public static var nothing: Handle { Handle(index: 0, generation: 0, slot: 0) }
+
         /// Creates the handle of the entry at `index` in `generation`, filed in `slot`.
         ///
         /// - Complexity: O(1)
