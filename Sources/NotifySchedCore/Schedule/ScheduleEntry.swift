@@ -5,8 +5,6 @@
 public struct ScheduleEntry: Sendable {
     /// Stable identity within its source (native `id`, ZBiM `uuid`, iNotify key, iSmartNews uuid or hash).
     public let id: String
-    /// The dialect this entry was written in.
-    public let dialect: FeedDialect
     /// What the entry means, in 64 bits: a hash of every field, computed once when the entry is
     /// made (`hasSameMeaning(as:)` compares it).
     ///
@@ -38,8 +36,6 @@ public struct ScheduleEntry: Sendable {
     /// The default is 24 hours; ZBiM-form entries default to zero, since the ZBiM SDK skips
     /// notifications whose time has passed.
     public let maxLateness: TimeSpan
-    /// After this instant the entry is not shown at all.
-    public let expires: Instant?
     /// The application versions the entry is meant for (iNotify `MinVersion`/`MaxVersion`).
     public var versions: VersionRange { details?.versions ?? VersionRange() }
     /// A free-form category for the notification server.
@@ -49,6 +45,13 @@ public struct ScheduleEntry: Sendable {
     /// What only some entries have, out of line: most entries have none of it, and a daemon
     /// holds 10^5 entries (the news rules alone are 144 bytes).
     private let details: Details?
+    // Last, the two stored properties that end in a single byte (an optional's flag, an enum):
+    // together they pad the entry once, to 104 bytes, where the dialect between two 8-byte
+    // fields padded it to 112. A daemon holds up to 10^6 entries.
+    /// After this instant the entry is not shown at all.
+    public let expires: Instant?
+    /// The dialect this entry was written in.
+    public let dialect: FeedDialect
 
     private final class ContentRest: Sendable {
         /// The content with an empty title and body.
