@@ -68,10 +68,10 @@ final class ServerCall<Value>: @unchecked Sendable {
         return call
     }
 
-    /// The monotonic clock's reading `limit` after now, or after `start` when that is later,
-    /// for `wait(until:late:)`.
-    static func deadline(after limit: TimeSpan, from start: Instant? = nil) -> gint64 {
-        let held = start.map { max($0 - WallClock.now(), .zero) } ?? .zero
+    /// The monotonic clock's reading `limit` after now, or after `notBefore` when that is
+    /// later, for `wait(until:late:)`.
+    static func deadline(after limit: TimeSpan, from notBefore: Instant? = nil) -> gint64 {
+        let held = notBefore.map { max($0 - WallClock.now(), .zero) } ?? .zero
         return g_get_monotonic_time() + gint64((held + limit).microseconds)
     }
 

@@ -14,9 +14,9 @@ public enum WallClock {
     /// Blocks the calling thread until the clock reads `instant`, never before; at once when it
     /// has passed.
     ///
-    /// The wait is measured on the monotonic clock, which steps of the wall clock leave alone:
-    /// a step back while it sleeps does not stretch the wait past the moment it was for (the
-    /// daemon hears of the step from its timer), and a step forward ends it.
+    /// The wait is measured on the monotonic clock, which steps of the wall clock leave alone: a
+    /// step either way while it sleeps neither stretches nor cuts the wait, which ends at the
+    /// moment it was for (the daemon hears of the step from its timer).
     public static func sleep(until instant: Instant) {
         var remaining = instant - now()
         let longest = remaining
