@@ -2,23 +2,87 @@ import NotifySchedCore
 import Testing
 
 @Suite struct ScheduleEntryTests {
-    /// An entry keeps its content's title and body in line and the rest out of line only when
-    /// there is any: whichever fields are set, it gives back the content it was made with.
-    @Test func anEntryGivesBackTheContentItWasMadeWith() throws {
+    /// An entry keeps its title and body in one string, and the rest of what it says in one box
+    /// only when there is any: whichever fields are set, it gives back what it was made with.
+    @Test func anEntryGivesBackWhatItWasMadeWith() throws {
         let seed: UInt64 = 0xC0_17E7
         var random = SplitMix64(seed: seed)
         let url = try ActionURL("https://example.org/item", policy: URLPolicy())
         for index in 0..<200 {
             func maybe<T>(_ value: T) -> T? { Bool.random(using: &random) ? value : nil }
             let content = NotificationContent(
-                title: maybe("Title \(index)") ?? "", body: maybe(String(repeating: "body ", count: index % 7)) ?? "",
+                // A title of 64 KiB or more is kept out of line.
+                title: index % 50 == 0
+                    ? String(repeating: "t", count: 65_535 + index % 3) : maybe("Title \(index)") ?? "",
+                // A body that begins with a combining mark joins the title's last character.
+                body: ["", String(repeating: "body ", count: index % 7), "\u{301} accent", "👍🏽 ok"][index % 4],
                 icon: maybe("dialog-information"), urgency: Urgency.allCases.randomElement(using: &random)!,
                 action: maybe(NotificationAction(label: maybe("Open"), url: url)), timeout: maybe(.seconds(5)),
                 sound: maybe("message-new-instant"), image: maybe("/usr/share/pixmaps/debian-logo.png"),
                 markup: Bool.random(using: &random))
-            let entry = ScheduleEntry(id: "e\(index)", dialect: .native, content: content, trigger: .immediate)
-            #expect(entry.content == content, "seed \(seed) case \(index)")
+            let versions = VersionRange(minimum: maybe("1.2"), maximum: maybe("3.0.1"))
+            let category = maybe("im.received")
+            let expires = maybe(Instant(secondsSinceEpoch: Int64(index) * 86_400))
+            // Lateness that is not whole seconds in 32 bits is kept out of line.
+            let maxLateness = [
+                ScheduleEntry.defaultMaxLateness, .zero, .seconds(90), .milliseconds(1_500), .seconds(-(1 << 31)),
+                .seconds(1 << 31), TimeSpan(microseconds: .max),
+            ][index % 7]
+            let entry = ScheduleEntry(
+                id: "e\(index)", dialect: .native, content: content, trigger: .immediate, maxLateness: maxLateness,
+                expires: expires, versions: versions, category: category)
+            let place = "seed \(seed) case \(index)"
+            #expect(entry.content == content, "\(place)")
+            #expect(entry.versions == versions, "\(place)")
+            #expect(entry.category == category, "\(place)")
+            #expect(entry.expires == expires, "\(place)")
+            #expect(entry.maxLateness == maxLateness, "\(place)")
         }
+    }
+
+    /// An entry keeps a time or a plain repeat from a time with no zone in 10 bytes and any
+    /// other trigger in a box: whichever it was made with, it gives it back, with the same
+    /// meaning as an entry made with an equal trigger.
+    @Test func anEntryGivesBackTheTriggerItWasMadeWith() throws {
+        let seed: UInt64 = 0x7_1663
+        var random = SplitMix64(seed: seed)
+        let dublin = zone("Europe/Dublin")
+        let expression = try CalendarExpression.parse("Mon..Fri 09:30", zones: systemZones, localZone: dublin)
+        for index in 0..<400 {
+            let instant = Instant(secondsSinceEpoch: Int64.random(in: 0...4_102_444_800, using: &random))
+            let zone = Bool.random(using: &random) ? dublin : nil
+            let time =
+                Bool.random(using: &random)
+                ? FireTime(.absolute(instant), zone: zone)
+                : FireTime(.floating(CivilDateTime(instant, offset: 0)), zone: zone)
+            let bounds =
+                Bool.random(using: &random)
+                ? RecurrenceBounds.unbounded
+                : RecurrenceBounds(until: instant + .hours(240), count: Bool.random(using: &random) ? 5 : nil)
+            let trigger: Trigger =
+                switch index % 6 {
+                case 0: .once(time)
+                case 1, 2:
+                    .repeating(
+                        first: time, every: RepeatInterval.allCases.randomElement(using: &random)!, bounds: bounds)
+                case 3:
+                    .calendar(
+                        expression, zone: zone, notBefore: Bool.random(using: &random) ? time : nil, bounds: bounds)
+                case 4: .events(.local([EventRule(name: "app:activate", patternText: "ON=2")]))
+                default: [.immediate, .check, .events(.global)].randomElement(using: &random)!
+                }
+            let content = NotificationContent(title: "Title", body: "")
+            let entry = ScheduleEntry(id: "e\(index)", dialect: .native, content: content, trigger: trigger)
+            let twin = ScheduleEntry(id: "e\(index)", dialect: .native, content: content, trigger: entry.trigger)
+            #expect(entry.trigger == trigger, "seed \(seed) case \(index): \(trigger)")
+            #expect(entry.hasSameMeaning(as: twin), "seed \(seed) case \(index): \(trigger)")
+        }
+    }
+
+    /// A daemon holds up to 10^6 entries within its memory target only if an entry takes 64
+    /// bytes in line (and nothing on the heap for a plain one).
+    @Test func anEntryTakesSixtyFourBytesInLine() {
+        #expect(MemoryLayout<ScheduleEntry>.stride == 64)
     }
 
     /// A repeat's bounds are kept in 13 bytes (no end is a sentinel instant): they give back

@@ -17,71 +17,123 @@ public struct ScheduleEntry: Sendable {
     let digest: UInt64
     /// What the popup shows.
     public var content: NotificationContent {
+        if titleLength == Self.titleInRest, let rest {
+            var content = rest.content
+            content.body = text
+            return content
+        }
         var content = rest?.content ?? NotificationContent(title: "", body: "")
-        content.title = title
-        content.body = body
+        let titleEnd = text.utf8.index(text.utf8.startIndex, offsetBy: Int(titleLength))
+        content.title = String(decoding: text.utf8[..<titleEnd], as: UTF8.self)
+        content.body = String(decoding: text.utf8[titleEnd...], as: UTF8.self)
         return content
     }
-    /// `content`'s title and body, in line.
-    private let title: String
-    private let body: String
-    /// The rest of `content`, out of line, when it says more than its title and body: most
-    /// entries say no more, and a daemon holds up to 10^6 entries (in line, `content` took 153
-    /// of an entry's 232 bytes).
-    private let rest: ContentRest?
     /// When it fires.
-    public let trigger: Trigger
+    public var trigger: Trigger {
+        switch timing {
+        case .once(let instant): .once(FireTime(.absolute(instant)))
+        case .repeating(let instant, let interval):
+            .repeating(first: FireTime(.absolute(instant)), every: interval, bounds: .unbounded)
+        case .other(let trigger): trigger
+        }
+    }
     /// Occurrences missed by no more than this are caught up once; older ones are recorded as missed.
     ///
     /// The default is 24 hours; ZBiM-form entries default to zero, since the ZBiM SDK skips
     /// notifications whose time has passed.
-    public let maxLateness: TimeSpan
-    /// The application versions the entry is meant for (iNotify `MinVersion`/`MaxVersion`).
-    public var versions: VersionRange { details?.versions ?? VersionRange() }
-    /// A free-form category for the notification server.
-    public var category: String? { details?.category }
-    /// iSmartNews presentation and repetition rules; nil for other dialects.
-    public var news: NewsRules? { details?.news }
-    /// What only some entries have, out of line: most entries have none of it, and a daemon
-    /// holds 10^5 entries (the news rules alone are 144 bytes).
-    private let details: Details?
-    // Last, the two stored properties that end in a single byte (an optional's flag, an enum):
-    // together they pad the entry once, to 104 bytes, where the dialect between two 8-byte
-    // fields padded it to 112. A daemon holds up to 10^6 entries.
+    public var maxLateness: TimeSpan {
+        if latenessSeconds == Self.latenessInRest, let rest { return rest.maxLateness }
+        return .seconds(Int64(latenessSeconds))
+    }
     /// After this instant the entry is not shown at all.
-    public let expires: Instant?
+    public var expires: Instant? { rest?.expires }
+    /// The application versions the entry is meant for (iNotify `MinVersion`/`MaxVersion`).
+    public var versions: VersionRange { rest?.versions ?? VersionRange() }
+    /// A free-form category for the notification server.
+    public var category: String? { rest?.category }
+    /// iSmartNews presentation and repetition rules; nil for other dialects.
+    public var news: NewsRules? { rest?.news }
+
+    // A daemon holds up to 10^6 entries, so an entry keeps in line, in 64 bytes, only what
+    // nearly every entry has: its id, digest, title and body, lateness, and its trigger when that
+    // is a time or a plain repeat from a time with `Z` or an offset (`Timing`). The rest of what
+    // it says is in one box, which most entries do without (`Rest`). An entry took 104 bytes,
+    // and a boxed trigger 64 more of the heap.
+    /// `content`'s title and then its body, in one string: in line when they fit in 15 bytes
+    /// together, else one heap object rather than two. Only the body when the title is in `rest`.
+    private let text: String
+    private let rest: Rest?
+    private let timing: Timing
     /// The dialect this entry was written in.
     public let dialect: FeedDialect
+    /// The UTF-8 length of the title at the start of `text`, or `titleInRest` when the title is
+    /// that long or longer.
+    private let titleLength: UInt16
+    /// `maxLateness` in seconds, or `latenessInRest` when it is not a whole number of seconds
+    /// that fits.
+    private let latenessSeconds: Int32
 
-    private final class ContentRest: Sendable {
-        /// The content with an empty title and body.
-        let content: NotificationContent
+    private static let titleInRest = UInt16.max
+    private static let latenessInRest = Int32.min
 
-        /// The rest of `content`; nil when it has nothing but its title and body.
-        static func of(_ content: NotificationContent) -> ContentRest? {
-            var rest = content
-            rest.title = ""
-            rest.body = ""
-            return rest == NotificationContent(title: "", body: "") ? nil : ContentRest(rest)
-        }
+    /// `span` in whole seconds, when it is that and `latenessSeconds` can hold it.
+    private static func inLineSeconds(_ span: TimeSpan) -> Int32? {
+        guard span.microseconds % 1_000_000 == 0, let seconds = Int32(exactly: span.microseconds / 1_000_000),
+            seconds != latenessInRest
+        else { return nil }
+        return seconds
+    }
 
-        private init(_ content: NotificationContent) {
-            self.content = content
+    /// `trigger`, in 9 bytes where it is a time or a repeat from a time with no zone and no bounds.
+    private enum Timing: Sendable {
+        case once(Instant)
+        case repeating(Instant, RepeatInterval)
+        indirect case other(Trigger)
+
+        init(_ trigger: Trigger) {
+            switch trigger {
+            case .once(let time) where time.zone == nil:
+                if case .absolute(let instant) = time.kind {
+                    self = .once(instant)
+                    return
+                }
+            case .repeating(let first, let interval, let bounds) where first.zone == nil && bounds == .unbounded:
+                if case .absolute(let instant) = first.kind {
+                    self = .repeating(instant, interval)
+                    return
+                }
+            default: break
+            }
+            self = .other(trigger)
         }
     }
 
-    private final class Details: Sendable {
+    /// What an entry says beyond what it keeps in line, when it says more.
+    private final class Rest: Sendable {
+        /// The content with an empty body, and an empty title unless the entry's `titleLength`
+        /// says the title is here.
+        let content: NotificationContent
         let versions: VersionRange
         let category: String?
         let news: NewsRules?
+        let expires: Instant?
+        /// The entry's lateness, read when its `latenessSeconds` says it is here.
+        let maxLateness: TimeSpan
 
-        init(versions: VersionRange, category: String?, news: NewsRules?) {
+        init(
+            content: NotificationContent, versions: VersionRange, category: String?, news: NewsRules?,
+            expires: Instant?, maxLateness: TimeSpan
+        ) {
+            self.content = content
             self.versions = versions
             self.category = category
             self.news = news
+            self.expires = expires
+            self.maxLateness = maxLateness
         }
     }
 
+    /// An entry; whatever the values, it gives them back as they were given.
     public init(
         id: String, dialect: FeedDialect, content: NotificationContent, trigger: Trigger,
         maxLateness: TimeSpan = ScheduleEntry.defaultMaxLateness, expires: Instant? = nil,
@@ -89,15 +141,23 @@ public struct ScheduleEntry: Sendable {
     ) {
         self.id = id
         self.dialect = dialect
-        title = content.title
-        body = content.body
-        rest = ContentRest.of(content)
-        self.trigger = trigger
-        self.maxLateness = maxLateness
-        self.expires = expires
-        details =
-            versions != VersionRange() || category != nil || news != nil
-            ? Details(versions: versions, category: category, news: news) : nil
+        timing = Timing(trigger)
+        let titleBytes = content.title.utf8.count
+        let titleInLine = titleBytes < Int(Self.titleInRest)
+        text = titleInLine ? content.title + content.body : content.body
+        titleLength = titleInLine ? UInt16(titleBytes) : Self.titleInRest
+        let seconds = Self.inLineSeconds(maxLateness)
+        latenessSeconds = seconds ?? Self.latenessInRest
+        var restContent = content
+        restContent.body = ""
+        if titleInLine { restContent.title = "" }
+        rest =
+            restContent == NotificationContent(title: "", body: "") && versions == VersionRange() && category == nil
+                && news == nil && expires == nil && seconds != nil
+            ? nil
+            : Rest(
+                content: restContent, versions: versions, category: category, news: news, expires: expires,
+                maxLateness: maxLateness)
         var hasher = Hasher()
         hasher.combine(id)
         hasher.combine(dialect)

@@ -1,8 +1,9 @@
 /// When an entry fires.
 ///
-/// Indirect: calendar expressions and zones are large, and a schedule holds one trigger per
-/// entry, so each case keeps its payload in one shared box.
-public indirect enum Trigger: Sendable, Hashable {
+/// A calendar expression and an event binding are large, so those two cases keep their payload
+/// in a box; the others are values (a schedule entry keeps the commonest of them in fewer bytes
+/// still, see `ScheduleEntry`).
+public enum Trigger: Sendable, Hashable {
     /// As soon as the feed is loaded (an entry with no time and no events).
     case immediate
     /// Once, at a time.
@@ -12,9 +13,9 @@ public indirect enum Trigger: Sendable, Hashable {
     /// At every elapse of a systemd calendar expression, not before `notBefore` when given.
     /// The expression is read in its own zone if it names one, else in `zone` (the entry's
     /// `timeZone`), else in the user's current zone.
-    case calendar(CalendarExpression, zone: ZoneRules?, notBefore: FireTime?, bounds: RecurrenceBounds)
+    indirect case calendar(CalendarExpression, zone: ZoneRules?, notBefore: FireTime?, bounds: RecurrenceBounds)
     /// When named events occur, filtered by their patterns (iSmartNews, native `events`).
-    case events(EventBinding)
+    indirect case events(EventBinding)
     /// When the daemon checks its iNotify source (start-up, resume, unlock), throttled by its periods.
     case check
 }
