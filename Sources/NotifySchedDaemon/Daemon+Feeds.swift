@@ -56,8 +56,6 @@ extension Daemon {
             perform(.sourceOpened(source: index, opening), at: now)
         }
         for url in startingFrom { loader.cache.restore(url) }
-        // Parsing a big feed peaks well above what the schedule keeps; give the freed pages back.
-        FreedMemory.release()
         let count = sources.indices.reduce(0) { $0 + (schedule(of: $1)?.entries.count ?? 0) }
         log.info(
             "following \(sources.count) feed\(sources.count == 1 ? "" : "s"), \(count) entr\(count == 1 ? "y" : "ies")"

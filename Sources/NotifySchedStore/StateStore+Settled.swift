@@ -8,22 +8,26 @@ extension StateStore {
     /// The instant every entry of `source` that has one is settled through, by entry id: one
     /// query where planning a whole feed would otherwise make one per entry.
     public func settledThrough(source: String) throws(StoreError) -> [String: Instant] {
-        // Its own query rather than `latestRecords`: a record of an outcome this version does not
-        // know still counts as settled.
+        // Its own queries rather than `latestRecords`: a record of an outcome this version does
+        // not know still counts as settled. Two scans in index order, merged here: one query of
+        // their union grouped by entry sorted all the rows in a temporary B-tree (40 ms for 10^5
+        // entries, where these take 10), and the columns are read by position, not by name.
         try read("read the ledger of \(source)") { database in
             var settled: [String: Instant] = [:]
-            let rows = try Row.fetchCursor(
+            let followed = try Row.fetchCursor(
+                database, sql: "SELECT entry_id, since_us FROM followed_entry WHERE source = ?", arguments: [source])
+            while let row = try followed.next() {
+                settled[row[0]] = Instant(microseconds: row[1])
+            }
+            let recorded = try Row.fetchCursor(
                 database,
-                sql: """
-                    SELECT entry_id, max(settled) AS settled FROM (
-                        SELECT entry_id, occurrence_us AS settled FROM ledger WHERE source = ?1
-                        UNION ALL
-                        SELECT entry_id, since_us FROM followed_entry WHERE source = ?1)
-                    GROUP BY entry_id
-                    """,
+                sql: "SELECT entry_id, max(occurrence_us) FROM ledger WHERE source = ? GROUP BY entry_id",
                 arguments: [source])
-            while let row = try rows.next() {
-                settled[row["entry_id"]] = Instant(microseconds: row["settled"])
+            while let row = try recorded.next() {
+                let id: String = row[0]
+                let occurrence = Instant(microseconds: row[1])
+                if let since = settled[id], since >= occurrence { continue }
+                settled[id] = occurrence
             }
             return settled
         }
@@ -42,10 +46,11 @@ extension StateStore {
         _ entryIDs: [String], of source: String, since: Instant, failed: @escaping @Sendable (StoreError) -> Void
     ) {
         guard !entryIDs.isEmpty else { return }
-        let ids = Self.jsonArray(entryIDs)
         writeInBackground(
             "store the entries followed in \(source)",
             { database in
+                // Written out here, off the caller's thread: 30 ms for the 10^6 ids of a first start.
+                let ids = Self.jsonArray(entryIDs)
                 try database.execute(
                     sql: """
                         INSERT OR IGNORE INTO followed_entry (source, entry_id, since_us)

@@ -10,7 +10,7 @@ enum NativeTrigger {
             }
         }
         let interval = repeatInterval(&reader)
-        let calendar = calendarExpression(&reader, localZone: zone ?? mapping.userZone)
+        let calendar = calendarExpression(&reader, zone: zone)
         let until = reader.instant("until")
         let count = reader.integer("count")
         let events = events(&reader)
@@ -80,10 +80,13 @@ enum NativeTrigger {
         return nil
     }
 
-    private static func calendarExpression(_ reader: inout FieldReader, localZone: ZoneRules?) -> CalendarExpression? {
+    /// `calendar`, read in `zone`, else in the user's zone. The user's zone is taken only for an
+    /// entry that has the key: its reference count is one that every thread mapping entries
+    /// would otherwise write.
+    private static func calendarExpression(_ reader: inout FieldReader, zone: ZoneRules?) -> CalendarExpression? {
         guard let text = reader.string("calendar") else { return nil }
         do {
-            return try reader.mapping.calendarExpression(text, localZone: localZone)
+            return try reader.mapping.calendarExpression(text, localZone: zone ?? reader.mapping.userZone)
         } catch {
             reader.mapping.error(
                 .invalidCalendar, "`calendar`: \(error.message)", at: reader.location(of: "calendar"))

@@ -161,7 +161,8 @@ public struct OccurrencePlanner: ~Copyable {
             let entry = schedule.entries[position]
             let element = allocate(EntryReference(source: index, entry: position))
             settled[Int(element)] = stored[entry.id]
-            if EntryAnswer.applies(to: entry) { answers[element] = storedAnswers[entry.id] }
+            // A new element has no answer: only a stored one is written (writing nil looks the key up).
+            if EntryAnswer.applies(to: entry), let answer = storedAnswers[entry.id] { answers[element] = answer }
             planned.append(element)
         }
         var followed: [String] = []
