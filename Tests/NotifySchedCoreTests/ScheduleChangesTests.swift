@@ -203,6 +203,41 @@ import Testing
             ScheduleChanges(from: old, to: [try Fields().entry]).unchanged == [ScheduleChanges.Match(old: 0, new: 0)])
     }
 
+    /// A plain entry keeps its title and body as one string, its lateness in seconds and its
+    /// trigger in a compact form: a change of any of them, or of where the title ends, is a change.
+    @Test func aChangeOfWhatAPlainEntryKeepsInLineIsAChange() {
+        let first = FireTime(.absolute(instant("2026-06-01T09:00:00Z")))
+        let daily = Trigger.repeating(first: first, every: .day, bounds: .unbounded)
+        func entry(
+            title: String = "Alpha", body: String = "", lateness: TimeSpan = .hours(24), trigger: Trigger = daily,
+            dialect: FeedDialect = .native
+        ) -> ScheduleEntry {
+            ScheduleEntry(
+                id: "a", dialect: dialect, content: NotificationContent(title: title, body: body), trigger: trigger,
+                maxLateness: lateness)
+        }
+        let base = entry()
+        let variants: [(String, ScheduleEntry)] = [
+            ("title", entry(title: "Alpha!")), ("end of the title", entry(title: "Alph", body: "a")),
+            ("body", entry(body: "The body.")), ("lateness", entry(lateness: .hours(23))),
+            ("lateness by a microsecond", entry(lateness: TimeSpan(microseconds: 86_400_000_001))),
+            ("interval", entry(trigger: .repeating(first: first, every: .week, bounds: .unbounded))),
+            (
+                "first time",
+                entry(
+                    trigger: .repeating(
+                        first: FireTime(.absolute(instant("2026-06-02T09:00:00Z"))), every: .day, bounds: .unbounded))
+            ),
+            ("one-shot", entry(trigger: .once(first))),
+            ("zone", entry(trigger: .once(FireTime(first.kind, zone: .utc)))),
+            ("dialect", entry(dialect: .zbim)),
+        ]
+        for (field, changed) in variants {
+            #expect(!changed.hasSameMeaning(as: base), "a new \(field) must be a change")
+        }
+        #expect(entry().hasSameMeaning(as: base))
+    }
+
     @Test func everyTwoDifferentTriggersAreAChange() throws {
         let triggers = try triggers()
         let entries = try triggers.map { try Fields(trigger: $0).entry }
