@@ -2,7 +2,7 @@ import NotifySchedCore
 import Testing
 
 @Suite struct ScheduleEntryTests {
-    /// An entry keeps its title and body in one string, and the rest of what it says in one box
+    /// An entry keeps its title and body in one string, and the rest of what it says out of line
     /// only when there is any: whichever fields are set, it gives back what it was made with.
     @Test func anEntryGivesBackWhatItWasMadeWith() throws {
         let seed: UInt64 = 0xC0_17E7
@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    /// An entry keeps a time or a plain repeat from a time with no zone in 10 bytes and any
+    /// An entry keeps a time or a plain repeat from a time with no zone in 9 bytes and any
     /// other trigger in a box: whichever it was made with, it gives it back, with the same
     /// meaning as an entry made with an equal trigger.
     @Test func anEntryGivesBackTheTriggerItWasMadeWith() throws {

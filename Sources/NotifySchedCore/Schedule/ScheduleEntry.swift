@@ -127,10 +127,10 @@ public struct ScheduleEntry: Sendable {
     }
 
     /// What an entry says beyond what it keeps in line: the rest of its content, the rest of
-    /// its fields, or both, each in a box of its own. The case says which without reading a box:
-    /// planning reads an entry's expiry, and an entry with an icon or an action then reads no
-    /// memory of its own for it; and an entry with content only does not hold room for every
-    /// other field (one box with all of them took some 450 bytes of the heap, the content's 176).
+    /// its fields, or both, each in a box of its own. The case says which without reading a box,
+    /// so planning finds that an entry with only an icon or an action has no expiry without a
+    /// read of memory; and such an entry holds no room for the other fields (one box with all of
+    /// them took some 450 bytes of the heap, the content's takes 176).
     private enum Extras: Sendable {
         case content(ContentRest)
         case details(Details)
