@@ -212,8 +212,8 @@ struct ListCommand: ParsableCommand {
     private struct StoredState {
         /// The latest ledger record of each entry, by source and entry id.
         var history: [String: [String: LedgerRecord]] = [:]
-        /// The instant each entry is settled through, by source and entry id.
-        var settled: [String: [String: Instant]] = [:]
+        /// What each source's entries are settled through, by source.
+        var settled: [String: StoredSettledInstants] = [:]
         /// Each source's health, for those checked before.
         var health: [String: SourceHealth] = [:]
     }

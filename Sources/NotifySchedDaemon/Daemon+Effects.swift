@@ -60,11 +60,11 @@ extension Daemon {
                 dropWaiting(popup, because: reason)
             case .recordMissed(let source, let entryID, let occurrence):
                 record(entryID, of: source, occurrence: occurrence, .missed, at: now)
-            case .follow(let source, let entryIDs, let since):
+            case .follow(let source, let entries, let since):
                 if followsAtStart != nil {
-                    followsAtStart?.append((source, entryIDs, since))
+                    followsAtStart?.append((source, entries, since))
                 } else {
-                    follow(entryIDs, of: source, since: since)
+                    follow(entries, of: source, since: since)
                 }
             case .changeScreen(let change):
                 changeScreen(change)
@@ -96,10 +96,10 @@ extension Daemon {
         return shown
     }
 
-    /// Stores, in the background, that the recurring entries `entryIDs` of `source` are followed
+    /// Stores, in the background, that the recurring entries `entries` of `source` are followed
     /// from `since` on.
-    func follow(_ entryIDs: [String], of source: String, since: Instant) {
-        store.follow(entryIDs, of: source, since: since) { [log] in log.error($0.message) }
+    func follow(_ entries: [FollowedEntry], of source: String, since: Instant) {
+        store.follow(entries, of: source, since: since) { [log] in log.error($0.message) }
     }
 
     private func pruneLedger(before cutOff: Instant) {

@@ -86,10 +86,10 @@ public final class Daemon {
     /// The token the next waiting control call gets.
     var nextCallToken = 0
     /// The recurring entries the start begins to follow (`DaemonEffect.follow`), stored once
-    /// the start has read what it needs: written in the background one feed at a time, the
-    /// 10^6 rows of a first start made each later read of the start wait for them. nil once
-    /// the start is done.
-    var followsAtStart: [(source: String, entryIDs: [String], since: Instant)]? = []
+    /// the start has read what it needs: the database is one queue, and a write in the
+    /// background between two of the start's reads holds the second up. nil once the start is
+    /// done.
+    var followsAtStart: [(source: String, entries: [FollowedEntry], since: Instant)]? = []
     /// How many times the timer woke the daemon (`DaemonStatus.timerWakeUps`).
     var timerWakeUps = 0
     /// Popups shown whose deliveries wait for the ledger (`recordDeliveriesInBackground(unlessDueBy:)`).
@@ -222,7 +222,7 @@ public final class Daemon {
         sessionEvent("session:start", countsAsRun: true, at: now)
         perform(.started, at: now)
         let held = followsAtStart.take() ?? []
-        for follows in held { follow(follows.entryIDs, of: follows.source, since: follows.since) }
+        for follows in held { follow(follows.entries, of: follows.source, since: follows.since) }
         log.notice(
             "ready: \(core.planner.pendingCount) pending, next at \(core.planner.nextDeadline?.rfc3339 ?? "none")"
         )

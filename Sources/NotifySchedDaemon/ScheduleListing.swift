@@ -62,19 +62,20 @@ public struct ScheduleListing: Sendable {
     ///
     /// - Parameters:
     ///   - history: The latest ledger record of each entry, by source and then entry id.
-    ///   - settled: The instant each entry is settled through (`StateStore.settledThrough`), by
-    ///     source and then entry id; the history's latest record stands in where it is missing.
+    ///   - settled: What each source's entries are settled through (`StateStore.settledThrough`),
+    ///     by source; the history's latest record stands in where an entry has nothing.
     ///   - health: How each source's checks fare, by source.
     public init(
         schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, filter: ListingFilter = .all,
         page: Range<Int>? = nil, history: [String: [String: LedgerRecord]] = [:],
-        settled: [String: [String: Instant]] = [:], health: [String: SourceHealth] = [:]
+        settled: [String: StoredSettledInstants] = [:], health: [String: SourceHealth] = [:]
     ) {
         self.init(
             schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, filter: filter, page: page,
             settled: schedules.map { schedule in
-                schedule.entries.map {
-                    settled[schedule.source]?[$0.id] ?? history[schedule.source]?[$0.id]?.occurrence
+                let stored = settled[schedule.source]?.settledThrough(schedule.entries)
+                return schedule.entries.indices.map {
+                    stored?[$0] ?? history[schedule.source]?[schedule.entries[$0].id]?.occurrence
                 }
             },
             records: { index, _ in history[schedules[index].source] ?? [:] }, health: health)

@@ -89,9 +89,7 @@ extension StateStore {
                         SELECT max(latest.occurrence_us) FROM ledger AS latest
                         WHERE latest.source = ledger.source AND latest.entry_id = ledger.entry_id)
                     """, arguments: [cutoff.microseconds])
-            let pruned = database.changesCount
-            try Self.forgetFollowingSettledByTheLedger(in: database)
-            return pruned
+            return database.changesCount
         }
     }
 }

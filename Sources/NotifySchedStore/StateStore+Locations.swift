@@ -10,7 +10,7 @@ extension StateStore {
     private static let tablesBySource: [(table: String, conflicts: Bool)] = [
         ("ledger", false), ("waiting_popup", false), ("handling_mark", false), ("source_state", true),
         ("reminder", true), ("news_shown", true), ("queue_index", true), ("event_progress", true),
-        ("meta_rotation", true), ("followed_entry", true), ("meta_shown", true), ("range_shown", true),
+        ("meta_rotation", true), ("followed_batch", false), ("meta_shown", true), ("range_shown", true),
         ("meta_closing", true),
     ]
 

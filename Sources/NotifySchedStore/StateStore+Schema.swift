@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import NotifySchedCore
 
 extension StateStore {
     /// The schema's history. A migration, once released, never changes: a new need is a new one.
@@ -204,6 +206,40 @@ extension StateStore {
         // The check period a portal asks for with `Cache-Control: max-age` outlives a restart.
         migrator.registerMigration("11-portal-period") { database in
             try database.execute(sql: "ALTER TABLE source_state ADD COLUMN health_portal_period_us INTEGER")
+        }
+        // The entries followed together, in one row with their positions
+        // (`FollowedEntry.encoded(_:)`), rather than a row per entry: a restart finds each where
+        // it was instead of looking 10^6 ids up. Rows of the earlier table keep their instants,
+        // without a position.
+        migrator.registerMigration("12-followed-batches") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE followed_batch (
+                        source TEXT NOT NULL,
+                        since_us INTEGER NOT NULL,
+                        entries BLOB NOT NULL
+                    );
+                    CREATE INDEX followed_batch_by_source ON followed_batch (source);
+                    """)
+            let rows = try Row.fetchCursor(
+                database, sql: "SELECT source, since_us, entry_id FROM followed_entry ORDER BY source, since_us")
+            var batch: (source: String, since: Int64, entries: [FollowedEntry])?
+            func insert() throws {
+                guard let batch else { return }
+                try database.execute(
+                    sql: "INSERT INTO followed_batch (source, since_us, entries) VALUES (?, ?, ?)",
+                    arguments: [batch.source, batch.since, Data(FollowedEntry.encoded(batch.entries))])
+            }
+            while let row = try rows.next() {
+                let (source, since, entry): (String, Int64, String) = (row[0], row[1], row[2])
+                if batch?.source != source || batch?.since != since {
+                    try insert()
+                    batch = (source, since, [])
+                }
+                batch?.entries.append(FollowedEntry(id: entry, position: nil))
+            }
+            try insert()
+            try database.execute(sql: "DROP TABLE followed_entry")
         }
         return migrator
     }

@@ -44,8 +44,8 @@ struct DaemonCatchUpTests {
 
     /// Records in the ledger that the occurrence of `entryID` due at `occurrence` was
     /// delivered at that instant, as the daemon records it when no popup id is known; the
-    /// instant the first daemon began following the entry goes, as a daemon that delivered
-    /// that occurrence would have left no later one.
+    /// instants the first daemon began following the feed's entries go, as a daemon that
+    /// delivered that occurrence would have left no later one.
     func recordDelivered(_ entryID: String, of feed: String, at occurrence: Instant, _ bus: PrivateSessionBus) throws {
         let id = LedgerRecord.occurrenceID(source: feed, entryID: entryID, occurrence: occurrence)
         let time = occurrence.microseconds
@@ -53,7 +53,7 @@ struct DaemonCatchUpTests {
             """
             INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
             VALUES ('\(id)', '\(feed)', '\(entryID)', \(time), NULL, 'delivered', \(time));
-            DELETE FROM followed_entry WHERE source = '\(feed)' AND entry_id = '\(entryID)';
+            DELETE FROM followed_batch WHERE source = '\(feed)';
             """)
     }
 
@@ -98,18 +98,42 @@ struct DaemonCatchUpTests {
         let ready = WallClock.now()
         #expect(DaemonTests().stop(daemon).status == 0)
 
-        let rows = try bus.queryState("SELECT source, entry_id, since_us FROM followed_entry").map {
+        let rows = try bus.queryState("SELECT source, since_us, hex(entries) FROM followed_batch").map {
             $0.split(separator: "|").map(String.init)
         }
+        let followed = try rows.flatMap { row in
+            try Self.followedEntries(hex: row[2]).map { "\(row[0])|\($0.position)|\($0.id)" }
+        }
         #expect(
-            Set(rows.map { "\($0[0])|\($0[1])" }) == ["\(first)|daily", "\(first)|calendar", "\(second)|hourly"],
-            "every recurring entry of both feeds must be followed, and no one-shot entry")
+            Set(followed) == ["\(first)|0|daily", "\(first)|1|calendar", "\(second)|0|hourly"],
+            "every recurring entry of both feeds must be followed, at its position, and no one-shot entry")
         for row in rows {
-            let since = try #require(Int64(row[2]))
+            let since = try #require(Int64(row[1]))
             #expect(
                 (started.microseconds...ready.microseconds).contains(since),
-                "\(row[1]) must be followed from when the start planned it")
+                "\(row[0]) must be followed from when the start planned it")
         }
+    }
+
+    /// The entries of a `followed_batch` row, from its `hex(entries)`: for each, its position and
+    /// its id's length as little-endian 32-bit numbers, then the id in UTF-8.
+    static func followedEntries(hex: String) throws -> [(position: UInt32, id: String)] {
+        let digits = Array(hex.utf8)
+        let bytes = try stride(from: 0, to: digits.count, by: 2).map { offset in
+            try #require(UInt8(String(decoding: digits[offset..<offset + 2], as: UTF8.self), radix: 16))
+        }
+        func number(at offset: Int) -> UInt32 {
+            (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << ($1 * 8) }
+        }
+        var entries: [(position: UInt32, id: String)] = []
+        var offset = 0
+        while offset < bytes.count {
+            let length = Int(number(at: offset + 4))
+            entries.append(
+                (number(at: offset), String(decoding: bytes[offset + 8..<offset + 8 + length], as: UTF8.self)))
+            offset += 8 + length
+        }
+        return entries
     }
 
     @Test(arguments: monthsDown)

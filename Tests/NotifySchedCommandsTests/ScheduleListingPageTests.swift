@@ -43,7 +43,7 @@ import Testing
         let upcoming = Int.random(in: 1...5, using: &random)
         var whole = ScheduleListing(
             schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, history: history,
-            settled: settled)
+            settled: settled.mapValues(StoredSettledInstants.init))
         whole.rows.removeAll {
             !filter.admits(source: $0.source) || !filter.admits(id: $0.id)
                 || (!filter.states.isEmpty && !filter.states.contains($0.state))

@@ -42,12 +42,39 @@ import Testing
             }
         }
         let store = try StateStore(path: path)
-        #expect(try store.settledThrough(source: "feed") == ["daily": occurrence])
+        #expect(try store.settledThrough(source: "feed").instantsByID == ["daily": occurrence])
         #expect(try store.sourceState("feed") == SourceState(hasRun: true, lastChecked: now))
         #expect(try store.waitingPopups() == [], "the newest tables exist, empty")
         // Migration 8 dates a source's install from the ledger it finds; one written after it is not.
         let installed = migration < "8" ? now : nil
         #expect(try store.newsState("feed").firstStart == installed, "a source followed before was installed by then")
+        #expect(try store.isIntact())
+    }
+
+    /// The entries an earlier version followed, a row each, are kept with their instants when
+    /// the followed entries go in one row per batch: without their positions, which that
+    /// version did not keep, and apart from a source's other entries.
+    @Test func entriesFollowedARowEachAreKeptWithTheirInstants() throws {
+        let path = try freshPath()
+        let rows = [("feed", "daily", 100), ("feed", "hourly", 100), ("feed", "weekly", 900), ("other", "daily", 50)]
+        do {
+            let old = try DatabaseQueue(path: path)
+            try StateStore.migrator.migrate(old, upTo: "11-portal-period")
+            try old.write { database in
+                for (source, entry, since) in rows {
+                    try database.execute(
+                        sql: "INSERT INTO followed_entry (source, entry_id, since_us) VALUES (?, ?, ?)",
+                        arguments: [source, entry, Instant(secondsSinceEpoch: Int64(since)).microseconds])
+                }
+            }
+        }
+        let store = try StateStore(path: path)
+        #expect(
+            try store.settledThrough(source: "feed").instantsByID == [
+                "daily": Instant(secondsSinceEpoch: 100), "hourly": Instant(secondsSinceEpoch: 100),
+                "weekly": Instant(secondsSinceEpoch: 900),
+            ])
+        #expect(try store.settledThrough(source: "other").instantsByID == ["daily": Instant(secondsSinceEpoch: 50)])
         #expect(try store.isIntact())
     }
 
@@ -65,17 +92,17 @@ import Testing
         }
         try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "./feeds/team.json")
         try store.setSourceState(SourceState(hasRun: true, lastChecked: now + .hours(1)), for: canonical)
-        store.follow(["daily"], of: "feeds/team.json", since: now) { Issue.record($0) }
+        store.follow(followed(["daily"]), of: "feeds/team.json", since: now) { Issue.record($0) }
         let moved = try store.moveSources { spellings[$0] ?? $0 }
         #expect(moved.map(\.from).sorted() == ["./feeds/team.json", "feeds/team.json"])
         #expect(moved.allSatisfy { $0.to == canonical })
         #expect(
-            try store.settledThrough(source: canonical) == ["welcome": now + .seconds(1), "daily": now],
+            try store.settledThrough(source: canonical).instantsByID == ["welcome": now + .seconds(1), "daily": now],
             "both ledgers and the followed entry are the canonical source's")
         #expect(
             try store.sourceState(canonical) == SourceState(hasRun: true, lastChecked: now + .hours(1)),
             "where both have a row, the canonical location's stays")
-        #expect(try store.settledThrough(source: "feeds/team.json") == [:])
+        #expect(try store.settledThrough(source: "feeds/team.json").instantsByID == [:])
         #expect(try store.moveSources { spellings[$0] ?? $0 }.isEmpty, "a second pass moves nothing")
         #expect(try store.isIntact())
     }

@@ -47,9 +47,9 @@ import Testing
             try store.record(record("b", at: 150, .acted))
         }
         let store = try StateStore(path: path)
-        #expect(try store.settledThrough(source: "feed")["c"] == nil)
+        #expect(try store.settledThrough(source: "feed").instantsByID["c"] == nil)
         #expect(
-            try store.settledThrough(source: "feed")
+            try store.settledThrough(source: "feed").instantsByID
                 == ["a": Instant(secondsSinceEpoch: 200), "b": Instant(secondsSinceEpoch: 150)])
         let first = record("a", at: 100, .delivered, popup: 7)
         #expect(try store.ledgerRecord(occurrenceID: first.occurrenceID) == first)
@@ -69,7 +69,7 @@ import Testing
         try store.record(record("b", at: 500, .acted, recordedAt: old))
         #expect(try store.pruneLedger(recordedBefore: now - .days(90)) == 5)
         #expect(
-            try store.settledThrough(source: "feed") == [
+            try store.settledThrough(source: "feed").instantsByID == [
                 "a": Instant(secondsSinceEpoch: 9_086_400), "b": Instant(secondsSinceEpoch: 500),
             ])
         #expect(try store.ledgerRecord(occurrenceID: record("a", at: 9_000_000, .delivered).occurrenceID) != nil)
@@ -84,32 +84,34 @@ import Testing
             "plain", "with \"quotes\"", #"back\slash"#, "tab\tnewline\n", "\u{01}\u{1F}", "née 日本 🎉", "",
             #"\u0041"#, "/slash/",
         ]
-        store.follow(ids, of: "feed", since: Instant(secondsSinceEpoch: 100)) { Issue.record($0) }
-        #expect(Set(try store.settledThrough(source: "feed").keys) == Set(ids))
+        store.follow(followed(ids), of: "feed", since: Instant(secondsSinceEpoch: 100)) { Issue.record($0) }
+        #expect(Set(try store.settledThrough(source: "feed").instantsByID.keys) == Set(ids))
     }
 
     @Test func aFollowedEntryIsSettledFromWhenItWasFollowedUntilTheLedgerRecordsIt() throws {
         let path = freshPath()
         do {
             let store = try StateStore(path: path)
-            store.follow(["daily", "hourly"], of: "feed", since: Instant(secondsSinceEpoch: 100)) { Issue.record($0) }
-            store.follow(["daily"], of: "feed", since: Instant(secondsSinceEpoch: 900)) { Issue.record($0) }
+            store.follow(followed(["daily", "hourly"]), of: "feed", since: Instant(secondsSinceEpoch: 100)) {
+                Issue.record($0)
+            }
+            store.follow(followed(["daily"]), of: "feed", since: Instant(secondsSinceEpoch: 900)) { Issue.record($0) }
             store.finishBackgroundWrites()
         }
         let store = try StateStore(path: path)
         #expect(
-            try store.settledThrough(source: "feed")
+            try store.settledThrough(source: "feed").instantsByID
                 == ["daily": Instant(secondsSinceEpoch: 100), "hourly": Instant(secondsSinceEpoch: 100)],
             "following again keeps the first instant, and a reopened database still has it")
         try store.record(record("daily", at: 300, .delivered))
         #expect(
-            try store.settledThrough(source: "feed")
+            try store.settledThrough(source: "feed").instantsByID
                 == ["daily": Instant(secondsSinceEpoch: 300), "hourly": Instant(secondsSinceEpoch: 100)])
         try store.pruneLedger(recordedBefore: now - .days(90))
         #expect(
-            try store.settledThrough(source: "feed")
+            try store.settledThrough(source: "feed").instantsByID
                 == ["daily": Instant(secondsSinceEpoch: 300), "hourly": Instant(secondsSinceEpoch: 100)],
-            "pruning forgets only the following instant the ledger superseded")
+            "pruning keeps what each entry is settled through")
         #expect(try store.isIntact())
     }
 

@@ -15,7 +15,7 @@ public enum DaemonEffect: Sendable, Equatable {
     /// Record an occurrence nobody saw as missed.
     case recordMissed(source: String, entryID: String, occurrence: Instant)
     /// Store that these entries of `source` are followed from `since` (`PlannerEffect.follow`).
-    case follow(source: String, entryIDs: [String], since: Instant)
+    case follow(source: String, entries: [FollowedEntry], since: Instant)
     /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).
     case changeScreen(ScreenPlan.Change)
     /// Show again, in place of the popup with this id, a popup a previous daemon left
@@ -52,8 +52,8 @@ public enum DaemonEffect: Sendable, Equatable {
         case .show(let due): self = .show(due)
         case .recordMissed(let source, let entryID, let occurrence):
             self = .recordMissed(source: source, entryID: entryID, occurrence: occurrence)
-        case .follow(let source, let entryIDs, let since):
-            self = .follow(source: source, entryIDs: entryIDs, since: since)
+        case .follow(let source, let entries, let since):
+            self = .follow(source: source, entries: entries, since: since)
         }
     }
 }

@@ -90,15 +90,15 @@ public struct FeedLoad: Sendable {
     public var source: Int
     /// The schedule the feed parsed to.
     public var schedule: Schedule
-    /// What each entry is settled through, by entry id (`OccurrencePlanner.load`).
-    public var settled: [String: Instant]
+    /// What each entry is settled through (`OccurrencePlanner.load`).
+    public var settled: StoredSettledInstants
     /// The answers that hold for later occurrences, by entry id.
     public var answers: [String: EntryAnswer]
     /// The popups on screen waiting for an answer, of any source.
     public var onScreen: [DeliveredOccurrence]
 
     public init(
-        source: Int, schedule: Schedule, settled: [String: Instant], answers: [String: EntryAnswer] = [:],
+        source: Int, schedule: Schedule, settled: StoredSettledInstants, answers: [String: EntryAnswer] = [:],
         onScreen: [DeliveredOccurrence] = []
     ) {
         self.source = source

@@ -121,14 +121,14 @@ public struct OccurrencePlanner: ~Copyable {
     /// theirs as they are.
     ///
     /// - Parameters:
-    ///   - settled: What the state database says each entry is settled through, by entry id;
-    ///     read for the entries the planner does not know yet.
+    ///   - settled: What the state database says each entry is settled through; read for the
+    ///     entries the planner does not know yet.
     ///   - answers: The answers the state database holds for entries, by entry id; read for the
     ///     entries the planner does not know yet. A changed entry keeps its answer.
     /// - Returns: What changed (for the popups on screen), and the effects.
     /// - Complexity: O(*n*) for *n* entries of all sources, plus one plan per added or changed entry.
     public mutating func load(
-        _ schedule: Schedule, source index: Int, settled stored: [String: Instant],
+        _ schedule: Schedule, source index: Int, settled stored: StoredSettledInstants,
         answers storedAnswers: [String: EntryAnswer] = [:], at now: Instant
     ) -> (changes: ScheduleChanges, effects: [PlannerEffect]) {
         revision += 1
@@ -157,21 +157,22 @@ public struct OccurrencePlanner: ~Copyable {
             answers[element] = nil
             vacant.append(element)
         }
+        let storedByPosition = changes.added.isEmpty ? [] : stored.settledThrough(schedule.entries)
         for position in changes.added {
             let entry = schedule.entries[position]
             let element = allocate(EntryReference(source: index, entry: position))
-            settled[Int(element)] = stored[entry.id]
+            settled[Int(element)] = storedByPosition[position]
             // A new element has no answer: only a stored one is written (writing nil looks the key up).
             if EntryAnswer.applies(to: entry), let answer = storedAnswers[entry.id] { answers[element] = answer }
             planned.append(element)
         }
-        var followed: [String] = []
+        var followed: [FollowedEntry] = []
         var memo = ElapseMemo()
         for element in planned {
-            if let id = place(element, at: now, memo: &memo) { followed.append(id) }
+            if let entry = place(element, at: now, memo: &memo) { followed.append(entry) }
         }
         let effects: [PlannerEffect] =
-            followed.isEmpty ? [] : [.follow(source: sources[index].location, entryIDs: followed, since: now)]
+            followed.isEmpty ? [] : [.follow(source: sources[index].location, entries: followed, since: now)]
         return (changes, effects)
     }
 
@@ -263,23 +264,23 @@ public struct OccurrencePlanner: ~Copyable {
         wheel = TimerWheel(now: now)
         handles = Array(repeating: .nothing, count: references.count)
         showing = [:]
-        var followed: [Int: [String]] = [:]
+        var followed: [Int: [FollowedEntry]] = [:]
         var memo = ElapseMemo()
         for element in references.indices where !references[element].isVacant {
-            if let id = place(UInt32(element), at: now, memo: &memo) {
-                followed[references[element].source, default: []].append(id)
+            if let entry = place(UInt32(element), at: now, memo: &memo) {
+                followed[references[element].source, default: []].append(entry)
             }
         }
         return followed.keys.sorted().map { index in
-            .follow(source: sources[index].location, entryIDs: followed[index] ?? [], since: now)
+            .follow(source: sources[index].location, entries: followed[index] ?? [], since: now)
         }
     }
 
     /// Puts an element on the wheel at its entry's next occurrence, or at `now` when something
     /// of it is due or missed (`timerExpired(at:)` then plans it).
     ///
-    /// - Returns: The entry's id when the planner begins following it now.
-    private mutating func place(_ element: UInt32, at now: Instant, memo: inout ElapseMemo) -> String? {
+    /// - Returns: The entry when the planner begins following it now.
+    private mutating func place(_ element: UInt32, at now: Instant, memo: inout ElapseMemo) -> FollowedEntry? {
         guard let entry = entry(element), answers[element] != .ignored else { return nil }
         let plan = OccurrencePlan(
             for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element), memo: &memo)
@@ -289,7 +290,12 @@ public struct OccurrencePlanner: ~Copyable {
         } else if let next = Self.earlier(plan.next, reminder(of: element, entry, at: now)?.due) {
             schedule(element, at: max(next, now))
         }
-        return plan.followsFrom != nil ? entry.id : nil
+        return plan.followsFrom != nil ? followed(entry, of: element) : nil
+    }
+
+    /// `entry`, element `element`'s, as the planner begins to follow it: with its position.
+    private func followed(_ entry: ScheduleEntry, of element: UInt32) -> FollowedEntry {
+        FollowedEntry(id: entry.id, position: references[Int(element)].entry)
     }
 
     /// Delivers or records what is due of one element's entry and schedules its next occurrence.
@@ -302,7 +308,7 @@ public struct OccurrencePlanner: ~Copyable {
             for: entry, settledThrough: settled[Int(element)], now: now, context: context(of: element), memo: &memo)
         if let followsFrom = plan.followsFrom {
             settled[Int(element)] = followsFrom
-            effects.append(.follow(source: location, entryIDs: [entry.id], since: now))
+            effects.append(.follow(source: location, entries: [followed(entry, of: element)], since: now))
         }
         if let missed = plan.missed {
             settled[Int(element)] = missed
@@ -447,7 +453,7 @@ public enum PlannerEffect: Sendable, Equatable {
     /// Record in the ledger that this occurrence was too late to show.
     case recordMissed(source: String, entryID: String, occurrence: Instant)
     /// Store that these recurring entries of `source` are followed from `since` on.
-    case follow(source: String, entryIDs: [String], since: Instant)
+    case follow(source: String, entries: [FollowedEntry], since: Instant)
 }
 
 /// An occurrence due to be shown.

@@ -85,11 +85,16 @@ struct SimulatedDaemon {
     /// What the state database keeps (`StateStore.settledThrough`, `follow`, `entryAnswers`).
     private struct Store {
         var recorded: [String: Instant] = [:]
-        var followed: [String: Instant] = [:]
+        /// Each batch of entries followed together, with their positions then, as the state
+        /// database keeps them.
+        var followed: [(entries: [FollowedEntry], since: Instant)] = []
         var answers: [String: EntryAnswer] = [:]
 
-        func settled() -> [String: Instant] {
-            recorded.merging(followed) { max($0, $1) }
+        func settled() -> StoredSettledInstants {
+            var settled = StoredSettledInstants()
+            for batch in followed { settled.addFollowed(batch.entries, since: batch.since) }
+            for (id, occurrence) in recorded { settled.addRecorded(id: id, occurrence: occurrence) }
+            return settled
         }
     }
 
@@ -162,8 +167,8 @@ struct SimulatedDaemon {
                         // screen, the ledger's age and the feed's checks (the feed changes when
                         // the scenario says) are not what this suite checks.
                         break
-                    case .follow(_, let entryIDs, let since):
-                        for id in entryIDs where store.followed[id] == nil { store.followed[id] = since }
+                    case .follow(_, let entries, let since):
+                        store.followed.append((entries, since))
                     case .recordMissed(_, let entryID, let occurrence):
                         store.recorded[entryID] = max(store.recorded[entryID] ?? occurrence, occurrence)
                         missed.append((entryID, occurrence))
