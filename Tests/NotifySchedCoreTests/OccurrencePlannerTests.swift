@@ -30,4 +30,35 @@ import Testing
         planner.shown(shown, .shown, at: due)
         #expect(planner.nextDeadline == nil, "shown once")
     }
+
+    /// A start follows each recurring entry with its position in the schedule, and a restart
+    /// on what it stored owes the occurrences that fell due meanwhile: the daily entry, due an
+    /// hour into the downtime, is delivered at the restart; the one-shot entry is not followed.
+    @Test func aRestartOnTheEntriesAStartFollowedOwesWhatFellDueMeanwhile() throws {
+        let parsed = parse(
+            #"""
+            {"notifications": [
+              {"id": "once", "title": "Once", "fireDate": "2026-06-02T09:00:00Z"},
+              {"id": "daily", "title": "Daily", "fireDate": "2026-06-01T13:00:00Z", "repeatInterval": "day",
+               "maxLateness": "1d"},
+              {"id": "monday", "title": "Monday", "calendar": "Mon *-*-* 09:00 UTC"}
+            ]}
+            """#)
+        let schedule = try #require(parsed.schedule)
+        var first = OccurrencePlanner(sources: [.init(location: "feed")], now: now, userZone: .utc)
+        let effects = first.load(schedule, source: 0, settled: [:], at: now).effects
+        let followed = [FollowedEntry(id: "daily", position: 1), FollowedEntry(id: "monday", position: 2)]
+        #expect(effects == [.follow(source: "feed", entries: followed, since: now)])
+
+        var stored = StoredSettledInstants()
+        stored.addFollowed(followed, since: now)
+        let restart = now + .hours(2)
+        var second = OccurrencePlanner(sources: [.init(location: "feed")], now: restart, userZone: .utc)
+        #expect(second.load(schedule, source: 0, settled: stored, at: restart).effects.isEmpty, "nothing followed anew")
+        guard case .show(let due)? = second.timerExpired(at: restart).first else {
+            Issue.record("the daily occurrence of 13:00, in the downtime, is owed")
+            return
+        }
+        #expect(due.entry.id == "daily" && due.occurrence == instant("2026-06-01T13:00:00Z"))
+    }
 }
