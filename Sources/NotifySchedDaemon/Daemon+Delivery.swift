@@ -6,65 +6,82 @@ import NotifySchedStore
 
 // Showing popups, recording them in the ledger and storing what the user answered.
 extension Daemon {
-    /// Shows one occurrence and records it once the server accepted it.
+    /// Shows one occurrence and records it once the server accepted it, waiting for the
+    /// server's answer.
     func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> ShowResult {
-        deliver([(entry, source, occurrence)], at: now)[0]
+        var result = ShowResult.failed
+        deliver([(entry, source, occurrence)], at: now) { result = $0[0] }
+        notifier.awaitAnswers()
+        return result
     }
 
     /// Shows occurrences due together, side by side, and records each the server accepted; the
-    /// errors are logged.
-    ///
-    /// - Returns: How each went, in order.
-    func deliver(_ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant) -> [ShowResult]
-    {
-        show(dues, at: now).map { outcome in
-            switch outcome {
-            case .success: return .shown
-            case .failure(let error):
-                log.error(error.message)
-                return error.code == .cannotOpen ? .passedOver : .failed
-            }
+    /// errors are logged. `report` gets how each went, in order: at once, or on the loop once
+    /// the server answered (`DesktopNotifier.showSideBySide(_:then:)`).
+    func deliver(
+        _ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant,
+        then report: @escaping ([ShowResult]) -> Void
+    ) {
+        show(dues, at: now) { [log] outcomes in
+            report(
+                outcomes.map { outcome in
+                    switch outcome {
+                    case .success: return .shown
+                    case .failure(let error):
+                        log.error(error.message)
+                        return error.code == .cannotOpen ? .passedOver : .failed
+                    }
+                })
         }
     }
 
-    /// Shows one occurrence and records it once the server accepted it.
+    /// Shows one occurrence and records it once the server accepted it, waiting for the
+    /// server's answer.
     ///
     /// - Returns: The occurrence's id.
     /// - Throws: `CoreError` when the popup could not be shown; nothing is recorded then.
     func show(
         _ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant
     ) throws(CoreError) -> String {
-        try show([(entry, source, occurrence)], at: now)[0].get()
+        var outcome = Result<String, CoreError>.failure(CoreError(.cannotShow, "the popup was not shown"))
+        show([(entry, source, occurrence)], at: now) { outcome = $0[0] }
+        notifier.awaitAnswers()
+        return try outcome.get()
     }
 
     /// Shows occurrences due together, side by side (`NotificationHandler.deliverAll`), and
     /// records each once the server accepted it; nothing is recorded of one it did not.
-    ///
-    /// - Returns: For each, in order, its occurrence id, or why it was not shown.
+    /// `report` gets, for each, in order, its occurrence id, or why it was not shown.
     private func show(
-        _ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant
-    ) -> [Result<String, CoreError>] {
+        _ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant,
+        then report: @escaping ([Result<String, CoreError>]) -> Void
+    ) {
         let occurrences = dues.map { due in
             DeliveredOccurrence(
                 id: LedgerRecord.occurrenceID(source: due.source, entryID: due.entry.id, occurrence: due.occurrence),
                 entry: due.entry, source: due.source, deliveredAt: now)
         }
-        return zip(dues, zip(occurrences, handler.deliverAll(occurrences))).map { due, delivery in
-            let (shown, outcome) = delivery
-            return outcome.map { replaced in
-                // The ledger is written after the server accepted the popup, and off the firing
-                // path (`recordDeliveriesInBackground(unlessDueBy:)`): a crash in between shows
-                // it once more on restart rather than never.
-                let record = LedgerRecord(
-                    occurrenceID: shown.id, source: due.source, entryID: due.entry.id, occurrence: due.occurrence,
-                    popupID: notifier.popupIDs[.scheduled(shown.id)], outcome: .delivered, recordedAt: now)
-                unrecordedDeliveries.append(
-                    StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced))
-                log.info(
-                    "delivered \(due.entry.id) (\(shown.id)) due \(due.occurrence.rfc3339)"
-                        + (replaced.map { " in place of \($0)" } ?? ""))
-                return shown.id
-            }
+        handler.deliverAll(occurrences) { [self] outcomes in
+            report(
+                zip(dues, zip(occurrences, outcomes)).map { due, delivery in
+                    let (shown, outcome) = delivery
+                    return outcome.map { replaced in
+                        // The ledger is written after the server accepted the popup, and off the
+                        // firing path (`recordDeliveriesInBackground(unlessDueBy:)`): a crash in
+                        // between shows it once more on restart rather than never.
+                        let record = LedgerRecord(
+                            occurrenceID: shown.id, source: due.source, entryID: due.entry.id,
+                            occurrence: due.occurrence, popupID: notifier.popupIDs[.scheduled(shown.id)],
+                            outcome: .delivered, recordedAt: now)
+                        unrecordedDeliveries.append(
+                            StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
+                        )
+                        log.info(
+                            "delivered \(due.entry.id) (\(shown.id)) due \(due.occurrence.rfc3339)"
+                                + (replaced.map { " in place of \($0)" } ?? ""))
+                        return shown.id
+                    }
+                })
         }
     }
 
@@ -76,10 +93,12 @@ extension Daemon {
     /// shows only so many again.
     static let unrecordedLimit = 256
 
-    /// Writes the deliveries shown since the last write to the ledger, in one transaction, at
-    /// once: whatever reads the ledger calls this first (`answer(_:)`, the handler's lookup,
-    /// every event but the timer's, the stop).
+    /// Takes the server's answers to the popups under way (their outcomes go to the core), then
+    /// writes the deliveries shown since the last write to the ledger, in one transaction, at
+    /// once: whatever reads the ledger or changes the plan calls this first (`answer(_:)`, the
+    /// handler's lookup, every event but the timer's on time, the stop).
     func recordDeliveries() {
+        notifier.awaitAnswers()
         guard !unrecordedDeliveries.isEmpty else { return }
         do {
             try store.recordDeliveries(takeUnrecorded())

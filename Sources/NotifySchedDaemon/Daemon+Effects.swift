@@ -9,9 +9,16 @@ extension Daemon {
     /// Hands `event` to the core, carries out what it decides, and arms the timer for the
     /// core's next wake-up. The deliveries shown wait for the ledger only after the timer's
     /// event, while another popup is due within milliseconds.
+    ///
+    /// Only the timer's event on time leaves the server's answers to its popups to come while
+    /// the loop goes on (`carryOut(_:at:leavingAnswers:)`): every other event, and the clock's
+    /// step above all (which plans everything again), first hands the answers under way to the
+    /// core.
     func perform(_ event: DaemonEvent, at now: Instant) {
-        if case .timerWoke = event {} else { recordDeliveries() }
-        carryOut(core.handle(event, at: now), at: now)
+        let onTime: Bool
+        if case .timerWoke(clockChanged: false) = event { onTime = true } else { onTime = false }
+        if !onTime { recordDeliveries() }
+        carryOut(core.handle(event, at: now), at: now, leavingAnswers: onTime)
         armTimer()
         recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp)
     }
@@ -20,25 +27,34 @@ extension Daemon {
     /// core (`DaemonEvent.shown`, `.waitingShown`), and what it decides then is carried out
     /// before the next effect.
     ///
-    /// - Returns: The occurrence ids of the popups shown.
+    /// With `leavingAnswers`, the popups the effects end with are sent and the server's answers
+    /// to them left to come: they go back to the core from the loop once in, as an event of
+    /// their own, so that the timer is armed for what is due next meanwhile and a popup due a
+    /// moment later does not wait for a slow answer.
+    ///
+    /// - Returns: The occurrence ids of the popups shown, of those whose answers came here.
     @discardableResult
-    func carryOut(_ effects: [DaemonEffect], at now: Instant) -> [String] {
+    func carryOut(_ effects: [DaemonEffect], at now: Instant, leavingAnswers: Bool = false) -> [String] {
         var shown: [String] = []
         // Popups due together go to the server side by side; how each went then goes back to
         // the core in turn.
         var together: [DueOccurrence] = []
-        func showTogether() {
+        func showTogether(leavingAnswers: Bool = false) {
             guard !together.isEmpty else { return }
-            let results = deliver(together.map { ($0.entry, $0.location, $0.occurrence) }, at: now)
-            for (due, result) in zip(together, results) {
-                if result == .shown {
-                    shown.append(
-                        LedgerRecord.occurrenceID(
-                            source: due.location, entryID: due.entry.id, occurrence: due.occurrence))
-                }
-                shown += carryOut(core.handle(.shown(due, result), at: now), at: now)
-            }
+            let dues = together
             together = []
+            var answeredHere = true
+            deliver(dues.map { ($0.entry, $0.location, $0.occurrence) }, at: now) { [self] results in
+                if answeredHere {
+                    shown += answered(dues, results, at: now)
+                } else {
+                    // Later, from the loop: an event of its own.
+                    answered(dues, results, at: WallClock.now())
+                    armTimer()
+                    recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp)
+                }
+            }
+            if leavingAnswers { answeredHere = false } else { notifier.awaitAnswers() }
         }
         for effect in effects {
             if case .show(let due) = effect {
@@ -92,7 +108,23 @@ extension Daemon {
                 for token in tokens { replies.removeValue(forKey: token)?(status, report) }
             }
         }
-        showTogether()
+        showTogether(leavingAnswers: leavingAnswers)
+        return shown
+    }
+
+    /// Hands the core how the popups of `dues` went, in turn, and carries out what it decides.
+    ///
+    /// - Returns: The occurrence ids of the popups shown.
+    @discardableResult
+    private func answered(_ dues: [DueOccurrence], _ results: [ShowResult], at now: Instant) -> [String] {
+        var shown: [String] = []
+        for (due, result) in zip(dues, results) {
+            if result == .shown {
+                shown.append(
+                    LedgerRecord.occurrenceID(source: due.location, entryID: due.entry.id, occurrence: due.occurrence))
+            }
+            shown += carryOut(core.handle(.shown(due, result), at: now), at: now)
+        }
         return shown
     }
 

@@ -239,6 +239,8 @@ public final class Daemon {
     func stop(_ exit: DaemonExit) {
         log.notice(exit == .stopped ? "stopping" : "restarting to apply the new configuration")
         self.exit = exit
+        // A SIGTERM gives the server a moment only, as to a call under way when it comes.
+        notifier.awaitAnswers(stopping: exit == .stopped)
         perform(.stopping, at: WallClock.now())
         recordDeliveries()
         store.finishBackgroundWrites()

@@ -14,7 +14,8 @@ import NotifySchedPlatform
 /// `org.freedesktop.Notifications` changes owner; popups still waiting for an answer are then
 /// laid out for the new server and shown there again.
 ///
-/// No call to the server holds the loop longer than `answerLimit`. A server that takes longer
+/// No call to the server holds the loop longer than `answerLimit`, and new popups shown side by
+/// side (`showSideBySide(_:then:)`) do not hold it at all. A server that takes longer
 /// (hung, stopped, swamped) is left to answer in the background; until it does, every call to
 /// it fails at once with `.notAnswering`, so callers keep their popups waiting, and when it
 /// does, `onServerChange` reports it again. A popup it took late stays on screen and answers
@@ -242,32 +243,55 @@ public final class DesktopNotifier: Notifier {
         wait(for: shown)
     }
 
-    /// Shows new popups side by side: each `Notify` goes out without waiting for the server's
-    /// answer to the one before, on a thread of its own (libnotify's calls block; those of
-    /// distinct popups share nothing but the bus connection and its proxy, both made for use
-    /// across threads), and the loop then waits for all the answers within one `answerLimit`;
-    /// at most `ServerCallThread.keptLimit` at a time. Popups due together thus reach the server
-    /// together rather than a round trip apart.
-    public func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
+    /// Shows new popups side by side, and returns at once: each `Notify` goes out without
+    /// waiting for the server's answer to the one before, on a thread of its own (libnotify's
+    /// calls block; those of distinct popups share nothing but the bus connection and its proxy,
+    /// both made for use across threads). `report` gets the answers on the loop, once all are in
+    /// or `answerLimit` passed, or at once when the loop needs them (`awaitAnswers()`). So a
+    /// popup due a moment after these goes out at its time, whenever the server answers them.
+    ///
+    /// At most `ServerCallThread.keptLimit` calls are under way at a time: more wait for the
+    /// answers under way first, and a burst of more goes in turns, each turn's answers awaited.
+    public func showSideBySide(_ requests: [PopupRequest], then report: @escaping ([(any Error)?]) -> Void) {
         let server: NotificationServer
         do {
             server = try currentServer()
         } catch {
-            return requests.map { _ in error }
+            return report(requests.map { _ in error })
         }
         // One shown late under the same key is updated instead (see `show`): one at a time.
-        guard requests.count > 1, !requests.contains(where: { shownLate[$0.layout(server).key] != nil }) else {
-            return showOneByOne(requests)
+        guard !requests.contains(where: { shownLate[$0.layout(server).key] != nil }) else {
+            return report(showOneByOne(requests))
         }
-        // As many at once as there are kept threads, so that a burst starts no more.
-        return stride(from: 0, to: requests.count, by: ServerCallThread.keptLimit).flatMap { start in
-            let together = requests[start..<min(start + ServerCallThread.keptLimit, requests.count)].map {
+        if callsUnderWay + requests.count > ServerCallThread.keptLimit { awaitAnswers() }
+        let turns = stride(from: 0, to: requests.count, by: ServerCallThread.keptLimit).map { start in
+            requests[start..<min(start + ServerCallThread.keptLimit, requests.count)].map {
                 ShownPopup(layout: $0.layout, onResponse: $0.onResponse)
             }
-            return zip(together, present(together.map { ($0, nil) }, on: server)).map { shown, failure in
-                if failure == nil { wait(for: shown) }
-                return failure
+        }
+        var failures: [(any Error)?] = []
+        for (turn, together) in turns.enumerated() {
+            ask(together.map { ($0, nil) }, on: server) { [weak self] answers in
+                for (shown, failure) in zip(together, answers) where failure == nil { self?.wait(for: shown) }
+                failures += answers as [(any Error)?]
+                if turn == turns.count - 1 { report(failures) }
             }
+            if turn < turns.count - 1 { awaitAnswers() }
+        }
+    }
+
+    /// Hands each batch of answers under way, in order, to its report: all of them, waiting for
+    /// each until its limit. Whatever reads or changes what the answers decide calls this first.
+    ///
+    /// - Parameter stopping: The process is stopping (a SIGTERM came): the server has a moment
+    ///   left to answer, as a call that waits when the signal comes (`ServerCall`), so that a
+    ///   stop neither waits for a hung server nor shows again, on the next start, a popup a live
+    ///   one was taking.
+    public func awaitAnswers(stopping: Bool = false) {
+        let grace = g_get_monotonic_time() + ServerCall<String?>.stopGrace
+        while !answersToCome.isEmpty {
+            let answers = answersToCome.removeFirst()
+            report(answers, waitingUntil: stopping ? min(answers.deadline, grace) : answers.deadline)
         }
     }
 
@@ -292,35 +316,96 @@ public final class DesktopNotifier: Notifier {
     // MARK: Showing
 
     private func present(_ shown: ShownPopup, on server: NotificationServer, replacing popupID: UInt32? = nil) throws {
-        if let failure = present([(shown, popupID)], on: server)[0] { throw failure }
+        var failure: DesktopError?
+        ask([(shown, popupID)], on: server) { failure = $0[0] }
+        awaitAnswers()
+        if let failure { throw failure }
     }
 
-    /// Shows `popups` side by side on `server`, each in place of the server's popup of its id
-    /// when it has one: every `Notify` first, then every answer, within one `answerLimit`.
-    ///
-    /// - Returns: For each popup, nil when the server took it, else why not.
-    private func present(
-        _ popups: [(shown: ShownPopup, replacing: UInt32?)], on server: NotificationServer
-    ) -> [DesktopError?] {
+    /// Sends `Notify` for each of `popups` side by side on `server`, each in place of the
+    /// server's popup of its id when it has one, and returns at once; `report` gets, for each
+    /// popup, nil when the server took it, else why not: on the loop once every answer is in or
+    /// `answerLimit` passed (`collectAnswers()`), or from `awaitAnswers()`.
+    private func ask(
+        _ popups: [(shown: ShownPopup, replacing: UInt32?)], on server: NotificationServer,
+        then report: @escaping ([DesktopError?]) -> Void
+    ) {
         do {
             try checkAnswering()
         } catch {
-            return popups.map { _ in error }
+            return report(popups.map { _ in error })
         }
         let presentations = popups.map { prepare($0.shown, on: server, replacing: $0.replacing) }
-        let asked = WallClock.now()
         let calls = presentations.map { presentation in
-            ServerCall.start(notBefore: callsNotBefore) { Self.show(presentation.notification) }
+            ServerCall.start(
+                notBefore: callsNotBefore, { Self.show(presentation.notification) },
+                whenDone: { [weak self] in self?.collectAnswers() })
         }
-        let deadline = ServerCall<String?>.deadline(after: answerLimit, from: callsNotBefore)
-        return zip(presentations, calls).map { presentation, call in
+        let answers = AnswersToCome(
+            presentations: presentations, calls: calls, asked: WallClock.now(),
+            deadline: ServerCall<String?>.deadline(after: answerLimit, from: callsNotBefore), report: report)
+        // A millisecond more: the timer counts whole milliseconds, and must not end before the limit.
+        let limit = TimeSpan(microseconds: Int64(answers.deadline - g_get_monotonic_time())) + .milliseconds(1)
+        answers.timeout = Self.once(after: limit) { [weak self, weak answers] in
+            answers?.timeout = 0
+            self?.collectAnswers()
+        }
+        answersToCome.append(answers)
+    }
+
+    /// Calls to the server under way for popups made ready, and where their answers go.
+    private final class AnswersToCome {
+        let presentations: [Presentation]
+        let calls: [ServerCall<String?>]
+        let asked: Instant
+        /// The monotonic clock's reading when the limit passes.
+        let deadline: gint64
+        let report: ([DesktopError?]) -> Void
+        /// The main-loop timer for `deadline`; 0 once it fired.
+        var timeout: guint = 0
+
+        init(
+            presentations: [Presentation], calls: [ServerCall<String?>], asked: Instant, deadline: gint64,
+            report: @escaping ([DesktopError?]) -> Void
+        ) {
+            self.presentations = presentations
+            self.calls = calls
+            self.asked = asked
+            self.deadline = deadline
+            self.report = report
+        }
+
+        /// Whether every answer is in, or the limit passed: taking them waits no more.
+        var isDue: Bool { deadline <= g_get_monotonic_time() || calls.allSatisfy(\.isDone) }
+    }
+
+    /// The calls under way, whose answers are yet to be reported, oldest first.
+    private var answersToCome: [AnswersToCome] = []
+
+    private var callsUnderWay: Int { answersToCome.reduce(0) { $0 + $1.calls.count } }
+
+    /// Hands the batches of answers that are due (`AnswersToCome.isDue`), in order, to their
+    /// reports: called from the loop when a call ends and when a limit passes.
+    private func collectAnswers() {
+        while let first = answersToCome.first, first.isDue {
+            report(answersToCome.removeFirst(), waitingUntil: first.deadline)
+        }
+    }
+
+    /// Takes the server's answers in `answers`, waiting for each until the monotonic clock reads
+    /// `deadline` at most, and reports them.
+    private func report(_ answers: AnswersToCome, waitingUntil deadline: gint64) {
+        if answers.timeout != 0 { g_source_remove(answers.timeout) }
+        let failures = zip(answers.presentations, answers.calls).map { presentation, call -> DesktopError? in
             do throws(DesktopError) {
-                try complete(presentation, call.wait(until: deadline, late: presentation.late), asked: asked)
+                try complete(
+                    presentation, call.wait(until: deadline, late: presentation.late), asked: answers.asked)
                 return nil
             } catch {
                 return error
             }
         }
+        answers.report(failures)
     }
 
     /// A popup made ready for the server: its libnotify object, and what to do when the server

@@ -3,7 +3,8 @@ import NotifySchedCore
 import NotifySchedPlatform
 
 /// One blocking call to the notification server, made on another thread (`ServerCallThread`)
-/// so that the main loop waits for it no longer than a limit.
+/// so that the main loop waits for it no longer than a limit, or not at all: told when the call
+/// is done (`whenDone`), the loop takes the value then.
 ///
 /// libnotify's calls are synchronous, with D-Bus's default timeout of 25 s and no way to set
 /// another (reference/safety-facts.md); a hung server would hold the loop, and every timer and
@@ -21,6 +22,7 @@ import NotifySchedPlatform
 final class ServerCall<Value>: @unchecked Sendable {
     private let work: () -> Value
     private let notBefore: Instant?
+    private let whenDone: (() -> Void)?
     private let mutex = UnsafeMutablePointer<GMutex>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<GCond>.allocate(capacity: 1)
     // Guarded by `mutex`.
@@ -28,9 +30,10 @@ final class ServerCall<Value>: @unchecked Sendable {
     private var isFinished = false
     private var late: ((Value) -> Void)?
 
-    private init(_ work: @escaping () -> Value, notBefore: Instant?) {
+    private init(_ work: @escaping () -> Value, notBefore: Instant?, whenDone: (() -> Void)?) {
         self.work = work
         self.notBefore = notBefore
+        self.whenDone = whenDone
         g_mutex_init(mutex)
         g_cond_init(condition)
     }
@@ -57,8 +60,13 @@ final class ServerCall<Value>: @unchecked Sendable {
     /// Starts `work` on a thread of `ServerCallThread` and returns at once: several calls started
     /// one after the other go to the server side by side; `wait(until:late:)` takes each value.
     /// With `notBefore`, the thread waits until that instant before it starts the work.
-    static func start(notBefore: Instant? = nil, _ work: @escaping () -> Value) -> ServerCall {
-        let call = ServerCall(work, notBefore: notBefore)
+    ///
+    /// - Parameter whenDone: Called on the main loop once the work ended, so that the loop can
+    ///   take the value without waiting for it.
+    static func start(
+        notBefore: Instant? = nil, _ work: @escaping () -> Value, whenDone: (() -> Void)? = nil
+    ) -> ServerCall {
+        let call = ServerCall(work, notBefore: notBefore, whenDone: whenDone)
         do {
             try ServerCallThread.run { call.perform() }
         } catch {
@@ -84,8 +92,13 @@ final class ServerCall<Value>: @unchecked Sendable {
         let late = self.late
         g_cond_signal(condition)
         g_mutex_unlock(mutex)
-        guard let late else { return }
-        let delivery = Unmanaged.passRetained(Callback { late(value) }).toOpaque()
+        guard late != nil || whenDone != nil else { return }
+        let delivery = Unmanaged.passRetained(
+            Callback { [whenDone] in
+                late?(value)
+                whenDone?()
+            }
+        ).toOpaque()
         g_idle_add_full(
             G_PRIORITY_DEFAULT,
             { context in
@@ -94,10 +107,17 @@ final class ServerCall<Value>: @unchecked Sendable {
             }, delivery, { context in if let context { Unmanaged<Callback>.fromOpaque(context).release() } })
     }
 
+    /// Whether the work ended: `wait(until:late:)` then returns its value at once.
+    var isDone: Bool {
+        g_mutex_lock(mutex)
+        defer { g_mutex_unlock(mutex) }
+        return isFinished
+    }
+
     /// How long a wait goes on before it looks for a SIGTERM again, in microseconds.
     private static var slice: gint64 { 10_000 }
     /// How long the server has to answer once a SIGTERM came, in microseconds.
-    private static var stopGrace: gint64 { 300_000 }
+    static var stopGrace: gint64 { 300_000 }
 
     /// Waits until the monotonic clock reads `deadline` at most for the value.
     ///

@@ -345,6 +345,41 @@ extension DaemonTests {
         #expect(stop(daemon).status == 0)
     }
 
+    /// The loop leaves the server's answer to a popup to come while it goes on: a popup due a
+    /// moment after another goes out at its time while the server has not answered the first,
+    /// and both are recorded once it does.
+    @Test func aPopupDueAMomentAfterAnotherGoesOutOnTimeWhileTheServerHasNotAnsweredTheFirst() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        try bus.monitorNotifyCalls()
+        let first = WallClock.now() + .seconds(3)
+        let second = first + .milliseconds(300)
+        let feed = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "now", "title": "Right away"},
+              {"id": "first", "title": "First", "fireDate": "\(first.rfc3339)"},
+              {"id": "second", "title": "Second", "fireDate": "\(second.rfc3339)"}
+            ]}
+            """)
+        let daemon = try CLI.start(["daemon", "--feed", feed], environment: bus.environment)
+        _ = try bus.waitForNotifyCalls(1)
+        // The server hangs from before the first is due until well after the second is.
+        Thread.sleep(until: Date(timeIntervalSince1970: Double((first - .milliseconds(500)).microseconds) / 1e6))
+        bus.freezeServer()
+        defer { bus.thawServer() }
+        Thread.sleep(until: Date(timeIntervalSince1970: Double((second + .milliseconds(1200)).microseconds) / 1e6))
+        let stamps = try bus.notifyStamps()
+        bus.thawServer()
+        let late =
+            try #require(stamps["Second"], "the second popup went out while the server hung") - second.microseconds
+        #expect(late >= 0 && late < 200_000, "the second popup came \(late) µs after its due time")
+        try bus.waitUntil("the ledger recorded both popups once the server answered") {
+            try bus.queryState("SELECT count(*) FROM ledger WHERE entry_id IN ('first', 'second')") == ["2"]
+        }
+        #expect(stop(daemon).status == 0)
+    }
+
     /// A daemon on `feed(dueIn: 3)` whose server hangs once it took the popup due at once.
     func startWithAServerThatHangs() throws -> (bus: PrivateSessionBus, daemon: CLI.RunningCommand, due: Date) {
         let bus = try PrivateSessionBus()

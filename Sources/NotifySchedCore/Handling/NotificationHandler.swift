@@ -143,39 +143,51 @@ public final class NotificationHandler {
     }
 
     /// Shows occurrences due together as `deliver(_:)` does each, new popups side by side
-    /// (`Notifier.showSideBySide`): popups due at one instant reach the server together rather
-    /// than one round trip to it apart. One that replaces a popup of its entry, or that is not
-    /// shown for its URL, goes alone, in its turn.
+    /// (`Notifier.showSideBySide(_:then:)`): popups due at one instant reach the server together
+    /// rather than one round trip to it apart. One that replaces a popup of its entry, or that is
+    /// not shown for its URL, goes alone, in its turn, once the server answered those before it.
     ///
-    /// - Returns: For each occurrence, in order, what `deliver(_:)` returns or throws.
-    public func deliverAll(_ occurrences: [DeliveredOccurrence]) -> [Result<String?, CoreError>] {
-        var results: [Result<String?, CoreError>] = []
+    /// `report` gets, for each occurrence, in order, what `deliver(_:)` returns or throws: at
+    /// once, or later on the notifier's loop when the notifier takes the server's answers then.
+    public func deliverAll(
+        _ occurrences: [DeliveredOccurrence], then report: @escaping ([Result<String?, CoreError>]) -> Void
+    ) {
+        deliver(occurrences[...], after: [], then: report)
+    }
+
+    /// Delivers `rest` (`deliverAll(_:then:)`) after the occurrences whose results are `done`:
+    /// those that go alone up to a run of new popups, that run side by side, and the rest once
+    /// the server answered it.
+    private func deliver(
+        _ rest: ArraySlice<DeliveredOccurrence>, after done: [Result<String?, CoreError>],
+        then report: @escaping ([Result<String?, CoreError>]) -> Void
+    ) {
+        var rest = rest
+        var done = done
         var together: [DeliveredOccurrence] = []
-        func showTogether() {
-            guard !together.isEmpty else { return }
-            let failures = notifier.showSideBySide(together.map { popupRequest(for: $0, answerable: true) })
-            for (occurrence, failure) in zip(together, failures) {
-                if let failure {
-                    results.append(.failure(cannotShow(occurrence, failure)))
-                } else {
-                    onScreen[occurrence.id] = occurrence
-                    results.append(.success(nil))
-                }
-            }
-            together = []
-        }
-        for occurrence in occurrences {
+        while let occurrence = rest.first {
             if (try? checkOpenable(occurrence)) == nil || earlierOnScreen(occurrence) != nil
                 || together.contains(where: occurrence.isOfTheSameEntry)
             {
-                showTogether()
-                results.append(Result { () throws(CoreError) in try deliver(occurrence) })
+                guard together.isEmpty else { break }
+                done.append(Result { () throws(CoreError) in try deliver(occurrence) })
             } else {
                 together.append(occurrence)
             }
+            rest.removeFirst()
         }
-        showTogether()
-        return results
+        guard !together.isEmpty else { return report(done) }
+        notifier.showSideBySide(together.map { popupRequest(for: $0, answerable: true) }) { [self] failures in
+            for (occurrence, failure) in zip(together, failures) {
+                if let failure {
+                    done.append(.failure(cannotShow(occurrence, failure)))
+                } else {
+                    onScreen[occurrence.id] = occurrence
+                    done.append(.success(nil))
+                }
+            }
+            deliver(rest, after: done, then: report)
+        }
     }
 
     /// Refuses an iNotify message whose action URL is not allowed or that nothing opens.

@@ -26,10 +26,10 @@ public protocol Notifier: AnyObject {
     ) throws
 
     /// Shows new popups (`show(_:replacing:onResponse:)` replacing none) side by side: each goes
-    /// to the server without waiting for its answer to the one before.
-    ///
-    /// - Returns: For each popup, in order, nil when the server took it, else why not.
-    func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?]
+    /// to the server without waiting for its answer to the one before. `report` gets, for each
+    /// popup, in order, nil when the server took it, else why not: at once, or later on the
+    /// notifier's loop, so that the loop need not wait for the server meanwhile.
+    func showSideBySide(_ requests: [PopupRequest], then report: @escaping ([(any Error)?]) -> Void)
 
     /// Shows a popup laid out by `layout` in place of the popup `key`: the server replaces it
     /// under the same popup id (`replaces_id`), and its answer now goes to `onResponse`
@@ -72,10 +72,10 @@ public struct PopupRequest {
 }
 
 extension Notifier {
-    /// Shows the popups one after the other (`showOneByOne`): for a notifier whose popups take
-    /// no time to show.
-    public func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
-        showOneByOne(requests)
+    /// Shows the popups one after the other (`showOneByOne`) and reports at once: for a notifier
+    /// whose popups take no time to show.
+    public func showSideBySide(_ requests: [PopupRequest], then report: @escaping ([(any Error)?]) -> Void) {
+        report(showOneByOne(requests))
     }
 
     /// Shows the popups one after the other, each with `show(_:replacing:onResponse:)`.

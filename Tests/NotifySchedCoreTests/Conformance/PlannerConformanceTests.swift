@@ -23,6 +23,7 @@ import Testing
         var simulatedDays = 0
         var showsChecked = 0
         var coreEvents = 0
+        var timerEventsBeforeAnswers = 0
         var divergences = 0
         var answers = 0
         var feedChanges = 0
@@ -41,6 +42,7 @@ import Testing
                 "planner conformance: \(totals.scenarios) scenarios, \(totals.simulatedDays) simulated days, "
                     + "\(totals.showsChecked) popups checked, \(totals.answers) answers, \(totals.feedChanges) feed changes, "
                     + "\(totals.coreEvents) events handed to the core, "
+                    + "\(totals.timerEventsBeforeAnswers) of the timer's before the server's answers to earlier popups, "
                     + "\(totals.divergences) divergences")
         }
     }
@@ -121,6 +123,7 @@ import Testing
             $0.simulatedDays += Int(scenario.length.seconds / 86_400)
             $0.showsChecked += checked
             $0.coreEvents += daemon.steps
+            $0.timerEventsBeforeAnswers += daemon.timerEventsBeforeAnswers
             $0.divergences += diverged
             $0.answers += answers.count
             $0.feedChanges += scenario.feeds.count - 1

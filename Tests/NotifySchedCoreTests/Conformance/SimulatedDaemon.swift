@@ -2,7 +2,9 @@ import NotifySchedCore
 
 /// Runs a `ConformanceScenario` through the real `OccurrencePlanner` in virtual time, as the
 /// daemon's interpreter would: a state database that survives restarts, a notification server
-/// that comes and goes, a wall clock that steps, a user who answers some popups. It records
+/// that comes and goes and answers some popups up to its limit of 3 s late (the daemon's timer
+/// goes on meanwhile), a wall clock that steps, a user who
+/// answers some popups. It records
 /// what was shown, and the facts of the daemon's life the oracle needs (when it watched the
 /// clock, in which zone, what the user answered when).
 struct SimulatedDaemon {
@@ -104,6 +106,8 @@ struct SimulatedDaemon {
     private(set) var crashes = 0
     /// How many times the core was handed an event: a bound on the work, and a figure to report.
     private(set) var steps = 0
+    /// How many timer events the core was handed while the server's answers were still to come.
+    private(set) var timerEventsBeforeAnswers = 0
 
     /// The schedule of each version of the feed.
     let schedules: [Schedule]
@@ -128,6 +132,14 @@ struct SimulatedDaemon {
         // The user: answers half the popups, within four hours, as long as they are on screen.
         var user = SplitMix64(seed: scenario.seed ^ 0xA115_0E75)
         var answers: [String: (due: TimeSpan, answer: Answer)] = [:]
+        // The server's answers still to come, and when: the timer's events on time may come
+        // first; any other event waits for them, as the daemon does.
+        var server = SplitMix64(seed: scenario.seed ^ 0x5E_4BE4)
+        var answersToCome: [(due: DueOccurrence, popup: Shown, arrives: TimeSpan)] = []
+        func recordShown(_ popup: Shown) {
+            store.recorded[popup.entryID] = max(store.recorded[popup.entryID] ?? popup.occurrence, popup.occurrence)
+            if case .remind? = store.answers[popup.entryID] { store.answers[popup.entryID] = nil }
+        }
         func wall() -> Instant { scenario.start + trueTime + offset }
         func serverPresent() -> Bool { serverBack.map { trueTime >= $0 } ?? true }
         func newSegment(watchedFrom: Instant? = nil) -> Segment {
@@ -188,10 +200,20 @@ struct SimulatedDaemon {
                             downtime = crashDowntime
                             break
                         }
-                        store.recorded[popup.entryID] = max(
-                            store.recorded[popup.entryID] ?? popup.occurrence, popup.occurrence)
-                        if case .remind? = store.answers[popup.entryID] { store.answers[popup.entryID] = nil }
-                        effects.insert(contentsOf: core.handle(.shown(due, .shown), at: wall()), at: position)
+                        if crash == nil, Int.random(in: 0..<3, using: &server) == 0 {
+                            // Before the entry's next occurrence, which the planner arms on the
+                            // answer: the oracle knows no server that slow.
+                            let following = due.entry.trigger.occurrences(
+                                onOrAfter: wall().nextMicrosecond, limit: 1, userZone: zone
+                            ).first
+                            let delay = min(
+                                TimeSpan(microseconds: Int64.random(in: 0...3_000_000, using: &server)),
+                                following.map { $0 - wall() - TimeSpan(microseconds: 1) } ?? .seconds(3))
+                            answersToCome.append((due, popup, trueTime + delay))
+                        } else {
+                            recordShown(popup)
+                            effects.insert(contentsOf: core.handle(.shown(due, .shown), at: wall()), at: position)
+                        }
                         // It replaces the entry's popup on screen, whose answer will not come.
                         answers[popup.entryID] = nil
                         if Bool.random(using: &user) {
@@ -223,6 +245,18 @@ struct SimulatedDaemon {
                 let back = serverBack.flatMap { $0 > trueTime ? $0 : nil }
                 let answer = answers.values.min { $0.due < $1.due }
                 let next = [deadline, disruption, back, answer?.due, scenario.length].compactMap { $0 }.min()!
+                let onTimeTimer = next != scenario.length && next != disruption && next != back && next != answer?.due
+                if let arrival = answersToCome.map(\.arrives).min(), arrival <= next || !onTimeTimer {
+                    // The server's answers come in, each an event of its own.
+                    trueTime = max(trueTime, min(arrival, next))
+                    for (due, popup, _) in answersToCome {
+                        recordShown(popup)
+                        effects += core.handle(.shown(due, .shown), at: wall())
+                    }
+                    answersToCome = []
+                    continue
+                }
+                if onTimeTimer, !answersToCome.isEmpty { timerEventsBeforeAnswers += 1 }
                 trueTime = next
                 if next == scenario.length {
                     downtime = .zero

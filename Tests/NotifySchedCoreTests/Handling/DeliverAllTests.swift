@@ -1,9 +1,10 @@
 import NotifySchedCore
 import Testing
 
-/// `NotificationHandler.deliverAll(_:)` against its oracle, `deliver(_:)` one occurrence after
-/// the other: what the server is asked, what each occurrence comes to and what is left on screen
-/// are the same, while new popups go to the notifier together.
+/// `NotificationHandler.deliverAll(_:then:)` against its oracle, `deliver(_:)` one occurrence
+/// after the other: what the server is asked, what each occurrence comes to and what is left on
+/// screen are the same, while new popups go to the notifier together, whether its answers come
+/// at once or later.
 @Suite struct DeliverAllTests {
     /// An occurrence among few entries and sources, so that batches meet their entries' popups
     /// on screen and each other; some iNotify ones have an action nothing opens.
@@ -18,6 +19,16 @@ import Testing
     static func handler(_ notifier: RecordingNotifier) -> NotificationHandler {
         NotificationHandler(
             policy: HandlingPolicy(), notifier: notifier, lookup: { _ in nil }, now: { Occurrences.moment })
+    }
+
+    /// What `deliverAll(_:then:)` reports once `notifier` gave every answer.
+    static func deliverAll(
+        _ occurrences: [DeliveredOccurrence], with handler: NotificationHandler, _ notifier: RecordingNotifier
+    ) -> [Result<String?, CoreError>] {
+        var results: [Result<String?, CoreError>]?
+        handler.deliverAll(occurrences) { results = $0 }
+        notifier.giveAnswers()
+        return results ?? []
     }
 
     /// What each occurrence came to: the id it replaced, or the error's code.
@@ -43,7 +54,8 @@ import Testing
                 index += 1
                 return Self.occurrence(index, using: &generator)
             }
-            let results = batched.deliverAll(batch).map(Self.summary)
+            together.holdsAnswers = Bool.random(using: &generator)
+            let results = Self.deliverAll(batch, with: batched, together).map(Self.summary)
             let expected = batch.map { occurrence in
                 Self.summary(Result { () throws(CoreError) in try sequential.deliver(occurrence) })
             }
@@ -57,7 +69,7 @@ import Testing
         let notifier = RecordingNotifier()
         let handler = Self.handler(notifier)
         let first = (1...3).map { Occurrences.make(.native, id: "occ-\($0)", entry: "entry-\($0)") }
-        _ = handler.deliverAll(first)
+        _ = Self.deliverAll(first, with: handler, notifier)
         // A later occurrence of entry-2 replaces its popup alone; the others go together.
         let second = [
             Occurrences.make(.native, id: "occ-4", entry: "entry-4"),
@@ -65,8 +77,33 @@ import Testing
             Occurrences.make(.native, id: "occ-6", entry: "entry-6"),
             Occurrences.make(.native, id: "occ-7", entry: "entry-6"),
         ]
-        let results = handler.deliverAll(second).map(Self.summary)
+        let results = Self.deliverAll(second, with: handler, notifier).map(Self.summary)
         #expect(results == ["shown", "shown in place of occ-2", "shown", "shown in place of occ-6"])
         #expect(notifier.sideBySide == [3, 1, 1])
+    }
+
+    @Test func whatFollowsARunOfNewPopupsWaitsForTheServersAnswersToIt() {
+        let notifier = RecordingNotifier()
+        let handler = Self.handler(notifier)
+        _ = Self.deliverAll([Occurrences.make(.native, id: "occ-1", entry: "entry-1")], with: handler, notifier)
+        notifier.holdsAnswers = true
+        let occurrences = [
+            Occurrences.make(.native, id: "occ-2", entry: "entry-2"),
+            Occurrences.make(.native, id: "occ-3", entry: "entry-3"),
+            Occurrences.make(.native, id: "occ-4", entry: "entry-1"),
+            Occurrences.make(.native, id: "occ-5", entry: "entry-5"),
+        ]
+        var results: [String]?
+        handler.deliverAll(occurrences) { results = $0.map(Self.summary) }
+        // occ-4 replaces occ-1's popup alone, and occ-5 comes after it: both wait for the answers.
+        #expect(notifier.shownPopups.map(\.occurrenceID) == ["occ-1", "occ-2", "occ-3"])
+        #expect(notifier.calls.count == 3)
+        #expect(results == nil)
+        #expect(handler.onScreen["occ-2"] == nil)
+        notifier.giveAnswers()
+        #expect(notifier.shownPopups.map(\.occurrenceID) == ["occ-1", "occ-2", "occ-3", "occ-5"])
+        #expect(notifier.calls.count == 5)
+        #expect(results == ["shown", "shown", "shown in place of occ-1", "shown"])
+        #expect(notifier.sideBySide == [1, 2, 1])
     }
 }

@@ -17,6 +17,10 @@ final class RecordingNotifier: Notifier {
     private(set) var calls: [Call] = []
     /// How many popups each `showSideBySide` was given, in order.
     private(set) var sideBySide: [Int] = []
+    /// Whether `showSideBySide` holds its answers until `giveAnswers()`, as a notifier does
+    /// whose loop goes on while the server answers.
+    var holdsAnswers = false
+    private var heldAnswers: [() -> Void] = []
     /// The popups waiting for an answer, oldest first, with their responders.
     private var responders: [(key: PopupKey, respond: (PopupResponse) -> Void)] = []
 
@@ -83,9 +87,19 @@ final class RecordingNotifier: Notifier {
         return true
     }
 
-    func showSideBySide(_ requests: [PopupRequest]) -> [(any Error)?] {
+    func showSideBySide(_ requests: [PopupRequest], then report: @escaping ([(any Error)?]) -> Void) {
         sideBySide.append(requests.count)
-        return showOneByOne(requests)
+        let failures = showOneByOne(requests)
+        if holdsAnswers {
+            heldAnswers.append { report(failures) }
+        } else {
+            report(failures)
+        }
+    }
+
+    /// Gives the answers held (`holdsAnswers`) in order, and those asked for meanwhile.
+    func giveAnswers() {
+        while !heldAnswers.isEmpty { heldAnswers.removeFirst()() }
     }
 
     func canOpen(_ url: ActionURL) -> Bool {
