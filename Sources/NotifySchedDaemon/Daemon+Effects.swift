@@ -15,6 +15,7 @@ extension Daemon {
     /// step above all (which plans everything again), first hands the answers under way to the
     /// core.
     func perform(_ event: DaemonEvent, at now: Instant) {
+        let now = coreTime(of: now)
         let onTime: Bool
         if case .timerWoke(clockChanged: false) = event { onTime = true } else { onTime = false }
         if !onTime { recordDeliveries() }
@@ -49,7 +50,7 @@ extension Daemon {
                     shown += answered(dues, results, at: now)
                 } else {
                     // Later, from the loop: an event of its own.
-                    answered(dues, results, at: WallClock.now())
+                    answered(dues, results, at: coreTime(of: WallClock.now()))
                     armTimer()
                     recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp)
                 }

@@ -13,6 +13,14 @@ extension Daemon {
     /// popup.
     static let sendingLead = TimeSpan.milliseconds(2)
 
+    /// The instant an event that comes at `now` is handed to the core at: the timer's last event
+    /// was handled at its wake-up, up to `sendingLead` ahead of the clock, and the core's time
+    /// steps back only with the clock, so an event meanwhile counts from that wake-up.
+    func coreTime(of now: Instant) -> Instant {
+        guard let held = heldTimerEvent, now < held, held - now <= Self.sendingLead else { return now }
+        return held
+    }
+
     /// Arms the timer `sendingLead` ahead of the core's next wake-up.
     func armTimer() {
         timer.arm(at: core.nextWakeUp.map { $0 - Self.sendingLead })
@@ -27,11 +35,9 @@ extension Daemon {
             // Woken `sendingLead` ahead; nothing to do when it was re-armed later meanwhile.
             guard wakeUp - now <= Self.sendingLead else { return armTimer() }
             timerWakeUps += 1
-            notifier.holdingCalls(until: wakeUp) { perform(.timerWoke(clockChanged: false), at: wakeUp) }
-            // The next event comes at `wakeUp` or later, whatever this one showed: the core's
-            // time only steps back with the clock.
-            WallClock.sleep(until: wakeUp)
-            return
+            heldTimerEvent = wakeUp
+            // The loop goes back to waiting at once: at `wakeUp` only the calls' threads wake.
+            return notifier.holdingCalls(until: wakeUp) { perform(.timerWoke(clockChanged: false), at: wakeUp) }
         }
         timerWakeUps += 1
         perform(.timerWoke(clockChanged: event == .clockChanged), at: now)
