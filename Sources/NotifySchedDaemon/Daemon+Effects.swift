@@ -16,8 +16,7 @@ extension Daemon {
     /// core.
     func perform(_ event: DaemonEvent, at now: Instant) {
         let now = coreTime(of: now)
-        let onTime: Bool
-        if case .timerWoke(clockChanged: false) = event { onTime = true } else { onTime = false }
+        let onTime = if case .timerWoke(clockChanged: false) = event { true } else { false }
         if !onTime { recordDeliveries() }
         carryOut(core.handle(event, at: now), at: now, leavingAnswers: onTime)
         armTimer()

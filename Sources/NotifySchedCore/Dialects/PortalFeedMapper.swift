@@ -281,10 +281,9 @@ struct EntryBatcher {
             if let index = dictionary.index(of: PortalFeedMapper.idKey(isZBiM: isZBiM)),
                 case .string(let id) = dictionary.entries[index].node.value
             {
-                if let first = seen[id] {
+                // One lookup: a new id is stored with `count` as it is found.
+                if let first = Self.earlier(than: count, &seen[id, default: count]) {
                     batch.twins[count] = (first, id)
-                } else {
-                    seen[id] = count
                 }
             }
         }
@@ -292,6 +291,12 @@ struct EntryBatcher {
         batch.isZBiM.append(isZBiM)
         count += 1
         return batch.elements.count == Self.size ? rest() : nil
+    }
+
+    /// The position of the entry that took an id before the entry at `position`, which `taken`
+    /// holds; nil when that entry is the first.
+    private static func earlier(than position: Int, _ taken: inout Int) -> Int? {
+        taken == position ? nil : taken
     }
 
     /// The batch begun and not full; nil when it has no element.
