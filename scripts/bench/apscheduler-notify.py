@@ -9,6 +9,7 @@ FILE holds `SECONDS.MICROSECONDS SUMMARY` lines (due time since the epoch, UTC).
 (however late: a job is never skipped as misfired, so that lateness is measured, not hidden).
 """
 import datetime
+import os
 import sys
 import threading
 
@@ -35,10 +36,17 @@ def main():
     entries = read_entries(sys.argv[1])
     bus = Gio.bus_get_sync(Gio.BusType.SESSION)
 
-    def notify(summary):
-        # The arguments notify-sched sends: app name, no replaced id, no icon, summary, no body,
-        # no actions, no hints, the server's default timeout.
-        arguments = GLib.Variant("(susssasa{sv}i)", ("apscheduler-notify", 0, "", summary, "", [], {}, -1))
+    def notify(due, summary):
+        # The arguments notify-sched sends for a feed entry with a title and nothing else (as
+        # scripts/bench/timerfd-notify.c does): app name, no replaced id, no icon, summary, no
+        # body, the three snooze buttons and the default action, its hints, the server's default
+        # timeout.
+        actions = ["snooze-600", "In 10min", "snooze-3600", "In 1h", "snooze-tomorrow", "Tomorrow", "default", summary]
+        occurrence = f"{int(due.timestamp() * 1_000_000):016x}"
+        hints = {"x-notify-sched-id": GLib.Variant("s", occurrence),
+                 "desktop-entry": GLib.Variant("s", "notify-sched"),
+                 "urgency": GLib.Variant("y", 1), "sender-pid": GLib.Variant("x", os.getpid())}
+        arguments = GLib.Variant("(susssasa{sv}i)", ("apscheduler-notify", 0, "", summary, "", actions, hints, -1))
         bus.call_sync(
             "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
             "Notify", arguments, GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, -1, None)
@@ -57,7 +65,7 @@ def main():
     scheduler = BackgroundScheduler(timezone=datetime.timezone.utc)
     scheduler.add_listener(count, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     for due, summary in entries:
-        scheduler.add_job(notify, "date", run_date=due, args=[summary], misfire_grace_time=None)
+        scheduler.add_job(notify, "date", run_date=due, args=[due, summary], misfire_grace_time=None)
     scheduler.start()
     print(f"ready: {len(entries)} pending", flush=True)
     if entries:

@@ -9,8 +9,11 @@
  *
  * Each input line is `SECONDS.MICROSECONDS SUMMARY` (due time since the epoch, UTC; the fraction
  * has up to six digits). When an entry falls due it sends org.freedesktop.Notifications.Notify
- * with the arguments notify-sched sends (app name, 0, no icon, SUMMARY, no body, no actions, no
- * hints, timeout -1), without waiting for the reply before the next entry, then re-arms the timer.
+ * with the arguments notify-sched sends for a feed entry with a title and nothing else (app name,
+ * 0, no icon, SUMMARY, no body, the three snooze buttons and the default action, the hints
+ * x-notify-sched-id, desktop-entry, urgency and sender-pid, timeout -1), so that the bus and the
+ * server handle the same message for each scheduler. It does not wait for the reply before the
+ * next entry, and re-arms the timer.
  * Prints `ready: N pending` on standard output once the timer is first armed, and exits 0 when
  * every entry was sent and answered (1 when the bus or the input fails, 2 on a usage error).
  *
@@ -26,6 +29,10 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The buttons notify-sched gives a popup by default (key, label), before its default action. */
+static const char *const SNOOZE_BUTTONS[][2] = {
+    {"snooze-600", "In 10min"}, {"snooze-3600", "In 1h"}, {"snooze-tomorrow", "Tomorrow"}};
 
 /* One notification to send: its due time in microseconds since the epoch and its summary. */
 typedef struct {
@@ -116,15 +123,54 @@ static void answered(GObject *source, GAsyncResult *result, gpointer data) {
     quit_when_done(scheduler);
 }
 
-/* Shows a popup with `summary` through libnotify, waiting for the server's answer. */
-static void show_through_libnotify(const char *summary) {
-    NotifyNotification *notification = notify_notification_new(summary, NULL, NULL);
+/* notify-sched's hint naming the occurrence a popup shows: 16 hexadecimal digits. */
+static char *occurrence_id(const Entry *entry) {
+    return g_strdup_printf("%016" G_GINT64_MODIFIER "x", entry->due);
+}
+
+/* A button's callback: the benchmark never presses one. */
+static void ignore_action(G_GNUC_UNUSED NotifyNotification *notification, G_GNUC_UNUSED char *action,
+                          G_GNUC_UNUSED gpointer data) {}
+
+/* Shows the popup of `entry` through libnotify, waiting for the server's answer. */
+static void show_through_libnotify(const Entry *entry) {
+    NotifyNotification *notification = notify_notification_new(entry->summary, NULL, NULL);
+    char *occurrence = occurrence_id(entry);
+    notify_notification_set_urgency(notification, NOTIFY_URGENCY_NORMAL);
+    notify_notification_set_hint(notification, "x-notify-sched-id", g_variant_new_string(occurrence));
+    notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string("notify-sched"));
+    g_free(occurrence);
+    for (gsize index = 0; index < G_N_ELEMENTS(SNOOZE_BUTTONS); index++) {
+        notify_notification_add_action(
+            notification, SNOOZE_BUTTONS[index][0], SNOOZE_BUTTONS[index][1], ignore_action, NULL, NULL);
+    }
+    notify_notification_add_action(notification, "default", entry->summary, ignore_action, NULL, NULL);
     GError *error = NULL;
     if (!notify_notification_show(notification, &error)) {
         fprintf(stderr, "timerfd-notify: Notify failed: %s\n", error->message);
         g_error_free(error);
     }
     g_object_unref(notification);
+}
+
+/* Notify's arguments for the popup of `entry`, as notify-sched sends them. */
+static GVariant *notify_arguments(const Entry *entry) {
+    GVariantBuilder actions, hints;
+    g_variant_builder_init(&actions, G_VARIANT_TYPE_STRING_ARRAY);
+    for (gsize index = 0; index < G_N_ELEMENTS(SNOOZE_BUTTONS); index++) {
+        g_variant_builder_add(&actions, "s", SNOOZE_BUTTONS[index][0]);
+        g_variant_builder_add(&actions, "s", SNOOZE_BUTTONS[index][1]);
+    }
+    g_variant_builder_add(&actions, "s", "default");
+    g_variant_builder_add(&actions, "s", entry->summary);
+    char *occurrence = occurrence_id(entry);
+    g_variant_builder_init(&hints, G_VARIANT_TYPE_VARDICT);
+    g_variant_builder_add(&hints, "{sv}", "x-notify-sched-id", g_variant_new_string(occurrence));
+    g_variant_builder_add(&hints, "{sv}", "desktop-entry", g_variant_new_string("notify-sched"));
+    g_variant_builder_add(&hints, "{sv}", "urgency", g_variant_new_byte(NOTIFY_URGENCY_NORMAL));
+    g_variant_builder_add(&hints, "{sv}", "sender-pid", g_variant_new_int64(getpid()));
+    g_free(occurrence);
+    return g_variant_new("(susssasa{sv}i)", "timerfd-notify", 0, "", entry->summary, "", &actions, &hints, -1);
 }
 
 /* Sends every entry due by now, then re-arms for the next one. */
@@ -136,12 +182,10 @@ static gboolean expired(gint descriptor, G_GNUC_UNUSED GIOCondition condition, g
     while (scheduler->next < scheduler->count && scheduler->entries[scheduler->next].due <= now) {
         Entry *entry = &scheduler->entries[scheduler->next++];
         if (scheduler->through_libnotify) {
-            show_through_libnotify(entry->summary);
+            show_through_libnotify(entry);
             continue;
         }
-        /* NULL for an array type is an empty array. */
-        GVariant *arguments = g_variant_new(
-            "(susssasa{sv}i)", "timerfd-notify", 0, "", entry->summary, "", NULL, NULL, -1);
+        GVariant *arguments = notify_arguments(entry);
         scheduler->unanswered++;
         g_dbus_connection_call(
             scheduler->bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
