@@ -71,7 +71,10 @@ enum NativeTrigger {
 
     private static func repeatInterval(_ reader: inout FieldReader) -> RepeatInterval? {
         guard let text = reader.string("repeatInterval") else { return nil }
-        if let interval = RepeatInterval(rawValue: text.lowercased()) { return interval }
+        // As written first: lowercasing makes a string, and feeds write it lowercased.
+        if let interval = RepeatInterval(rawValue: text) ?? RepeatInterval(rawValue: text.lowercased()) {
+            return interval
+        }
         let message =
             ["second", "seconds", "sec", "s"].contains(text.lowercased())
             ? "`repeatInterval` of less than a minute is not supported"

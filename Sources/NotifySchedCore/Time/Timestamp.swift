@@ -11,7 +11,13 @@ public enum Timestamp: Hashable, Sendable {
 
     /// Parses `text`; returns nil when it is not a well-formed, real date and time.
     public static func parse(_ text: String) -> Timestamp? {
-        var scanner = DigitScanner(Array(text.utf8))
+        // Read in place: a copy of the bytes took a third of the parse (feeds hold 10^5 dates).
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    private static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        var scanner = DigitScanner(bytes)
         guard let year = scanner.digits(4), scanner.skip(UInt8(ascii: "-")),
             let month = scanner.digits(2), scanner.skip(UInt8(ascii: "-")),
             let day = scanner.digits(2)
@@ -72,12 +78,12 @@ extension Instant {
     }
 }
 
-/// Reads fixed-width decimal fields from ASCII bytes.
+/// Reads fixed-width decimal fields from ASCII bytes, which must outlive it.
 struct DigitScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var atEnd: Bool { index == bytes.count }
 
@@ -92,7 +98,8 @@ struct DigitScanner {
     mutating func digits(_ count: Int) -> Int? {
         guard bytes.count - index >= count else { return nil }
         var value = 0
-        for byte in bytes[index..<index + count] {
+        for position in index..<index + count {
+            let byte = bytes[position]
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
