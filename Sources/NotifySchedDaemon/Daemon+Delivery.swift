@@ -9,10 +9,7 @@ extension Daemon {
     /// Shows one occurrence and records it once the server accepted it, waiting for the
     /// server's answer.
     func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> ShowResult {
-        var result = ShowResult.failed
-        deliver([(entry, source, occurrence)], at: now) { result = $0[0] }
-        notifier.awaitAnswers()
-        return result
+        showResult(of: Result { () throws(CoreError) in try show(entry, of: source, occurrence: occurrence, at: now) })
     }
 
     /// Shows occurrences due together, side by side, and records each the server accepted; the
@@ -22,16 +19,16 @@ extension Daemon {
         _ dues: [(entry: ScheduleEntry, source: String, occurrence: Instant)], at now: Instant,
         then report: @escaping ([ShowResult]) -> Void
     ) {
-        show(dues, at: now) { [log] outcomes in
-            report(
-                outcomes.map { outcome in
-                    switch outcome {
-                    case .success: return .shown
-                    case .failure(let error):
-                        log.error(error.message)
-                        return error.code == .cannotOpen ? .passedOver : .failed
-                    }
-                })
+        show(dues, at: now) { [self] outcomes in report(outcomes.map(showResult(of:))) }
+    }
+
+    /// What a showing came to for the core; an error is logged.
+    private func showResult(of outcome: Result<String, CoreError>) -> ShowResult {
+        switch outcome {
+        case .success: return .shown
+        case .failure(let error):
+            log.error(error.message)
+            return error.code == .cannotOpen ? .passedOver : .failed
         }
     }
 

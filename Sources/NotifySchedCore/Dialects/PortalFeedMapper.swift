@@ -304,7 +304,7 @@ struct EntryBatcher {
     /// Takes `id` for the entry at `count`, or records the entry as a twin of the one that took
     /// it first.
     private mutating func take(_ id: String) {
-        guard !seenIDs.insert(id).inserted else {
+        if seenIDs.insert(id).inserted {
             if firstPositions == nil {
                 taken.append((id, count))
             } else {
