@@ -3,10 +3,9 @@ import NotifySchedCore
 /// Runs a `ConformanceScenario` through the real `OccurrencePlanner` in virtual time, as the
 /// daemon's interpreter would: a state database that survives restarts, a notification server
 /// that comes and goes and answers some popups up to its limit of 3 s late (the daemon's timer
-/// goes on meanwhile), a wall clock that steps, a user who
-/// answers some popups. It records
-/// what was shown, and the facts of the daemon's life the oracle needs (when it watched the
-/// clock, in which zone, what the user answered when).
+/// goes on meanwhile), a wall clock that steps, a user who answers some popups. It records what
+/// was shown, and the facts of the daemon's life the oracle needs (when it watched the clock, in
+/// which zone, what the user answered when).
 struct SimulatedDaemon {
     /// A popup the server took.
     struct Shown: Equatable, CustomStringConvertible {
