@@ -80,6 +80,17 @@ struct DesktopDeliveryTests {
         #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/later"])
     }
 
+    @Test func aTestWithoutAnActionShowsTheBodyAsTypedAsNotifySendDoes() throws {
+        let bus = try PrivateSessionBus()
+        try bus.startServer(capabilities: ["actions", "body"])
+        let outcome = try CLI.run(["test", "Lunch", "Now & then"], environment: bus.environment)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let calls = try bus.notifyCalls()
+        #expect(calls.map(\.summary) == ["Lunch"])
+        #expect(calls.map(\.body) == ["Now & then"], "there is nothing to act on, so nothing is added")
+        #expect(calls.map(\.actions) == [[]])
+    }
+
     @Test func aClickOnThePopupOpensTheURLWithTheDesktopsHandlerBeforeTestExits() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: Self.withActions)

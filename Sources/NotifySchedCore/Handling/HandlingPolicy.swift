@@ -214,7 +214,9 @@ public struct HandlingPolicy: Sendable, Equatable {
     /// text; a sound only for a server that plays them; labels every server draws as they are;
     /// no `default` action on a server that would draw it as a button (with an OK button instead
     /// when it would have none); for a server without buttons, or when nothing will hear an
-    /// answer (not `answerable`), no actions and a line that says how to act from a terminal.
+    /// answer (not `answerable`), no actions and a line that says how to act from a terminal;
+    /// the body stays as written when nothing will hear an answer and the popup offers no
+    /// action of its own (`notify-sched test SUMMARY BODY`, as `notify-send` shows it).
     ///
     /// `extraButtons` follow the popup's own (and the OK button it may get) as far as the
     /// server's `buttonLimit` allows.
@@ -222,6 +224,7 @@ public struct HandlingPolicy: Sendable, Equatable {
         _ popup: Popup, to server: NotificationServer, answerable: Bool = true,
         addingAsRoomAllows extraButtons: [PopupButton] = []
     ) -> Popup {
+        let offersAction = !popup.buttons.isEmpty
         var popup = popup
         switch (popup.bodyIsMarkup, server.readsMarkup) {
         case (false, true): popup.body = MarkupText.escaped(popup.body)
@@ -239,16 +242,17 @@ public struct HandlingPolicy: Sendable, Equatable {
             PopupButton(key: $0.key, label: MarkupText.buttonLabel($0.label))
         }
         guard server.showsButtons, answerable else {
-            return withoutButtons(popup, on: server)
+            return withoutButtons(popup, on: server, sayingHowToAct: answerable || offersAction)
         }
         return popup
     }
 
-    /// `popup` without actions, with a line that says how to act from a terminal.
-    private func withoutButtons(_ popup: Popup, on server: NotificationServer) -> Popup {
+    /// `popup` without actions; `sayingHowToAct`, with a line that says how to act from a terminal.
+    private func withoutButtons(_ popup: Popup, on server: NotificationServer, sayingHowToAct: Bool) -> Popup {
         var popup = popup
         popup.buttons = []
         popup.hasDefaultAction = false
+        guard sayingHowToAct else { return popup }
         let command = "\(commandName) handle \(popup.occurrenceID) --no-alert"
         if server.showsBody {
             let line =

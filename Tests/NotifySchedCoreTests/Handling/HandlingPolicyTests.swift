@@ -228,4 +228,15 @@ import Testing
         #expect(popup.buttons == [] && !popup.hasDefaultAction)
         #expect(popup.body.hasSuffix("To act on it, run: notify-sched handle occ-1 --no-alert</i>"))
     }
+
+    @Test func aPopupNothingWillHearWithNoActionOfItsOwnKeepsItsBodyAsWritten() {
+        let occurrence = Occurrences.make(.native)
+        let plain = NotificationServer(
+            name: "plain", vendor: "tests", version: "1", specVersion: "1.2", capabilities: ["actions", "body"])
+        for server in [self.server, plain] {
+            let popup = HandlingPolicy().scheduledPopup(for: occurrence, on: server, answerable: false)
+            #expect(popup.buttons == [] && !popup.hasDefaultAction)
+            #expect(popup.body == occurrence.content.body, "there is nothing to act on: \(popup.body)")
+        }
+    }
 }
