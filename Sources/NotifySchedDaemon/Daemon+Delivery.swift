@@ -150,7 +150,7 @@ extension Daemon {
     /// again under its id, and its answer is handled here (the `handle` call that asked got its
     /// answer when that daemon stopped).
     private func takeOverPrompts(on server: String, at now: Instant) {
-        let prompts: [(occurrence: DeliveredOccurrence, popupID: UInt32)]
+        let prompts: [PopupOnServer]
         do {
             prompts = try store.promptsToTakeOver(
                 server: server, since: now - Self.takeOverWindow, limit: Self.takeOverLimit)
@@ -158,9 +158,10 @@ extension Daemon {
             log.error(error.message)
             return
         }
-        for (occurrence, popupID) in prompts {
+        for prompt in prompts {
+            let occurrence = prompt.occurrence
             do {
-                try handler.takeOverPrompt(about: occurrence, popupID: popupID)
+                try handler.takeOverPrompt(about: occurrence, popupID: prompt.popupID)
             } catch {
                 log.error(error.message)
                 continue
@@ -184,16 +185,17 @@ extension Daemon {
     }
 
     /// Shows again, in place, a popup a previous daemon left unanswered, and stores its new id.
-    func takeOver(_ occurrence: DeliveredOccurrence, popupID: UInt32) {
+    func takeOver(_ popup: PopupOnServer) {
+        let occurrence = popup.occurrence
         do {
-            try handler.deliver(occurrence, replacing: popupID)
+            try handler.deliver(occurrence, replacing: popup.popupID)
         } catch {
             log.error(error.message)
             return
         }
         do {
             try store.setPopup(
-                notifier.popupIDs[.scheduled(occurrence.id)] ?? popupID, server: notifier.serverInstance,
+                notifier.popupIDs[.scheduled(occurrence.id)] ?? popup.popupID, server: notifier.serverInstance,
                 forOccurrence: occurrence.id)
         } catch {
             log.error(error.message)

@@ -84,8 +84,8 @@ extension Daemon {
                 }
             case .changeScreen(let change):
                 changeScreen(change)
-            case .takeOver(let occurrence, let popupID):
-                takeOver(occurrence, popupID: popupID)
+            case .takeOver(let popup):
+                takeOver(popup)
             case .takeSessionStart(let index):
                 shown += sourceEvent(.session("session:start", countsAsRun: true), sources: [index], at: now).shown
             case .takeManualCheck:

@@ -41,7 +41,8 @@ extension Daemon {
         chosen: [String], shown: [String]
     ) {
         let contexts = indices.compactMap(context(of:))
-        let effects = core.handle(.sourceEvent(event, sources: contexts, canOpen: notifier.canOpen), at: now)
+        let urlHandlers = notifier.urlHandlers(among: configuration.urlPolicy.allowedSchemes)
+        let effects = core.handle(.sourceEvent(event, sources: contexts, urlHandlers: urlHandlers), at: now)
         let chosen = effects.flatMap { effect -> [String] in
             guard case .storeChoice(_, let plan) = effect else { return [] }
             return plan.popups.map(\.popup.occurrenceID)

@@ -301,7 +301,16 @@ public final class DesktopNotifier: Notifier {
     }
 
     public func canOpen(_ url: ActionURL) -> Bool {
-        guard let handler = g_app_info_get_default_for_uri_scheme(url.scheme) else { return false }
+        hasHandler(forScheme: url.scheme)
+    }
+
+    /// Which of `schemes` the desktop has a default handler for now, as a core's event carries it.
+    public func urlHandlers(among schemes: Set<String>) -> URLHandlers {
+        URLHandlers(schemes: schemes.filter(hasHandler(forScheme:)))
+    }
+
+    private func hasHandler(forScheme scheme: String) -> Bool {
+        guard let handler = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
         g_object_unref(UnsafeMutableRawPointer(handler))
         return true
     }

@@ -162,7 +162,7 @@ extension StateStore {
     /// - Complexity: O(k log n) for k occurrences delivered since `since`.
     public func unanswered(
         since: Instant, server: String, limit: Int = .max
-    ) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+    ) throws(StoreError) -> [PopupOnServer] {
         try read("read the popups on screen") { database in
             try Row.fetchAll(
                 database,
@@ -200,7 +200,7 @@ extension StateStore {
     /// - Complexity: O(p log n) for p stored prompts.
     public func promptsToTakeOver(
         server: String, since: Instant, limit: Int
-    ) throws(StoreError) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+    ) throws(StoreError) -> [PopupOnServer] {
         try write("take over the prompts on screen") { database in
             try database.execute(
                 sql: "DELETE FROM prompt WHERE server != ? OR shown_us < ?", arguments: [server, since.microseconds])
@@ -218,9 +218,9 @@ extension StateStore {
 
     /// A delivered occurrence with the server's id of its popup, from a row of `delivered.*`,
     /// the ledger's `source` and `entry_id`, and a `popup_id`.
-    private static func shownPopup(_ row: Row) -> (occurrence: DeliveredOccurrence, popupID: UInt32)? {
+    private static func shownPopup(_ row: Row) -> PopupOnServer? {
         let popupID: Int64 = row["popup_id"]
-        return DeliveredOccurrence(row: row).map { ($0, UInt32(truncatingIfNeeded: popupID)) }
+        return DeliveredOccurrence(row: row).map { PopupOnServer($0, popupID: UInt32(truncatingIfNeeded: popupID)) }
     }
 
     /// What the user has done with the notifications of `source`.

@@ -61,6 +61,42 @@ import Testing
             core.nextWakeUp.map { $0 > one && $0 <= one + .hours(1) } == true, "the next hour is ahead")
     }
 
+    @Test func aRecordedRunReplaysToTheSameEffects() throws {
+        let feed = nativeFeed(#""fireDate": "2026-06-01T13:00:00Z", "repeatInterval": "hour""#)
+        let schedule = try #require(parse(feed).schedule)
+        let sources = [SourceContext(source: 0, settings: INotifySettings(), onScreen: false)]
+        /// A day of `core`'s life as a driver leads it, hourly, each popup answered as shown: every
+        /// event with its instant, and the effects it decided.
+        func record(_ core: inout DaemonCore) -> [(event: DaemonEvent, at: Instant, effects: [DaemonEffect])] {
+            var toCome: [(DaemonEvent, Instant)] = [
+                (.opened(FeedLoad(source: 0, schedule: schedule, settled: [:])), noon), (.started, noon),
+                (
+                    .sourceEvent(
+                        .session("session:start", countsAsRun: true), sources: sources, urlHandlers: .everyScheme),
+                    noon
+                ),
+            ]
+            toCome += (1...24).map { (.timerWoke(clockChanged: false), noon + .hours(Int64($0))) }
+            var log: [(event: DaemonEvent, at: Instant, effects: [DaemonEffect])] = []
+            while !toCome.isEmpty {
+                let (event, now) = toCome.removeFirst()
+                let effects = core.handle(event, at: now)
+                log.append((event, now, effects))
+                for case .show(let due) in effects.reversed() { toCome.insert((.shown(due, .shown), now), at: 0) }
+            }
+            return log
+        }
+        var first = core()
+        var second = core()
+        let recorded = record(&first)
+        let again = record(&second)
+        var replaying = core()
+        let replayed = recorded.map { replaying.handle($0.event, at: $0.at) }
+        #expect(recorded.flatMap(\.effects).count { if case .show = $0 { true } else { false } } == 24)
+        #expect(again.map(\.event) == recorded.map(\.event), "a second run takes the same events")
+        #expect(replayed == recorded.map(\.effects), "the same events at the same instants decide the same")
+    }
+
     @Test func prunesTheLedgerAtStartThenOnceADayAndAgainAfterTheClockWentBack() {
         var core = core()
         let started = core.handle(.started, at: noon)
@@ -84,7 +120,7 @@ import Testing
         _ = core.handle(.opened(FeedLoad(source: 0, schedule: schedule, settled: [:])), at: noon)
         let sources = [0, 1].map { SourceContext(source: $0, settings: INotifySettings(), onScreen: false) }
         let started = core.handle(
-            .sourceEvent(.session("session:start", countsAsRun: true), sources: sources, canOpen: { _ in true }),
+            .sourceEvent(.session("session:start", countsAsRun: true), sources: sources, urlHandlers: .everyScheme),
             at: noon)
         let taken = [0, 1, 1].map { source in
             core.handle(.checked(FeedLoad(source: source, schedule: schedule, settled: [:])), at: noon)
@@ -257,13 +293,12 @@ import Testing
         let entries = try #require(core.planner.schedule(source: 0)?.entries)
         let gone = try #require(parse(nativeFeed(#""body": "Gone""#)).schedule?.entries.first)
         let left = [entries[0], entries[1], gone].enumerated().map { index, entry in
-            (
-                occurrence: DeliveredOccurrence(id: "o\(index)", entry: entry, source: "feed", deliveredAt: noon),
-                popupID: UInt32(index + 1)
-            )
+            PopupOnServer(
+                DeliveredOccurrence(id: "o\(index)", entry: entry, source: "feed", deliveredAt: noon),
+                popupID: UInt32(index + 1))
         }
         let effects = core.handle(.leftOnScreen(left, shownAlready: ["o1"]), at: noon)
-        #expect(effects == [.takeOver(left[0].occurrence, popupID: 1)], "o1 is shown already; e left the feed")
+        #expect(effects == [.takeOver(left[0])], "o1 is shown already; e left the feed")
     }
 
     /// An outcome of the occurrence `id` of the entry `e` of "feed".

@@ -41,8 +41,8 @@ import Testing
         let feed = try entries(#"{"id": "a", "title": "A"}, {"id": "b", "title": "B"}"#)
         let gone = try entries(#"{"id": "gone", "title": "Gone"}"#)[0]
         let candidates = [
-            (occurrence: shown(feed[0]), popupID: UInt32(7)), (occurrence: shown(feed[1]), popupID: 8),
-            (occurrence: shown(gone), popupID: 9), (occurrence: shown(feed[0], source: "unread.json"), popupID: 10),
+            PopupOnServer(shown(feed[0]), popupID: 7), PopupOnServer(shown(feed[1]), popupID: 8),
+            PopupOnServer(shown(gone), popupID: 9), PopupOnServer(shown(feed[0], source: "unread.json"), popupID: 10),
         ]
         let chosen = ScreenPlan.takeOver(
             candidates, shownAlready: [shown(feed[1]).id], entries: ["feed.json": feed])

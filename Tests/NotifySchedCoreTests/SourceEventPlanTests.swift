@@ -17,7 +17,7 @@ import Testing
     ) -> SourceEventPlan {
         SourceEventPlan(
             event, schedule: schedule, memory: memory, settings: settings, location: "feed", waiting: waiting,
-            onScreen: onScreen, canOpen: { _ in true }, now: time ?? now)
+            onScreen: onScreen, urlHandlers: .everyScheme, now: time ?? now)
     }
 
     @Test func anAlwaysOnEntryIsChosenAtEveryOccurrenceOfItsEvent() throws {

@@ -89,9 +89,8 @@ public struct DaemonCore: ~Copyable {
             for location in Set(unanswered.map(\.occurrence.source)) {
                 entries[location] = planner.schedule(at: location)?.entries
             }
-            return ScreenPlan.takeOver(unanswered, shownAlready: shownAlready, entries: entries).map {
-                .takeOver($0.occurrence, popupID: $0.popupID)
-            }
+            return ScreenPlan.takeOver(unanswered, shownAlready: shownAlready, entries: entries).map(
+                DaemonEffect.takeOver)
         case .sourceOpened(let source, let opening):
             return sourceOpened(source, opening, at: now)
         case .checkFinished(let source, let outcome):
@@ -110,8 +109,8 @@ public struct DaemonCore: ~Copyable {
             goingOut = []
             waitingInFlight = false
             return []
-        case .sourceEvent(let event, let contexts, let canOpen):
-            return sourceEvent(event, contexts, canOpen: canOpen, at: now)
+        case .sourceEvent(let event, let contexts, let urlHandlers):
+            return sourceEvent(event, contexts, urlHandlers: urlHandlers, at: now)
         case .popupsChosen(let items):
             waiting.add(items)
             return takeReadyWaiting(at: now)
@@ -230,7 +229,7 @@ public struct DaemonCore: ~Copyable {
     /// waiting ones once stored (`popupsChosen`). A source without its feed at the session start
     /// takes it when the feed arrives.
     private mutating func sourceEvent(
-        _ event: SourceEvent, _ contexts: [SourceContext], canOpen: (ActionURL) -> Bool, at now: Instant
+        _ event: SourceEvent, _ contexts: [SourceContext], urlHandlers: URLHandlers, at now: Instant
     ) -> [DaemonEffect] {
         var effects: [DaemonEffect] = []
         for context in contexts {
@@ -241,7 +240,7 @@ public struct DaemonCore: ~Copyable {
             let plan = SourceEventPlan(
                 event, schedule: schedule, memory: context.memory, settings: context.settings,
                 location: planner.location(of: context.source), waiting: waiting, onScreen: context.onScreen,
-                canOpen: canOpen, now: now, zone: planner.userZone, seed: generator.next())
+                urlHandlers: urlHandlers, now: now, zone: planner.userZone, seed: generator.next())
             effects.append(.storeChoice(source: context.source, plan))
         }
         // Those waiting already whose time came go out too, first.

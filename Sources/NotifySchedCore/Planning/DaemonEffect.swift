@@ -18,9 +18,9 @@ public enum DaemonEffect: Sendable, Equatable {
     case follow(source: String, entries: [FollowedEntry], since: Instant)
     /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).
     case changeScreen(ScreenPlan.Change)
-    /// Show again, in place of the popup with this id, a popup a previous daemon left
-    /// unanswered, and store the id the server gives it.
-    case takeOver(DeliveredOccurrence, popupID: UInt32)
+    /// Show again, in place of the server's popup, a popup a previous daemon left unanswered,
+    /// and store the id the server gives it.
+    case takeOver(PopupOnServer)
     /// Run the session start for `source`, whose first feed just arrived (hand the core a
     /// `sourceEvent` for it).
     case takeSessionStart(source: Int)

@@ -1,6 +1,9 @@
 /// What happens to the daemon, as `DaemonCore.handle(_:at:)` takes it: the I/O around the core
 /// turns each timer wake-up, signal, bus message and store read into one of these.
-public enum DaemonEvent {
+///
+/// A value, like the effects: what the daemon reads of the desktop comes as data (`URLHandlers`),
+/// so that a run's events can be logged, compared and replayed.
+public enum DaemonEvent: Sendable, Equatable {
     /// The daemon started and loaded its feeds.
     case started
     /// The timer woke the daemon: on time, or early because the wall clock stepped
@@ -16,7 +19,7 @@ public enum DaemonEvent {
     /// unanswered there (the state database's candidates, each with its id on the server) and
     /// the occurrence ids of those this daemon shows itself. Those whose entry is still in its
     /// feed are taken over (`DaemonEffect.takeOver`), so that their buttons work again.
-    case leftOnScreen([(occurrence: DeliveredOccurrence, popupID: UInt32)], shownAlready: Set<String>)
+    case leftOnScreen([PopupOnServer], shownAlready: Set<String>)
     /// At start, source `source` opened: a file read, a portal URL's cached copy, or nothing
     /// usable cached. What it read goes in force, and its first check is planned.
     case sourceOpened(source: Int, SourceOpening)
@@ -39,9 +42,9 @@ public enum DaemonEvent {
     /// with `notify-sched event` or `sync`'s manual check, for `sources`, with what the state
     /// database remembers of each: `SourceEventPlan` decides for each source with a feed
     /// (`DaemonEffect.storeChoice`). A source without its feed at the session start takes it
-    /// when its feed arrives (`DaemonEffect.takeSessionStart`). `canOpen` says whether
-    /// something on this desktop opens an action URL.
-    case sourceEvent(SourceEvent, sources: [SourceContext], canOpen: (ActionURL) -> Bool)
+    /// when its feed arrives (`DaemonEffect.takeSessionStart`). `urlHandlers` says what on this
+    /// desktop opens an action URL.
+    case sourceEvent(SourceEvent, sources: [SourceContext], urlHandlers: URLHandlers)
     /// The popups of a `storeChoice`, stored with the state it left: they wait their turn, and
     /// those whose time came go out.
     case popupsChosen([PopupQueue.Item])
@@ -65,7 +68,7 @@ public enum DaemonEvent {
 }
 
 /// One source as a `DaemonEvent.sourceEvent` finds it.
-public struct SourceContext: Sendable {
+public struct SourceContext: Sendable, Equatable {
     /// The source's index among the configured sources.
     public var source: Int
     /// What the state database remembers of it.
@@ -85,7 +88,7 @@ public struct SourceContext: Sendable {
 
 /// A source's new feed, with what the state database remembers of its entries
 /// (`CheckOutcome.loaded`, `SourceOpening.cachedCopy`).
-public struct FeedLoad: Sendable {
+public struct FeedLoad: Sendable, Equatable {
     /// The source's index among the configured sources.
     public var source: Int
     /// The schedule the feed parsed to.

@@ -54,9 +54,8 @@ public enum ScreenPlan {
     /// - Complexity: O(*n*) in the entries of the candidates' sources per candidate, with no
     ///   allocation but the result: the candidates are few, the entries may be 10^5.
     public static func takeOver(
-        _ unanswered: [(occurrence: DeliveredOccurrence, popupID: UInt32)], shownAlready: Set<String>,
-        entries: [String: [ScheduleEntry]]
-    ) -> [(occurrence: DeliveredOccurrence, popupID: UInt32)] {
+        _ unanswered: [PopupOnServer], shownAlready: Set<String>, entries: [String: [ScheduleEntry]]
+    ) -> [PopupOnServer] {
         unanswered.filter { candidate in
             !shownAlready.contains(candidate.occurrence.id)
                 && entries[candidate.occurrence.source]?.contains { $0.id == candidate.occurrence.entryID } == true

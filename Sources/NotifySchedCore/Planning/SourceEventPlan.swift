@@ -67,13 +67,13 @@ public struct SourceEventPlan: Sendable, Equatable {
     ///   - location: The source's location: the identity of its waiting popups.
     ///   - waiting: The popups waiting to be shown, of every source.
     ///   - onScreen: Whether a popup of the source is on screen, unanswered.
-    ///   - canOpen: Whether the desktop has a handler for an action URL.
+    ///   - urlHandlers: What on the desktop opens an action URL.
     ///   - now: The current time.
     ///   - zone: The user's zone, for iSmartNews's wall-clock rules.
     ///   - seed: Seeds iSmartNews's random pick among meta items.
     public init(
         _ event: SourceEvent, schedule: Schedule, memory: SourceMemory, settings: INotifySettings, location: String,
-        waiting: PopupQueue, onScreen: Bool, canOpen: (ActionURL) -> Bool, now: Instant, zone: ZoneRules = .utc,
+        waiting: PopupQueue, onScreen: Bool, urlHandlers: URLHandlers, now: Instant, zone: ZoneRules = .utc,
         seed: UInt64 = 0
     ) {
         var memory = memory
@@ -90,7 +90,7 @@ public struct SourceEventPlan: Sendable, Equatable {
         case (.iNotify, .session), (.iNotify, .manualCheck):
             checkINotify(
                 schedule, memory, settings, force: event == .manualCheck, location: location, waiting: waiting,
-                hasPopup: onScreen || waiting.hasPopup(of: location), canOpen: canOpen, now: now)
+                hasPopup: onScreen || waiting.hasPopup(of: location), urlHandlers: urlHandlers, now: now)
         case (.iSmartNews, .session(let name, let countsAsRun)):
             runNewsCycle(
                 name, countsAsRun: countsAsRun, schedule, memory, location: location, waiting: waiting, now: now,
@@ -111,7 +111,7 @@ public struct SourceEventPlan: Sendable, Equatable {
     /// and only while no popup of the source is on screen or waiting (§5.29: one at a time).
     private mutating func checkINotify(
         _ schedule: Schedule, _ memory: SourceMemory, _ settings: INotifySettings, force: Bool, location: String,
-        waiting: PopupQueue, hasPopup: Bool, canOpen: (ActionURL) -> Bool, now: Instant
+        waiting: PopupQueue, hasPopup: Bool, urlHandlers: URLHandlers, now: Instant
     ) {
         if !force, !settings.checkAtLaunch {
             notes.append("check-at-launch is off: only notify-sched sync checks it")
@@ -135,7 +135,7 @@ public struct SourceEventPlan: Sendable, Equatable {
         case .check:
             let selection = INotifyCheck.select(
                 from: schedule.entries, viewed: memory.handling.viewed, ignored: memory.handling.ignored,
-                settings: settings, canOpen: canOpen)
+                settings: settings, canOpen: urlHandlers.open)
             if selection.detected.isEmpty { notes.append("no new notifications") }
             if let key = selection.key, let entry = schedule.entries.first(where: { $0.id == key }) {
                 popups = waiting.popups(for: [entry], of: location, at: now)

@@ -128,3 +128,11 @@ public struct StoredSettledInstants: Sendable, ExpressibleByDictionaryLiteral {
         return id == String(decoding: bytes, as: UTF8.self)
     }
 }
+
+extension StoredSettledInstants: Equatable {
+    /// Whether the two settle every entry through the same instant (`instantsByID`), however
+    /// each came to store it (by position or by id).
+    public static func == (lhs: StoredSettledInstants, rhs: StoredSettledInstants) -> Bool {
+        lhs.instantsByID == rhs.instantsByID
+    }
+}

@@ -1,6 +1,6 @@
 /// What reading or checking one source found, as the daemon hands it to its core
 /// (`DaemonEvent.checkFinished`, `SourceOpening.read`).
-public enum CheckOutcome: Sendable {
+public enum CheckOutcome: Sendable, Equatable {
     /// The check failed for the reason given (one line naming the location): the feed in force
     /// stays, and the next check backs off, never before the portal's `Retry-After`.
     case failed(String, retryAfter: RetryAfter?)
@@ -17,7 +17,7 @@ public enum CheckOutcome: Sendable {
 }
 
 /// How a source opened when the daemon started (`DaemonEvent.sourceOpened`).
-public enum SourceOpening: Sendable {
+public enum SourceOpening: Sendable, Equatable {
     /// A file, read: like a check.
     case read(CheckOutcome)
     /// A file whose feed has errors (`reason`): nothing else being in force at start, its

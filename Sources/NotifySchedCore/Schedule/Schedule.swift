@@ -2,7 +2,7 @@
 ///
 /// A `Schedule` is what parsing produces and what the rest of notify-sched consumes; it holds
 /// no state of what was already delivered (that lives in the daemon's ledger).
-public struct Schedule: Sendable {
+public struct Schedule: Sendable, Equatable {
     /// The feed's path or URL, as the user named it.
     public var source: String
     /// The dialect the feed was written in.

@@ -339,3 +339,13 @@ public struct VersionRange: Sendable, Hashable {
         self.maximum = maximum
     }
 }
+
+extension ScheduleEntry: Equatable {
+    /// Whether the two entries say the same, field by field: for events compared and replayed.
+    /// A feed reload compares digests instead (`hasSameMeaning(as:)`).
+    public static func == (lhs: ScheduleEntry, rhs: ScheduleEntry) -> Bool {
+        lhs.id == rhs.id && lhs.dialect == rhs.dialect && lhs.content == rhs.content && lhs.trigger == rhs.trigger
+            && lhs.maxLateness == rhs.maxLateness && lhs.expires == rhs.expires && lhs.versions == rhs.versions
+            && lhs.category == rhs.category && lhs.news == rhs.news
+    }
+}

@@ -213,7 +213,7 @@ struct SimulatedEventDaemon: ~Copyable {
                 expected.append([])
             }
         }
-        let effects = core.handle(.sourceEvent(event, sources: contexts, canOpen: { _ in true }), at: now)
+        let effects = core.handle(.sourceEvent(event, sources: contexts, urlHandlers: .everyScheme), at: now)
         for effect in effects {
             guard case .storeChoice(let index, let plan) = effect else { continue }
             let actual = plan.popups.map {

@@ -22,3 +22,8 @@ extension DaemonEvent {
         .checkFinished(source: load.source, .loaded(load, etag: nil, lastModified: nil))
     }
 }
+
+extension URLHandlers {
+    /// A desktop that opens every scheme a feed may name.
+    static let everyScheme = URLHandlers(schemes: URLPolicy().allowedSchemes)
+}
