@@ -37,7 +37,7 @@ public struct AcceptedVersionStore: Sendable {
         do {
             try AtomicFile.createFolder(folder)
         } catch {
-            throw NetworkError(.storage, "state \(error.message)")
+            throw NetworkError(.storage, "state \(error.message)", underlyingError: error)
         }
         let lock = open(folder + "/feed-versions.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
@@ -53,9 +53,9 @@ public struct AcceptedVersionStore: Sendable {
         do {
             try AtomicFile.write(Array(try encoder.encode(versions)), to: path, permissions: 0o600)
         } catch let error as PlatformError {
-            throw NetworkError(.storage, "state \(error.message)")
+            throw NetworkError(.storage, "state \(error.message)", underlyingError: error)
         } catch {
-            throw NetworkError(.storage, "state \(path): \(error)")
+            throw NetworkError(.storage, "state \(path): \(error)", underlyingError: error)
         }
     }
 
@@ -65,7 +65,7 @@ public struct AcceptedVersionStore: Sendable {
             content = try FeedFile.read(path, maxBytes: 4 << 20)
         } catch {
             if error.code == .notFound { return [:] }
-            throw NetworkError(.storage, "state \(error.message)")
+            throw NetworkError(.storage, "state \(error.message)", underlyingError: error)
         }
         guard let versions = try? JSONDecoder().decode([String: Int64].self, from: Data(content)) else {
             throw NetworkError(

@@ -36,7 +36,7 @@ public struct Ed25519: SignatureVerifying {
         do {
             return Array(try key.signature(for: message))
         } catch {
-            throw CoreError(.invalidKey, "cannot sign with this key: \(error)")
+            throw CoreError(.invalidKey, "cannot sign with this key: \(error)", underlyingError: error)
         }
     }
 

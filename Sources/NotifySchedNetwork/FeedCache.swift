@@ -61,7 +61,7 @@ public struct FeedCache: Sendable {
             content = try FeedFile.read(path, maxBytes: maxBytes + 64 * 1024)
         } catch {
             if error.code == .notFound { return nil }
-            throw NetworkError(.storage, "cache \(path): \(error.message)")
+            throw NetworkError(.storage, "cache \(path): \(error.message)", underlyingError: error)
         }
         let newline = UInt8(ascii: "\n")
         guard let first = content.firstIndex(of: newline),
@@ -94,7 +94,7 @@ public struct FeedCache: Sendable {
             try AtomicFile.createFolder(folder)
             try AtomicFile.write([], to: marker)
         } catch {
-            throw NetworkError(.storage, "cache \(marker): \(error.message)")
+            throw NetworkError(.storage, "cache \(marker): \(error.message)", underlyingError: error)
         }
     }
 
@@ -126,9 +126,9 @@ public struct FeedCache: Sendable {
             try AtomicFile.write(content, to: path)
             restore(feed.url)
         } catch let error as PlatformError {
-            throw NetworkError(.storage, "cache \(path): \(error.message)")
+            throw NetworkError(.storage, "cache \(path): \(error.message)", underlyingError: error)
         } catch {
-            throw NetworkError(.storage, "cache \(path): \(error)")
+            throw NetworkError(.storage, "cache \(path): \(error)", underlyingError: error)
         }
     }
 }

@@ -42,7 +42,9 @@ public final class FeedFetcher: Sendable {
             } catch let error as NetworkError {
                 throw error
             } catch {
-                throw NetworkError(.invalidConfiguration, "\(path): not a readable PEM certificate file (\(error))")
+                throw NetworkError(
+                    .invalidConfiguration, "\(path): not a readable PEM certificate file (\(error))",
+                    underlyingError: error)
             }
         }
         // Redirects are followed here, not by the client: it would follow https -> http.
@@ -176,7 +178,7 @@ public final class FeedFetcher: Sendable {
         do {
             return try HTTPClient.Request(url: url, method: .GET, headers: headers)
         } catch {
-            throw NetworkError(.invalidURL, "\(url): not a usable URL (\(error))")
+            throw NetworkError(.invalidURL, "\(url): not a usable URL (\(error))", underlyingError: error)
         }
     }
 
@@ -228,11 +230,13 @@ public final class FeedFetcher: Sendable {
                 return NetworkError(
                     .transport, "\(url): the server closed the connection before the answer was complete")
             default:
-                return NetworkError(.transport, "\(url): \(error)")
+                return NetworkError(.transport, "\(url): \(error)", underlyingError: error)
             }
         }
         if let error = error as? NIOSSLError {
-            return NetworkError(.tls, "\(url): TLS failed, the certificate is not trusted or not valid (\(error))")
+            return NetworkError(
+                .tls, "\(url): TLS failed, the certificate is not trusted or not valid (\(error))",
+                underlyingError: error)
         }
         if let error = error as? NIOConnectionError {
             if let dns = error.dnsAError ?? error.dnsAAAAError {
@@ -250,9 +254,9 @@ public final class FeedFetcher: Sendable {
             return NetworkError(.unreachable, "\(url): cannot connect (\(String(cString: strerror(error.errnoCode))))")
         }
         if error is SocketAddressError {
-            return NetworkError(.unreachable, "\(url): cannot resolve the host (\(error))")
+            return NetworkError(.unreachable, "\(url): cannot resolve the host (\(error))", underlyingError: error)
         }
-        return NetworkError(.transport, "\(url): \(error)")
+        return NetworkError(.transport, "\(url): \(error)", underlyingError: error)
     }
 }
 

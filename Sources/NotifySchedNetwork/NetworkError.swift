@@ -13,15 +13,36 @@ public struct NetworkError: Error, Hashable, Sendable, CustomStringConvertible {
     public var status: Int?
     /// The server's `Retry-After`, for 429 and 503 responses that carried one.
     public var retryAfter: RetryAfter?
+    /// The error this one wraps, when another error was its cause (the HTTP client's, TLS's,
+    /// the resolver's, the state database's): kept as it was thrown.
+    public var underlyingError: (any Error)?
 
-    public init(_ code: Code, _ message: String, status: Int? = nil, retryAfter: RetryAfter? = nil) {
+    public init(
+        _ code: Code, _ message: String, status: Int? = nil, retryAfter: RetryAfter? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.status = status
         self.retryAfter = retryAfter
+        self.underlyingError = underlyingError
     }
 
     public var description: String { message }
+
+    /// Whether the two say the same: code, message, status and `Retry-After`. The causes are
+    /// not compared.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.status == rhs.status
+            && lhs.retryAfter == rhs.retryAfter
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(status)
+        hasher.combine(retryAfter)
+    }
 }
 
 extension ErrorCode where Domain == NetworkError {

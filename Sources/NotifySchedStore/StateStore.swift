@@ -26,7 +26,9 @@ public final class StateStore: Sendable {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError(.unavailable, "\(folder): cannot create the state folder: \(StateStore.describe(error))")
+            throw StoreError(
+                .unavailable, "\(folder): cannot create the state folder: \(StateStore.describe(error))",
+                underlyingError: error)
         }
         do {
             var configuration = GRDB.Configuration()
@@ -36,7 +38,9 @@ public final class StateStore: Sendable {
             // Set after opening: GRDB's own setup would otherwise run before it.
             try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
-            throw StoreError(.unavailable, "\(path): cannot open the state database: \(StateStore.describe(error))")
+            throw StoreError(
+                .unavailable, "\(path): cannot open the state database: \(StateStore.describe(error))",
+                underlyingError: error)
         }
         let migrator = StateStore.migrator
         do {
@@ -51,7 +55,9 @@ public final class StateStore: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.unavailable, "\(path): cannot prepare the state database: \(StateStore.describe(error))")
+            throw StoreError(
+                .unavailable, "\(path): cannot prepare the state database: \(StateStore.describe(error))",
+                underlyingError: error)
         }
     }
 
@@ -115,7 +121,7 @@ public final class StateStore: Sendable {
 
     /// The error of an access to the database at `path` that failed doing `what`.
     private static func failure(at path: String, _ what: String, _ error: any Error) -> StoreError {
-        StoreError(.failed, "\(path): cannot \(what): \(describe(error))")
+        StoreError(.failed, "\(path): cannot \(what): \(describe(error))", underlyingError: error)
     }
 
     /// The cause of `error` in words: SQLite's message, or the system's for a file error

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NotifySchedCore
 import NotifySchedStore
 import Testing
@@ -157,16 +158,33 @@ import Testing
         #expect(try store.sourceState("news") == SourceState(hasRun: true, lastChecked: now))
     }
 
-    @Test func unopenableDatabaseIsAClearError() throws {
+    /// The path of a new text file where a state database would be.
+    private func textFileWhereTheDatabaseGoes() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "notify-sched-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("state.sqlite").path
         try Data("this is not a database, it is a text file of some length".utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func unopenableDatabaseIsAClearError() throws {
+        let path = try textFileWhereTheDatabaseGoes()
         #expect {
             _ = try StateStore(path: path)
         } throws: { error in
             (error as? StoreError)?.code == .unavailable && (error as? StoreError)?.message.hasPrefix(path) == true
+        }
+    }
+
+    @Test func aStoreErrorKeepsSQLitesErrorWithItsResultCode() throws {
+        let path = try textFileWhereTheDatabaseGoes()
+        do {
+            _ = try StateStore(path: path)
+            Issue.record("a text file is not a state database")
+        } catch {
+            let cause = try #require(error.underlyingError as? DatabaseError, "the cause is kept: \(error)")
+            #expect(cause.resultCode == .SQLITE_NOTADB)
         }
     }
 }

@@ -95,7 +95,8 @@ public final class NotificationHandler {
         do {
             try showPrompt(about: occurrence, replacing: popupID)
         } catch {
-            throw CoreError(.cannotShow, "cannot show the prompt about \(occurrence.id) again: \(error)")
+            throw CoreError(
+                .cannotShow, "cannot show the prompt about \(occurrence.id) again: \(error)", underlyingError: error)
         }
     }
 
@@ -216,7 +217,8 @@ public final class NotificationHandler {
         CoreError(
             .cannotShow,
             policy.catalog.translated(
-                "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]))
+                "cannot show notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"]),
+            underlyingError: error)
     }
 
     /// Shows `occurrence` in place of its popup when that is still on screen: its entry changed
@@ -233,7 +235,8 @@ public final class NotificationHandler {
                 .scheduled(occurrence.id), with: { server in policy.scheduledPopup(for: occurrence, on: server) },
                 onResponse: { [weak self] response in self?.answeredOnScreen(response, for: occurrence) })
         } catch {
-            throw CoreError(.cannotShow, "cannot update notification \(occurrence.id): \(error)")
+            throw CoreError(
+                .cannotShow, "cannot update notification \(occurrence.id): \(error)", underlyingError: error)
         }
         onScreen[occurrence.id] = replaced ? occurrence : nil
         return replaced
@@ -333,7 +336,7 @@ public final class NotificationHandler {
             do {
                 try notifier.open(url)
             } catch {
-                outcome.failure = CoreError(.cannotOpen, "cannot open \(url): \(error)")
+                outcome.failure = CoreError(.cannotOpen, "cannot open \(url): \(error)", underlyingError: error)
                 return outcome
             }
             outcome.opened = url

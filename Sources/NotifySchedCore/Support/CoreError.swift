@@ -13,11 +13,28 @@ public struct CoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// Where in the feed, if known.
     public var location: FeedLocation
+    /// The error this one wraps, when another error was its cause (the desktop's, when a popup
+    /// could not be shown or a URL opened): kept as it was thrown.
+    public var underlyingError: (any Error)?
 
-    public init(_ code: Code, _ message: String, at location: FeedLocation = FeedLocation()) {
+    public init(
+        _ code: Code, _ message: String, at location: FeedLocation = FeedLocation(), underlyingError: (any Error)? = nil
+    ) {
         self.code = code
         self.message = message
         self.location = location
+        self.underlyingError = underlyingError
+    }
+
+    /// Whether the two say the same: code, message and place. The causes are not compared.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.location == rhs.location
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(location)
     }
 
     public var description: String {
@@ -132,6 +149,4 @@ extension ErrorCode where Domain == CoreError {
     public static var cannotSnooze: Self { Self(rawValue: "handling.cannot-snooze") }
     /// A translation catalog (`.mo` or `.po`) is too large, malformed, or not UTF-8.
     public static var invalidCatalog: Self { Self(rawValue: "catalog.invalid") }
-    /// A call on the control interface names no method, or its arguments are wrong or too large.
-    public static var badCall: Self { Self(rawValue: "control.bad-call") }
 }
