@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "notify-sched", targets: ["notify-sched"]),
         .library(name: "NotifySchedCore", targets: ["NotifySchedCore"]),
+        .library(name: "NotifySchedControl", targets: ["NotifySchedControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,14 @@ let package = Package(
         // Pure logic: feeds, schedule, time rules. No C, no I/O, no clock.
         .target(
             name: "NotifySchedCore",
+            swiftSettings: strictSettings
+        ),
+        // The control interface's wire, which the daemon serves and the CLI calls: its bus names and
+        // introspection data, the calls and their typed replies, the status and the listing. Pure
+        // values, like the core: the CLI reaches the daemon through it without linking the daemon.
+        .target(
+            name: "NotifySchedControl",
+            dependencies: ["NotifySchedCore"],
             swiftSettings: strictSettings
         ),
         // timerfd and malloc_trim, which glibc declares in headers `import Glibc` leaves out.
@@ -57,15 +66,15 @@ let package = Package(
         // Talking to the desktop: popups through libnotify, URLs through GIO. Owns the GLib main loop.
         .target(
             name: "NotifySchedDesktop",
-            dependencies: ["NotifySchedCore", "NotifySchedPlatform", "CLibnotify"],
+            dependencies: ["NotifySchedCore", "NotifySchedControl", "NotifySchedPlatform", "CLibnotify"],
             swiftSettings: strictSettings
         ),
         // The user-session daemon: feeds, the timer wheel, the ledger and the desktop, on one loop.
         .target(
             name: "NotifySchedDaemon",
             dependencies: [
-                "NotifySchedCore", "NotifySchedPlatform", "NotifySchedStore", "NotifySchedDesktop",
-                "NotifySchedNetwork",
+                "NotifySchedCore", "NotifySchedControl", "NotifySchedPlatform", "NotifySchedStore",
+                "NotifySchedDesktop", "NotifySchedNetwork",
             ],
             swiftSettings: strictSettings
         ),
@@ -91,6 +100,7 @@ let package = Package(
             name: "NotifySchedCommands",
             dependencies: [
                 "NotifySchedCore",
+                "NotifySchedControl",
                 "NotifySchedPlatform",
                 "NotifySchedStore",
                 "NotifySchedDesktop",
@@ -132,6 +142,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "NotifySchedControlTests",
+            dependencies: ["NotifySchedControl", "NotifySchedCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "NotifySchedFleetTests",
             dependencies: ["NotifySchedFleet", "NotifySchedCore"],
             swiftSettings: strictSettings
@@ -144,7 +159,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifySchedCommandsTests",
-            dependencies: ["NotifySchedCommands", "NotifySchedPlatform", "NotifySchedCore", "NotifySchedTesting"],
+            dependencies: [
+                "NotifySchedCommands", "NotifySchedControl", "NotifySchedPlatform", "NotifySchedCore",
+                "NotifySchedTesting",
+            ],
             swiftSettings: strictSettings
         ),
         // Test support: a real HTTP(S) portal on 127.0.0.1 (Python's http.server), test certificates,

@@ -13,7 +13,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "notify-sched-fuzz",
-            dependencies: ["CLibFuzzer", .product(name: "NotifySchedCore", package: "notify-sched")]
+            dependencies: [
+                "CLibFuzzer", .product(name: "NotifySchedCore", package: "notify-sched"),
+                .product(name: "NotifySchedControl", package: "notify-sched"),
+            ]
         ),
         // The declaration of libFuzzer's driver, which the toolchain's fuzzer runtime defines.
         .target(name: "CLibFuzzer"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
 import NotifySchedDesktop
 
@@ -27,9 +28,9 @@ struct EventCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let results = try RunningDaemon.call("PostEvent", [.string(name)]) else {
+        guard case .posted(let result) = try RunningDaemon.call(.postEvent(name: name)) else {
             throw CommandError(.failure, RunningDaemon.notRunning)
         }
-        for line in results.compactMap(\.string) { Output.standardOutput.write(line) }
+        Output.standardOutput.write(result)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedPlatform
@@ -70,13 +71,14 @@ struct HandleCommand: ParsableCommand {
         let asked = snooze.flatMap { try? ControlCall.snooze($0) }
         // A running daemon holds the popups and the state: it handles the id, unless this call
         // allows schemes of its own.
-        let (method, arguments): (String, [BusValue]) =
-            asked == nil
-            ? ("Handle", [.string(occurrenceID), .boolean(!noAlert)])
-            : ("Snooze", [.string(occurrenceID), .string(snooze ?? "")])
+        let call: ControlCall =
+            if let asked {
+                .snooze(occurrenceID: occurrenceID, asked)
+            } else {
+                .handle(occurrenceID: occurrenceID, showAlert: !noAlert)
+            }
         if feedOptions.allowedSchemes.isEmpty,
-            let results = try RunningDaemon.call(method, arguments, waits: asked == nil && !noAlert),
-            results.count == 2, let status = results[0].string, let report = results[1].string
+            case .handled(let status, let report) = try RunningDaemon.call(call, waits: asked == nil && !noAlert)
         {
             try Self.finish(status: status, report: report, id: id)
             return

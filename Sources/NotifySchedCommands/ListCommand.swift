@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDaemon
 import NotifySchedDesktop
 import NotifySchedPlatform
 import NotifySchedStore
@@ -170,28 +170,15 @@ struct ListCommand: ParsableCommand {
     /// The running daemon's listing of the entries `filter` keeps, from `--offset` on and
     /// `--limit` of them, asked for a page at a time; nil when no daemon runs.
     private func daemonListing(filter: ListingFilter) throws(CommandError) -> ScheduleListing? {
-        let filterJSON: String
-        do {
-            filterJSON = filter == .all ? "" : String(decoding: try JSONEncoder().encode(filter), as: UTF8.self)
-        } catch {
-            throw CommandError(.failure, "notify-sched: cannot encode the listing's filter: \(error)")
-        }
         var listing: ScheduleListing?
         while true {
             let listed = listing?.rows.count ?? 0
             let wanted = limit == 0 ? ControlCall.maximumListRows : min(limit - listed, ControlCall.maximumListRows)
-            guard
-                let results = try RunningDaemon.call(
-                    "List",
-                    [
-                        .unsigned(UInt32(clamping: upcoming)), .unsigned(UInt32(clamping: offset + listed)),
-                        .unsigned(UInt32(wanted)), .string(filterJSON),
-                    ])
-            else { break }
+            let call = ControlCall.list(upcoming: upcoming, offset: offset + listed, limit: wanted, filter: filter)
+            guard case .listed(let json, let total) = try RunningDaemon.call(call) else { break }
             let page: ScheduleListing
             do {
-                page = try ScheduleListing(
-                    json: results.first?.string ?? "", total: results.dropFirst().first?.unsigned.map(Int.init))
+                page = try ScheduleListing(json: json, total: total)
             } catch {
                 throw CommandError(.failure, "notify-sched: the daemon's listing is malformed: \(error)")
             }

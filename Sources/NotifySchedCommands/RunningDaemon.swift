@@ -1,5 +1,5 @@
+import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDaemon
 import NotifySchedDesktop
 
 /// The CLI's side of the daemon's control interface (`org.notify_sched.Daemon1`): commands that
@@ -8,19 +8,20 @@ enum RunningDaemon {
     /// How long a call that answers at once may take.
     static let promptTimeout = TimeSpan.seconds(25)
 
-    /// Calls `method` on the running daemon.
+    /// Makes `call` on the running daemon.
     ///
     /// - Parameter waits: The call answers only once the user acted (a prompt, `test --wait`),
     ///   so it has no timeout.
-    /// - Returns: The results, or nil when no daemon runs (nothing owns its name, or there is no
-    ///   session bus at all).
-    /// - Throws: `CommandError` when the daemon runs but the call failed.
-    static func call(_ method: String, _ arguments: [BusValue], waits: Bool = false) throws(CommandError) -> [BusValue]?
-    {
+    /// - Returns: The daemon's reply, or nil when no daemon runs (nothing owns its name, or there
+    ///   is no session bus at all).
+    /// - Throws: `CommandError` when the daemon runs but the call failed or its reply is malformed.
+    static func call(_ call: ControlCall, waits: Bool = false) throws(CommandError) -> ControlReply? {
+        let method = call.method.rawValue
+        let values: [ControlValue]
         do {
-            return try BusService.call(
-                Daemon.busName, path: Daemon.objectPath, interface: Daemon.interface, method: method,
-                arguments: arguments, timeout: waits ? nil : promptTimeout)
+            values = try BusService.call(
+                ControlInterface.busName, path: ControlInterface.objectPath, interface: ControlInterface.interface,
+                method: method, arguments: call.arguments, timeout: waits ? nil : promptTimeout)
         } catch let error as DesktopError where error.code == .noService || error.code == .noSessionBus {
             return nil
         } catch let error as DesktopError where error.code == .noReply && waits {
@@ -33,6 +34,11 @@ enum RunningDaemon {
                     ["cause": error.message]))
         } catch {
             throw CommandError(.failure, "notify-sched: the daemon's \(method) call failed: \(error)")
+        }
+        do {
+            return try ControlReply(call.method, values: values)
+        } catch {
+            throw CommandError(.failure, "notify-sched: \(error.message)")
         }
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDaemon
 import NotifySchedDesktop
 import NotifySchedPlatform
 
@@ -20,7 +20,7 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard let results = try RunningDaemon.call("Status", []), let text = results.first?.string else {
+        guard case .status(let text) = try RunningDaemon.call(.status) else {
             Output.standardOutput.write("daemon: not running")
             Output.standardOutput.write("notification server: \(Self.serverSummary())")
             throw CommandError(.failure, RunningDaemon.notRunning)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDaemon
 import NotifySchedDesktop
 import NotifySchedNetwork
 import NotifySchedPlatform
@@ -70,10 +70,7 @@ struct SyncCommand: ParsableCommand {
 
     /// Asks the running daemon to sync; nil when no daemon runs.
     private func syncThroughDaemon() throws(CommandError) -> (failed: Bool, report: String)? {
-        guard let results = try RunningDaemon.call("Sync", [], waits: true) else { return nil }
-        guard results.count == 2, let status = results[0].string, let report = results[1].string else {
-            throw CommandError(.failure, "notify-sched: the daemon's Sync answer is malformed")
-        }
+        guard case .synced(let status, let report) = try RunningDaemon.call(.sync, waits: true) else { return nil }
         return (status == "failed", report)
     }
 

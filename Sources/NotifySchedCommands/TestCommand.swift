@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedPlatform
@@ -222,20 +223,14 @@ struct TestCommand: ParsableCommand {
     /// command exits; false when no daemon runs. The title, body and button label are sent as
     /// this command made them, in the caller's language.
     private func testThroughDaemon(_ content: NotificationContent) throws(CommandError) -> Bool {
-        let delaySeconds = delay.flatMap(TimeSpan.parse).map { UInt32(clamping: $0.microseconds / 1_000_000) } ?? 0
-        let label = content.action.map { HandlingPolicy(catalog: Messages.catalog).actionLabel(of: $0) } ?? ""
-        let arguments: [BusValue] = [
-            .string(content.title), .string(content.body), .string(label), .string(actionURL ?? ""),
-            .string(urgency.rawValue), .string(content.icon ?? ""), .string(content.sound ?? ""),
-            .string(content.image ?? ""), .string(expireTime.map { "\($0)ms" } ?? ""), .boolean(markup),
-            .unsigned(delaySeconds), .boolean(wait),
-        ]
-        guard let results = try RunningDaemon.call("Test", arguments, waits: wait || delaySeconds > 0) else {
-            return false
+        let delay = delay.flatMap(TimeSpan.parse) ?? .zero
+        var content = content
+        if let action = content.action {
+            content.action?.label = HandlingPolicy(catalog: Messages.catalog).actionLabel(of: action)
         }
-        guard results.count == 3, let id = results[0].string, let status = results[1].string,
-            let report = results[2].string
-        else {
+        let call = ControlCall.test(content: content, delay: delay, wait: wait)
+        guard let reply = try RunningDaemon.call(call, waits: wait || delay > .zero) else { return false }
+        guard case .tested(let id, let status, let report) = reply else {
             throw CommandError(.failure, "notify-sched: the daemon's answer to Test is malformed")
         }
         if !id.isEmpty { Output.standardOutput.write("delivered: \(id)") }

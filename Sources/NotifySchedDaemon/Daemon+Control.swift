@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotifySchedControl
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedPlatform
@@ -7,122 +8,31 @@ import NotifySchedStore
 
 // The control interface on the session bus: what the CLI calls when a daemon runs.
 extension Daemon {
-    /// The control interface, as D-Bus introspection XML (`gdbus introspect --session --dest
-    /// org.notify_sched.Daemon --object-path /org/notify_sched/Daemon` shows it).
-    static let introspection = """
-        <node>
-          <interface name="org.notify_sched.Daemon1">
-            <!-- Posts a named event (iSmartNews patterns): returns what it showed, in words. -->
-            <method name="PostEvent">
-              <arg name="name" type="s" direction="in"/>
-              <arg name="result" type="s" direction="out"/>
-            </method>
-            <!-- A page of the schedule as JSON, as the list command prints it with its json flag: an
-                 array of the entries filter keeps, sorted by next occurrence, from position offset on,
-                 at most limit (1 to 1000) and at most about 1 MiB of them (always one when any is left);
-                 upcoming occurrences per entry (1 to 1000), each with its last delivery and state from
-                 the ledger. filter is empty, or a JSON object of the arrays sources (paths or URLs),
-                 states and ids (shell patterns). total is how many entries the filter keeps. -->
-            <method name="List">
-              <arg name="upcoming" type="u" direction="in"/>
-              <arg name="offset" type="u" direction="in"/>
-              <arg name="limit" type="u" direction="in"/>
-              <arg name="filter" type="s" direction="in"/>
-              <arg name="listing" type="s" direction="out"/>
-              <arg name="total" type="u" direction="out"/>
-            </method>
-            <!-- The daemon, the notification server and the sources with their health, as a JSON object. -->
-            <method name="Status">
-              <arg name="status" type="s" direction="out"/>
-            </method>
-            <!-- handleLocalNotification for a delivered occurrence: id is its occurrence id, or an
-                 entry id for the entry's latest delivered occurrence. Answers once handled (after
-                 the prompt when show_alert): status is handled, failed or unknown (the id names no
-                 occurrence notify-sched delivered, or an entry of several sources: nothing was
-                 done); report is what happened, a line each, or why the id names none. -->
-            <method name="Handle">
-              <arg name="id" type="s" direction="in"/>
-              <arg name="show_alert" type="b" direction="in"/>
-              <arg name="status" type="s" direction="out"/>
-              <arg name="report" type="s" direction="out"/>
-            </method>
-            <!-- Snoozes a delivered native or ZBiM occurrence: "Remind Me Later" at once, the
-                 occurrence coming back span (a duration: 10min, 1h, 2d) from now, or at 09:00 on
-                 the next day for tomorrow, instead of after the remind period. Answers as Handle
-                 does; failed for an iNotify or iSmartNews message, whose reminders follow their
-                 library. -->
-            <method name="Snooze">
-              <arg name="id" type="s" direction="in"/>
-              <arg name="span" type="s" direction="in"/>
-              <arg name="status" type="s" direction="out"/>
-              <arg name="report" type="s" direction="out"/>
-            </method>
-            <!-- Shows a test popup through the scheduled path, after delay_seconds. An empty
-                 action_url means no action, an empty action_label the default label; urgency is
-                 low, normal or critical; icon, sound (a sound-theme name) and image (an absolute
-                 path or file:// URI) are left out when empty; timeout is a duration (90s, 5min;
-                 0 for until it is closed), empty for the server's default; markup says the body
-                 is markup. Answers once it is shown, or with wait once it is acted on or closed:
-                 id is the occurrence id, status delivered, handled or failed, report what happened
-                 (the error when failed). -->
-            <method name="Test">
-              <arg name="title" type="s" direction="in"/>
-              <arg name="body" type="s" direction="in"/>
-              <arg name="action_label" type="s" direction="in"/>
-              <arg name="action_url" type="s" direction="in"/>
-              <arg name="urgency" type="s" direction="in"/>
-              <arg name="icon" type="s" direction="in"/>
-              <arg name="sound" type="s" direction="in"/>
-              <arg name="image" type="s" direction="in"/>
-              <arg name="timeout" type="s" direction="in"/>
-              <arg name="markup" type="b" direction="in"/>
-              <arg name="delay_seconds" type="u" direction="in"/>
-              <arg name="wait" type="b" direction="in"/>
-              <arg name="id" type="s" direction="out"/>
-              <arg name="status" type="s" direction="out"/>
-              <arg name="report" type="s" direction="out"/>
-            </method>
-            <!-- Checks every source now, ignoring periods; answers once all are checked: status is
-                 synced, or failed when a source failed; report says what changed, a line each. -->
-            <method name="Sync">
-              <arg name="status" type="s" direction="out"/>
-              <arg name="report" type="s" direction="out"/>
-            </method>
-          </interface>
-        </node>
-        """
-
     /// Answers a call on the control interface: the core decodes and checks it
     /// (`ControlCall`), the daemon carries it out.
     ///
     /// - Returns: The reply, or nil when the call is answered later (`BusCall.reply`).
     /// - Throws: `DaemonError` with `.badCall` for a call the core refused.
-    func answer(_ call: BusCall) throws -> [BusValue]? {
+    func answer(_ call: BusCall) throws -> [ControlValue]? {
         recordDeliveries()
-        let arguments = call.arguments.map { value -> ControlCall.Argument in
-            switch value {
-            case .string(let text): .string(text)
-            case .boolean(let flag): .boolean(flag)
-            case .unsigned(let number): .unsigned(number)
-            }
-        }
         let decoded: ControlCall
         do {
-            decoded = try ControlCall(method: call.method, arguments: arguments, urlPolicy: configuration.urlPolicy)
+            decoded = try ControlCall(
+                method: call.method, arguments: call.arguments, urlPolicy: configuration.urlPolicy)
         } catch {
-            throw DaemonError(.badCall, error.message)
+            throw DaemonError(.badCall, error.message, underlyingError: error)
         }
         let now = WallClock.now()
         switch decoded {
         case .postEvent(let name):
-            return [.string(postEvent(name, at: now))]
+            return ControlReply.posted(postEvent(name, at: now)).values
         case .list(let upcoming, let offset, let limit, let filter):
             let page = try listing(upcoming: upcoming, rows: offset..<offset + limit, filter: filter, at: now)
             // The whole schedule's next occurrences were sorted for it: a page leaves no growth behind.
             FreedMemory.release()
-            return [.string(page.json), .unsigned(UInt32(clamping: page.total))]
+            return ControlReply.listed(json: page.json, total: page.total).values
         case .status:
-            return [.string(try Self.json(status(at: now)))]
+            return ControlReply.status(json: try Self.json(status(at: now))).values
         case .handle(let id, let showAlert):
             handle(id, prompts: showAlert, call) { handler.handleLocalNotification($0, showAlert: showAlert) }
             return nil
@@ -134,10 +44,11 @@ extension Daemon {
             return nil
         case .sync:
             syncSources { reports in
-                call.reply([
-                    .string(reports.contains(where: \.failed) ? "failed" : "synced"),
-                    .string(reports.flatMap(\.lines).joined(separator: "\n")),
-                ])
+                call.reply(
+                    ControlReply.synced(
+                        status: reports.contains(where: \.failed) ? "failed" : "synced",
+                        report: reports.flatMap(\.lines).joined(separator: "\n")
+                    ).values)
             }
             return nil
         }
@@ -266,21 +177,22 @@ extension Daemon {
         do {
             lookup = OccurrenceLookup(name, candidates: try store.occurrences(named: name))
         } catch {
-            call.reply([.string("failed"), .string(error.message)])
+            call.reply(ControlReply.handled(status: "failed", report: error.message).values)
             return
         }
         guard case .found(let id) = lookup else {
-            call.reply([.string("unknown"), .string(lookup.problem(with: name, catalog: handler.policy.catalog) ?? "")])
+            let problem = lookup.problem(with: name, catalog: handler.policy.catalog) ?? ""
+            call.reply(ControlReply.handled(status: "unknown", report: problem).values)
             return
         }
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
         let token = waitForOutcome(of: id, answerOnly: true) { status, report in
-            call.reply([.string(status), .string(report)])
+            call.reply(ControlReply.handled(status: status, report: report).values)
         }
         guard act(LocalNotification(occurrenceID: id)) else {
             replies[token] = nil
             perform(.callGaveUp(token: token, occurrenceID: id), at: WallClock.now())
-            call.reply([.string("unknown"), .string("")])
+            call.reply(ControlReply.handled(status: "unknown", report: "").values)
             return
         }
         if prompts { recordPrompt(about: id) }
@@ -297,13 +209,13 @@ extension Daemon {
                 let id = try self.show(entry, of: DeliveredOccurrence.testSource, occurrence: now, at: now)
                 if wait {
                     self.waitForOutcome(of: id, answerOnly: false) { status, report in
-                        call.reply([.string(id), .string(status), .string(report)])
+                        call.reply(ControlReply.tested(id: id, status: status, report: report).values)
                     }
                 } else {
-                    call.reply([.string(id), .string("delivered"), .string("")])
+                    call.reply(ControlReply.tested(id: id, status: "delivered", report: "").values)
                 }
             } catch {
-                call.reply([.string(""), .string("failed"), .string(error.message)])
+                call.reply(ControlReply.tested(id: "", status: "failed", report: error.message).values)
             }
         }
         guard delay != .zero else { return show() }
@@ -344,7 +256,7 @@ extension Daemon {
 /// it must find the object there. Calls are answered on the loop, once the daemon runs.
 final class ControlObject {
     /// Answers a call; set once the daemon is ready, before its loop runs.
-    var answer: ((BusCall) throws -> [BusValue]?)?
+    var answer: ((BusCall) throws -> [ControlValue]?)?
     private var service: BusService?
 
     /// Exports the object on the session bus.
@@ -352,7 +264,9 @@ final class ControlObject {
     /// - Throws: `DaemonError` with `.unavailable` when the session bus cannot be reached.
     init() throws(DaemonError) {
         do {
-            service = try BusService(path: Daemon.objectPath, introspection: Daemon.introspection) { [weak self] call in
+            service = try BusService(
+                path: ControlInterface.objectPath, introspection: ControlInterface.introspection
+            ) { [weak self] call in
                 guard let self else { throw DaemonError(.unavailable, "the daemon is restarting; call again") }
                 guard let answer = self.answer else {
                     throw DaemonError(.unavailable, "the daemon is starting; call again")
@@ -360,7 +274,7 @@ final class ControlObject {
                 return try answer(call)
             }
         } catch {
-            throw DaemonError(.unavailable, "\(error)")
+            throw DaemonError(.unavailable, "\(error)", underlyingError: error)
         }
     }
 

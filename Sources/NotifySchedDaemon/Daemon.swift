@@ -1,3 +1,4 @@
+import NotifySchedControl
 import NotifySchedCore
 import NotifySchedDesktop
 import NotifySchedNetwork
@@ -16,12 +17,6 @@ import NotifySchedStore
 /// `SessionWatcher`. Delivery and clicks go through `NotificationHandler`, and what they change
 /// goes to the `StateStore`.
 public final class Daemon {
-    /// The daemon's well-known name on the session bus: owning it makes it the only one.
-    public static let busName = "org.notify_sched.Daemon"
-    /// The path of its control object.
-    public static let objectPath = "/org/notify_sched/Daemon"
-    /// The interface of its control object.
-    public static let interface = "org.notify_sched.Daemon1"
     /// How long a popup that could not be shown (no notification server) waits before a retry.
     static let retryDelay = OccurrencePlanner.retryDelay
     /// How old a popup a previous daemon left unanswered may be for a new daemon to take it over.
@@ -125,14 +120,15 @@ public final class Daemon {
         // and a second daemon leaves before it touches the state.
         control = try ControlObject()
         do {
-            guard try notifier.claimBusName(Self.busName) else {
+            guard try notifier.claimBusName(ControlInterface.busName) else {
                 throw DaemonError(
-                    .alreadyRunning, "another notify-sched daemon is already running (it owns \(Self.busName))")
+                    .alreadyRunning,
+                    "another notify-sched daemon is already running (it owns \(ControlInterface.busName))")
             }
         } catch let error as DaemonError {
             throw error
         } catch {
-            throw DaemonError(.unavailable, "\(error)")
+            throw DaemonError(.unavailable, "\(error)", underlyingError: error)
         }
         do {
             timer = try WallClockTimer()
@@ -146,7 +142,7 @@ public final class Daemon {
             loader = PortalFeedLoader(fetcher: fetcher, directories: paths)
         } catch {
             // Each of these errors describes itself by its message, naming the file or the cause.
-            throw DaemonError(.unavailable, "\(error)")
+            throw DaemonError(.unavailable, "\(error)", underlyingError: error)
         }
         followsSystemZone = environment["TZ"] == nil
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
@@ -247,7 +243,11 @@ public final class Daemon {
         recordDeliveries()
         store.finishBackgroundWrites()
         for call in delayedTests.values {
-            call.reply([.string(""), .string("failed"), .string("the daemon stopped before the test popup was shown")])
+            call.reply(
+                ControlReply.tested(
+                    id: "", status: "failed", report: "the daemon stopped before the test popup was shown"
+                )
+                .values)
         }
         delayedTests = [:]
         notifier.flushBus()

@@ -1,13 +1,8 @@
 import CLibnotify
+import NotifySchedControl
 import NotifySchedCore
 
-/// One argument of a bus call: D-Bus strings, booleans and unsigned integers are what the
-/// control interface uses.
-public enum BusValue: Equatable, Sendable {
-    case string(String)
-    case boolean(Bool)
-    case unsigned(UInt32)
-
+extension ControlValue {
     /// The value as a `GVariant` with a floating reference, for a reply or a call.
     fileprivate var variant: OpaquePointer? {
         switch self {
@@ -26,21 +21,6 @@ public enum BusValue: Equatable, Sendable {
         default: return nil
         }
     }
-
-    /// The text of a string value; nil for the other types.
-    public var string: String? {
-        if case .string(let text) = self { text } else { nil }
-    }
-
-    /// The value of a boolean; nil for the other types.
-    public var boolean: Bool? {
-        if case .boolean(let value) = self { value } else { nil }
-    }
-
-    /// The value of an unsigned integer; nil for the other types.
-    public var unsigned: UInt32? {
-        if case .unsigned(let value) = self { value } else { nil }
-    }
 }
 
 /// A method call that arrived on an exported object, answered once: at once by returning
@@ -49,10 +29,10 @@ public final class BusCall {
     /// The method's name.
     public let method: String
     /// Its arguments, in order.
-    public let arguments: [BusValue]
+    public let arguments: [ControlValue]
     private var invocation: OpaquePointer?
 
-    fileprivate init(method: String, arguments: [BusValue], invocation: OpaquePointer) {
+    fileprivate init(method: String, arguments: [ControlValue], invocation: OpaquePointer) {
         self.method = method
         self.arguments = arguments
         // GDBus hands the invocation over to the handler, which must complete it exactly once.
@@ -60,7 +40,7 @@ public final class BusCall {
     }
 
     /// Sends `results` as the method's out arguments. Later answers are ignored.
-    public func reply(_ results: [BusValue]) {
+    public func reply(_ results: [ControlValue]) {
         guard let invocation else { return }
         self.invocation = nil
         var children = results.map(\.variant)
@@ -91,7 +71,7 @@ public final class BusCall {
 /// with the error's description.
 public final class BusService {
     /// Handles one call: its results, or nil when `call` is answered later.
-    public typealias Handler = (_ call: BusCall) throws -> [BusValue]?
+    public typealias Handler = (_ call: BusCall) throws -> [ControlValue]?
 
     /// The D-Bus error name of a failed call.
     static let failedError = "org.notify_sched.Error.Failed"
@@ -158,26 +138,26 @@ public final class BusService {
         }
     }
 
-    /// The children of a tuple that are one of `BusValue`'s types.
-    private static func values(of tuple: OpaquePointer?) -> [BusValue] {
+    /// The children of a tuple that are one of `ControlValue`'s types.
+    private static func values(of tuple: OpaquePointer?) -> [ControlValue] {
         guard let tuple else { return [] }
         return (0..<g_variant_n_children(tuple)).compactMap { index in
             let child = g_variant_get_child_value(tuple, index)
             defer { g_variant_unref(child) }
-            return child.flatMap(BusValue.init)
+            return child.flatMap(ControlValue.init)
         }
     }
 
     /// Calls `method` of the object at `path` owned by `name` and returns its results (those of
-    /// `BusValue`'s types). A nil `timeout` waits as long as the call takes. Does not start
+    /// `ControlValue`'s types). A nil `timeout` waits as long as the call takes. Does not start
     /// anything when nothing owns `name` (no D-Bus activation).
     ///
     /// - Throws: `DesktopError` with `.noSessionBus` when there is no bus, `.noService` when
     ///   nothing owns `name`, or `.callFailed` when the call failed or timed out (the message
     ///   says why).
     public static func call(
-        _ name: String, path: String, interface: String, method: String, arguments: [BusValue], timeout: TimeSpan?
-    ) throws -> [BusValue] {
+        _ name: String, path: String, interface: String, method: String, arguments: [ControlValue], timeout: TimeSpan?
+    ) throws -> [ControlValue] {
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw DesktopError(.noSessionBus, "cannot reach the session bus: \(GLibValues.take(error))")

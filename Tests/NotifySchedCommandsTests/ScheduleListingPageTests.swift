@@ -1,5 +1,5 @@
+import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDaemon
 import NotifySchedPlatform
 import Testing
 

@@ -1,5 +1,6 @@
 import CLibFuzzer
 import Foundation
+import NotifySchedControl
 import NotifySchedCore
 
 /// The parser every input goes through, with a few real zones so `timeZone` and calendar
@@ -115,10 +116,10 @@ private let methods = ["PostEvent", "List", "Status", "Handle", "Test", "Sync", 
 /// A method and its arguments from bytes (`Fuzz/make_corpus.py` writes them): the method's
 /// index, then each argument as a kind byte (0 a string with a 2-byte little-endian length,
 /// 1 a boolean, 2 a 32-bit number) and its value.
-private func controlCall(from bytes: ArraySlice<UInt8>) -> (String, [ControlCall.Argument]) {
+private func controlCall(from bytes: ArraySlice<UInt8>) -> (String, [ControlValue]) {
     var rest = bytes
     let method = methods[Int(rest.popFirst() ?? 0) % methods.count]
-    var arguments: [ControlCall.Argument] = []
+    var arguments: [ControlValue] = []
     while let kind = rest.popFirst() {
         switch kind % 3 {
         case 0:

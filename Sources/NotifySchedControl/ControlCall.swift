@@ -1,4 +1,5 @@
 import Foundation
+import NotifySchedCore
 
 /// A call on the daemon's control interface (`org.notify_sched.Daemon1`), decoded and checked:
 /// what a local client may ask, with every value bounded before the daemon acts on it.
@@ -25,11 +26,15 @@ public enum ControlCall: Sendable, Equatable {
     /// `Sync()`.
     case sync
 
-    /// A call's argument, as D-Bus carries it.
-    public enum Argument: Sendable, Equatable {
-        case string(String)
-        case boolean(Bool)
-        case unsigned(UInt32)
+    /// The interface's methods, by their names on the bus.
+    public enum Method: String, Sendable, CaseIterable {
+        case postEvent = "PostEvent"
+        case list = "List"
+        case status = "Status"
+        case handle = "Handle"
+        case snooze = "Snooze"
+        case test = "Test"
+        case sync = "Sync"
     }
 
     /// The most occurrences per entry `List` returns (`list --upcoming` has the same bound).
@@ -51,14 +56,17 @@ public enum ControlCall: Sendable, Equatable {
 
     /// Decodes a call of `method` with `arguments`; a test popup's URL must pass `urlPolicy`.
     ///
-    /// - Throws: `CoreError` with `.badCall` naming the method and what is wrong.
-    public init(method: String, arguments: [Argument], urlPolicy: URLPolicy) throws(CoreError) {
+    /// - Throws: `ControlError` with `.badCall` naming the method and what is wrong.
+    public init(method: String, arguments: [ControlValue], urlPolicy: URLPolicy) throws(ControlError) {
+        guard let known = Method(rawValue: method) else {
+            throw ControlError(.badCall, "the control interface has no method \(QuotedInput.quoted(method))")
+        }
         let wrong = Self.bad(method, "wrong arguments (see the introspection data)")
-        switch method {
-        case "PostEvent":
+        switch known {
+        case .postEvent:
             guard arguments.count == 1, case .string(let name) = arguments[0] else { throw wrong }
             self = .postEvent(name: try Self.name(name, "the event name", of: method))
-        case "List":
+        case .list:
             guard arguments.count == 4, case .unsigned(let upcoming) = arguments[0],
                 case .unsigned(let offset) = arguments[1], case .unsigned(let limit) = arguments[2],
                 case .string(let filter) = arguments[3]
@@ -72,18 +80,18 @@ public enum ControlCall: Sendable, Equatable {
             self = .list(
                 upcoming: Int(upcoming), offset: Int(offset), limit: Int(limit),
                 filter: try Self.listingFilter(filter, of: method))
-        case "Status":
+        case .status:
             guard arguments.isEmpty else { throw wrong }
             self = .status
-        case "Handle":
+        case .handle:
             guard arguments.count == 2, case .string(let id) = arguments[0], case .boolean(let showAlert) = arguments[1]
             else { throw wrong }
             self = .handle(occurrenceID: try Self.name(id, "the id", of: method), showAlert: showAlert)
-        case "Snooze":
+        case .snooze:
             guard arguments.count == 2, case .string(let id) = arguments[0], case .string(let text) = arguments[1]
             else { throw wrong }
             self = .snooze(occurrenceID: try Self.name(id, "the id", of: method), try Self.snooze(text))
-        case "Test":
+        case .test:
             let texts = arguments.prefix(9).compactMap { if case .string(let text) = $0 { text } else { nil } }
             guard arguments.count == 12, texts.count == 9, case .boolean(let markup) = arguments[9],
                 case .unsigned(let delay) = arguments[10], case .boolean(let wait) = arguments[11]
@@ -92,15 +100,62 @@ public enum ControlCall: Sendable, Equatable {
                 content: try Self.testContent(texts, markup: markup, urlPolicy: urlPolicy),
                 delay: try Self.delay(delay),
                 wait: wait)
-        case "Sync":
+        case .sync:
             guard arguments.isEmpty else { throw wrong }
             self = .sync
-        default:
-            throw CoreError(.badCall, "the control interface has no method \(QuotedInput.quoted(method))")
         }
     }
 
-    private static func name(_ text: String, _ what: String, of method: String) throws(CoreError) -> String {
+    /// The method it calls.
+    public var method: Method {
+        switch self {
+        case .postEvent: .postEvent
+        case .list: .list
+        case .status: .status
+        case .handle: .handle
+        case .snooze: .snooze
+        case .test: .test
+        case .sync: .sync
+        }
+    }
+
+    /// Its arguments as the bus carries them, which `init(method:arguments:urlPolicy:)` reads back.
+    public var arguments: [ControlValue] {
+        switch self {
+        case .postEvent(let name):
+            return [.string(name)]
+        case .list(let upcoming, let offset, let limit, let filter):
+            let filterJSON =
+                filter == .all
+                ? "" : (try? JSONEncoder().encode(filter)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return [
+                .unsigned(UInt32(clamping: upcoming)), .unsigned(UInt32(clamping: offset)),
+                .unsigned(UInt32(clamping: limit)), .string(filterJSON),
+            ]
+        case .status, .sync:
+            return []
+        case .handle(let id, let showAlert):
+            return [.string(id), .boolean(showAlert)]
+        case .snooze(let id, let snooze):
+            let span =
+                switch snooze {
+                case .after(let span): "\(span.microseconds / 1_000_000)s"
+                case .tomorrowMorning: "tomorrow"
+                }
+            return [.string(id), .string(span)]
+        case .test(let content, let delay, let wait):
+            let texts = [
+                content.title, content.body, content.action?.label ?? "", content.action?.url.string ?? "",
+                content.urgency.rawValue, content.icon ?? "", content.sound ?? "", content.image ?? "",
+                content.timeout.map { "\($0.microseconds / 1000)ms" } ?? "",
+            ]
+            return texts.map(ControlValue.string) + [
+                .boolean(content.markup), .unsigned(UInt32(clamping: delay.microseconds / 1_000_000)), .boolean(wait),
+            ]
+        }
+    }
+
+    private static func name(_ text: String, _ what: String, of method: String) throws(ControlError) -> String {
         guard !text.isEmpty else { throw bad(method, "\(what) is empty") }
         guard text.utf8.count <= maximumNameBytes else {
             throw bad(method, "\(what) is longer than \(maximumNameBytes) bytes")
@@ -110,7 +165,7 @@ public enum ControlCall: Sendable, Equatable {
 
     /// A `List` call's filter: empty for none, or a JSON object with the arrays `sources`,
     /// `states` and `ids` (each optional), of at most `maximumFilterItems` names each.
-    private static func listingFilter(_ text: String, of method: String) throws(CoreError) -> ListingFilter {
+    private static func listingFilter(_ text: String, of method: String) throws(ControlError) -> ListingFilter {
         guard !text.isEmpty else { return .all }
         struct Lists: Decodable {
             var sources: [String]?
@@ -146,7 +201,7 @@ public enum ControlCall: Sendable, Equatable {
     /// icon, sound, image and timeout (empty for none, or the server's default).
     private static func testContent(
         _ texts: [String], markup: Bool, urlPolicy: URLPolicy
-    ) throws(CoreError) -> NotificationContent {
+    ) throws(ControlError) -> NotificationContent {
         let (title, body, label, url, urgencyName) = (texts[0], texts[1], texts[2], texts[3], texts[4])
         let (icon, sound, image, timeoutText) = (texts[5], texts[6], texts[7], texts[8])
         let names = [
@@ -175,7 +230,7 @@ public enum ControlCall: Sendable, Equatable {
                 action = NotificationAction(
                     label: label.isEmpty ? nil : label, url: try ActionURL(url, policy: urlPolicy))
             } catch {
-                throw bad("Test", error.message)
+                throw bad("Test", error.message, underlyingError: error)
             }
         }
         return NotificationContent(
@@ -185,7 +240,7 @@ public enum ControlCall: Sendable, Equatable {
 
     /// A snooze: `tomorrow`, or a duration (`10min`, `1h`, `2d`) of at least a second and at
     /// most a year (`Snooze`).
-    public static func snooze(_ text: String) throws(CoreError) -> Snooze {
+    public static func snooze(_ text: String) throws(ControlError) -> Snooze {
         guard let snooze = Snooze(parsing: text) else {
             throw bad(
                 "Snooze",
@@ -195,7 +250,7 @@ public enum ControlCall: Sendable, Equatable {
         return snooze
     }
 
-    private static func delay(_ seconds: UInt32) throws(CoreError) -> TimeSpan {
+    private static func delay(_ seconds: UInt32) throws(ControlError) -> TimeSpan {
         let delay = TimeSpan.seconds(Int64(seconds))
         guard delay <= maximumTestDelay else {
             throw bad("Test", "delay_seconds must be at most \(maximumTestDelay.seconds) (a day)")
@@ -203,7 +258,7 @@ public enum ControlCall: Sendable, Equatable {
         return delay
     }
 
-    private static func bad(_ method: String, _ what: String) -> CoreError {
-        CoreError(.badCall, "\(method): \(what)")
+    private static func bad(_ method: String, _ what: String, underlyingError: (any Error)? = nil) -> ControlError {
+        ControlError(.badCall, "\(method): \(what)", underlyingError: underlyingError)
     }
 }

@@ -11,6 +11,14 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var specVersion: String
         /// Sorted.
         public var capabilities: [String]
+
+        public init(name: String, vendor: String, version: String, specVersion: String, capabilities: [String]) {
+            self.name = name
+            self.vendor = vendor
+            self.version = version
+            self.specVersion = specVersion
+            self.capabilities = capabilities
+        }
     }
 
     /// One followed feed.
@@ -23,6 +31,13 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var entries: Int
         /// How its checks fare.
         public var health: SourceHealthReport
+
+        public init(location: String, dialect: String?, entries: Int, health: SourceHealthReport) {
+            self.location = location
+            self.dialect = dialect
+            self.entries = entries
+            self.health = health
+        }
     }
 
     /// A popup on screen waiting for an answer: `notify-sched handle` takes its occurrence id.
@@ -33,6 +48,14 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var title: String
         /// The popup shown when it fell due, or the prompt `handle` asks with.
         public var role: PopupRole
+
+        public init(occurrenceID: String, entryID: String, source: String, title: String, role: PopupRole) {
+            self.occurrenceID = occurrenceID
+            self.entryID = entryID
+            self.source = source
+            self.title = title
+            self.role = role
+        }
     }
 
     /// The daemon's process id.
@@ -55,6 +78,21 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
     /// (popups due together share one), plus feed checks, retries and clock changes; nil from
     /// a daemon older than this field.
     public var timerWakeUps: Int?
+
+    public init(
+        pid: Int32, version: String, startedAt: String, server: Server?, sources: [Source], pending: Int,
+        nextDeadline: String?, onScreen: [OnScreen]?, timerWakeUps: Int?
+    ) {
+        self.pid = pid
+        self.version = version
+        self.startedAt = startedAt
+        self.server = server
+        self.sources = sources
+        self.pending = pending
+        self.nextDeadline = nextDeadline
+        self.onScreen = onScreen
+        self.timerWakeUps = timerWakeUps
+    }
 
     /// The most popups `onScreen` lists, so that the reply stays small whatever is on screen.
     public static let onScreenLimit = 200

@@ -1,3 +1,4 @@
+import NotifySchedControl
 import NotifySchedCore
 import Testing
 
@@ -5,17 +6,19 @@ import Testing
     /// A `Test` call's twelve arguments: `texts` by name over empty strings, then markup, delay and wait.
     private func test(
         _ texts: [String: String], markup: Bool = false, delay: UInt32 = 0, wait: Bool = false
-    ) -> [ControlCall.Argument] {
+    ) -> [ControlValue] {
         ["title", "body", "label", "url", "urgency", "icon", "sound", "image", "timeout"].map {
             .string(texts[$0] ?? "")
         } + [.boolean(markup), .unsigned(delay), .boolean(wait)]
     }
 
-    private func decode(_ method: String, _ arguments: [ControlCall.Argument]) -> Result<ControlCall, CoreError> {
-        Result { () throws(CoreError) in try ControlCall(method: method, arguments: arguments, urlPolicy: URLPolicy()) }
+    private func decode(_ method: String, _ arguments: [ControlValue]) -> Result<ControlCall, ControlError> {
+        Result { () throws(ControlError) in
+            try ControlCall(method: method, arguments: arguments, urlPolicy: URLPolicy())
+        }
     }
 
-    private func refusal(_ method: String, _ arguments: [ControlCall.Argument]) -> String? {
+    private func refusal(_ method: String, _ arguments: [ControlValue]) -> String? {
         guard case .failure(let error) = decode(method, arguments) else { return nil }
         #expect(error.code == .badCall)
         return error.message
