@@ -93,11 +93,13 @@ private func fuzzFeed(_ bytes: [UInt8]) {
         _ = entry.trigger.lastOccurrence(before: now, userZone: zone)
         _ = OccurrencePlan(for: entry, settledThrough: now - .days(30), now: now, context: context)
     }
+    // A desktop that opens whatever a feed may name, as the daemon's source events find it.
+    let everyScheme = URLHandlers(schemes: URLPolicy().allowedSchemes)
     var memory = SourceMemory()
     for event in [SourceEvent.session("session:start", countsAsRun: true), .posted("deploy"), .manualCheck] {
         let plan = SourceEventPlan(
             event, schedule: schedule, memory: memory, settings: INotifySettings(), location: "fuzz",
-            waiting: PopupQueue(), onScreen: false, canOpen: { _ in true }, now: now)
+            waiting: PopupQueue(), onScreen: false, urlHandlers: everyScheme, now: now)
         if let check = plan.check { memory.check = check }
         if let news = plan.news { memory.news = news }
     }
