@@ -22,7 +22,7 @@ extension Daemon {
         } catch {
             throw DaemonError(.badCall, error.message, underlyingError: error)
         }
-        let now = WallClock.now()
+        let now = clock()
         switch decoded {
         case .postEvent(let name):
             return ControlReply.posted(postEvent(name, at: now)).values
@@ -34,16 +34,16 @@ extension Daemon {
         case .status:
             return ControlReply.status(json: try Self.json(status(at: now))).values
         case .handle(let id, let showAlert):
-            handle(id, prompts: showAlert, call) { handler.handleLocalNotification($0, showAlert: showAlert) }
+            handle(id, prompts: showAlert, call, at: now) { handler.handleLocalNotification($0, showAlert: showAlert) }
             return nil
         case .snooze(let id, let snooze):
-            handle(id, prompts: false, call) { handler.snooze($0, snooze) }
+            handle(id, prompts: false, call, at: now) { handler.snooze($0, snooze) }
             return nil
         case .test(let content, let delay, let wait):
-            test(content, after: delay, wait: wait, call)
+            test(content, after: delay, wait: wait, call, at: now)
             return nil
         case .sync:
-            syncSources { reports in
+            syncSources(at: now) { reports in
                 call.reply(
                     ControlReply.synced(
                         status: reports.contains(where: \.failed) ? "failed" : "synced",
@@ -169,9 +169,9 @@ extension Daemon {
     /// Runs `act` (`handleLocalNotification`, or a snooze) for the occurrence `name` names (an
     /// occurrence id, or an entry id for its latest delivered occurrence) and answers `call` when
     /// the outcome is known; `unknown`, with the reason, when it names none. `prompts` says that
-    /// `act` asks first.
+    /// `act` asks first. The call came at `now`.
     private func handle(
-        _ name: String, prompts: Bool, _ call: BusCall, _ act: (LocalNotification) -> Bool
+        _ name: String, prompts: Bool, _ call: BusCall, at now: Instant, _ act: (LocalNotification) -> Bool
     ) {
         let lookup: OccurrenceLookup
         do {
@@ -186,62 +186,46 @@ extension Daemon {
             return
         }
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
-        let token = waitForOutcome(of: id, answerOnly: true) { status, report in
-            call.reply(ControlReply.handled(status: status, report: report).values)
-        }
+        let token = keepReply(to: call) { ControlReply.handled(status: $1, report: $2) }
+        perform(.callWaits(token: token, occurrenceID: id, answerOnly: true), at: now)
         guard act(LocalNotification(occurrenceID: id)) else {
             replies[token] = nil
-            perform(.callGaveUp(token: token, occurrenceID: id), at: WallClock.now())
+            perform(.callGaveUp(token: token, occurrenceID: id), at: now)
             call.reply(ControlReply.handled(status: "unknown", report: "").values)
             return
         }
-        if prompts { recordPrompt(about: id) }
+        if prompts { recordPrompt(about: id, at: now) }
     }
 
-    /// Shows a test popup of `content` after `delay`, and answers `call` once it is shown (or,
-    /// with `wait`, once it is acted on or closed).
-    private func test(_ content: NotificationContent, after delay: TimeSpan, wait: Bool, _ call: BusCall) {
+    /// Has the core show a test popup of `content` after `delay` from `now`, on its own timer,
+    /// and answer `call` once it is shown (or, with `wait`, once it is acted on or closed).
+    private func test(
+        _ content: NotificationContent, after delay: TimeSpan, wait: Bool, _ call: BusCall, at now: Instant
+    ) {
         let entryID = "test-" + String(UInt32.random(in: .min ... .max), radix: 16)
         let entry = ScheduleEntry(id: entryID, dialect: .native, content: content, trigger: .immediate)
-        let show = { [unowned self] in
-            let now = WallClock.now()
-            do throws(CoreError) {
-                let id = try self.show(entry, of: DeliveredOccurrence.testSource, occurrence: now, at: now)
-                if wait {
-                    self.waitForOutcome(of: id, answerOnly: false) { status, report in
-                        call.reply(ControlReply.tested(id: id, status: status, report: report).values)
-                    }
-                } else {
-                    call.reply(ControlReply.tested(id: id, status: "delivered", report: "").values)
-                }
-            } catch {
-                call.reply(ControlReply.tested(id: "", status: "failed", report: error.message).values)
-            }
-        }
-        guard delay != .zero else { return show() }
-        let token = nextCallToken
-        nextCallToken += 1
-        delayedTests[token] = call
-        log.info("a test popup is due at \((WallClock.now() + delay).rfc3339)")
-        notifier.after(delay) { [unowned self] in
-            guard delayedTests.removeValue(forKey: token) != nil else { return }
-            show()
-        }
+        let token = keepReply(to: call) { ControlReply.tested(id: $0, status: $1, report: $2) }
+        if delay > .zero { log.info("a test popup is due at \((now + delay).rfc3339)") }
+        perform(.testRequested(token: token, entry: entry, due: now + delay, wait: wait), at: now)
     }
 
-    /// Has the core keep a control call waiting for the outcome of `occurrenceID`, answered
-    /// with `reply`; with `answerOnly`, the scheduled popup's closing does not end the wait.
+    /// Keeps how to answer `call` (`replies`) under a new token: with the reply `answer` makes
+    /// of the occurrence id, the status and the report the core answers it with.
     ///
     /// - Returns: The call's token.
-    @discardableResult
-    private func waitForOutcome(
-        of occurrenceID: String, answerOnly: Bool, reply: @escaping (String, String) -> Void
+    private func keepReply(
+        to call: BusCall,
+        _ answer: @escaping (_ occurrenceID: String, _ status: String, _ report: String) -> ControlReply
     ) -> Int {
-        let token = nextCallToken
-        nextCallToken += 1
-        replies[token] = reply
-        perform(.callWaits(token: token, occurrenceID: occurrenceID, answerOnly: answerOnly), at: WallClock.now())
+        let token = newCallToken()
+        replies[token] = { call.reply(answer($0, $1, $2).values) }
         return token
+    }
+
+    /// A token no control call kept waiting has had.
+    func newCallToken() -> Int {
+        defer { nextCallToken += 1 }
+        return nextCallToken
     }
 
     private static func json(_ value: some Encodable) throws -> String {

@@ -105,13 +105,13 @@ extension Daemon {
     }
 
     /// Writes the deliveries shown since the last write to the ledger, in one transaction in
-    /// the background, unless a popup is due within `ledgerWriteGap` of now (`nextWakeUp`) and
+    /// the background, unless a popup is due within `ledgerWriteGap` of `now` (`nextWakeUp`) and
     /// not too many wait: the loop goes on while SQLite syncs the file, and whatever reads or
     /// writes the store next waits for the write.
-    func recordDeliveriesInBackground(unlessDueBy nextWakeUp: Instant?) {
+    func recordDeliveriesInBackground(unlessDueBy nextWakeUp: Instant?, at now: Instant) {
         guard !unrecordedDeliveries.isEmpty else { return }
         if let nextWakeUp, unrecordedDeliveries.count < Self.unrecordedLimit,
-            nextWakeUp - WallClock.now() <= Self.ledgerWriteGap
+            nextWakeUp - now <= Self.ledgerWriteGap
         {
             return
         }
@@ -166,19 +166,19 @@ extension Daemon {
                 log.error(error.message)
                 continue
             }
-            recordPrompt(about: occurrence.id)
+            recordPrompt(about: occurrence.id, at: now)
             log.info("took over the prompt about \(occurrence.entryID) (\(occurrence.id))")
         }
     }
 
-    /// Stores the server's id of the prompt about `occurrenceID`, when one is on screen, so that
-    /// a restarted daemon takes it over.
-    func recordPrompt(about occurrenceID: String) {
+    /// Stores the server's id of the prompt about `occurrenceID`, on screen since `now`, when
+    /// one is, so that a restarted daemon takes it over.
+    func recordPrompt(about occurrenceID: String, at now: Instant) {
         guard let popupID = notifier.popupIDs[.prompt(occurrenceID)], let server = notifier.serverInstance else {
             return
         }
         do {
-            try store.recordPrompt(about: occurrenceID, popupID: popupID, server: server, at: WallClock.now())
+            try store.recordPrompt(about: occurrenceID, popupID: popupID, server: server, at: now)
         } catch {
             log.error(error.message)
         }
@@ -204,8 +204,8 @@ extension Daemon {
     }
 
     /// Records the ids a new notification server gave the popups and prompts still waiting
-    /// for an answer, which the notifier showed there again.
-    func recordPopupIDs() {
+    /// for an answer, which the notifier showed there again at `now`.
+    func recordPopupIDs(at now: Instant) {
         for (key, popupID) in notifier.popupIDs {
             switch key.role {
             case .scheduled:
@@ -215,7 +215,7 @@ extension Daemon {
                     log.error(error.message)
                 }
             case .prompt:
-                recordPrompt(about: key.occurrenceID)
+                recordPrompt(about: key.occurrenceID, at: now)
             }
         }
     }
@@ -237,7 +237,7 @@ extension Daemon {
     /// answer to the core, which names the control calls to answer.
     func handled(_ outcome: HandlingOutcome) {
         if let failure = outcome.failure { log.error(failure.message) }
-        let now = WallClock.now()
+        let now = clock()
         var occurrence: Instant?
         do {
             try store.recordHandling(outcome, at: now)

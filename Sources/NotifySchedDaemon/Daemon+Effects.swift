@@ -20,7 +20,7 @@ extension Daemon {
         if !onTime { recordDeliveries() }
         carryOut(core.handle(event, at: now), at: now, leavingAnswers: onTime)
         armTimer()
-        recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp)
+        recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp, at: now)
     }
 
     /// Carries out the core's effects in order. How a popup's showing went goes back to the
@@ -49,9 +49,10 @@ extension Daemon {
                     shown += answered(dues, results, at: now)
                 } else {
                     // Later, from the loop: an event of its own.
-                    answered(dues, results, at: coreTime(of: WallClock.now()))
+                    let now = coreTime(of: clock())
+                    answered(dues, results, at: now)
                     armTimer()
-                    recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp)
+                    recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp, at: now)
                 }
             }
             if leavingAnswers { answeredHere = false } else { notifier.awaitAnswers() }
@@ -91,7 +92,7 @@ extension Daemon {
             case .takeManualCheck:
                 shown += sourceEvent(.manualCheck, sources: Array(sources.indices), at: now).shown
             case .startCheck(let index):
-                startCheck(of: index)
+                startCheck(of: index, at: now)
             case .saveHealth(let health):
                 saveHealth(health)
             case .answerSync(let token, let reports):
@@ -104,8 +105,14 @@ extension Daemon {
                 shown += storeChoice(plan, source: index, at: now)
             case .pruneLedger(let cutOff):
                 pruneLedger(before: cutOff)
-            case .answerCalls(let tokens, let status, let report):
-                for token in tokens { replies.removeValue(forKey: token)?(status, report) }
+            case .answerCalls(let tokens, let occurrenceID, let status, let report):
+                for token in tokens { replies.removeValue(forKey: token)?(occurrenceID, status, report) }
+            case .showTest(let token, let entry):
+                let result = Result { () throws(CoreError) in
+                    try show(entry, of: DeliveredOccurrence.testSource, occurrence: now, at: now)
+                }
+                if case .success(let id) = result { shown.append(id) }
+                shown += carryOut(core.handle(.testShown(token: token, result), at: now), at: now)
             }
         }
         showTogether(leavingAnswers: leavingAnswers)

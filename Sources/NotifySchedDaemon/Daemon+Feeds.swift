@@ -38,8 +38,7 @@ extension Daemon {
     ///
     /// A cached copy is set aside while the start reads it and plans its entries, and restored
     /// once that went through: a copy that crashed a start is not read by the next one.
-    func loadSources() {
-        let now = WallClock.now()
+    func loadSources(at now: Instant) {
         var startingFrom: [String] = []
         let checked = sources.indices.filter { core.polling.sources[$0].isChecked }
         let toRead = checked.filter { !sources[$0].isURL || setAsideCachedCopy(of: $0, startingFrom: &startingFrom) }

@@ -17,17 +17,16 @@ struct CheckResult: Sendable {
 extension Daemon {
     /// Checks every source now, ignoring periods and backoff, and calls `answer` on the loop with
     /// what each check found once all are done (`notify-sched sync`).
-    func syncSources(answer: @escaping ([SourceCheckReport]) -> Void) {
-        let token = nextCallToken
-        nextCallToken += 1
+    func syncSources(at now: Instant, answer: @escaping ([SourceCheckReport]) -> Void) {
+        let token = newCallToken()
         syncReplies[token] = answer
-        perform(.syncRequested(token: token), at: WallClock.now())
+        perform(.syncRequested(token: token), at: now)
     }
 
     /// The loop's side of the mailbox: hands the core every check the workers finished.
     func checkResultsArrived() {
         for result in checkResults.take() {
-            let now = WallClock.now()
+            let now = clock()
             for warning in result.feed.warnings { log.warning("warning: \(warning)") }
             perform(
                 .checkFinished(source: result.source, outcome(of: result.feed, source: result.source, at: now)),
@@ -35,9 +34,10 @@ extension Daemon {
         }
     }
 
-    /// Checks source `index` on a worker thread of its own; a thread that cannot start is a
+    /// Checks source `index` on a worker thread of its own, as of `now`, the instant the core
+    /// asked for it (a cached copy's age counts from then); a thread that cannot start is a
     /// failed check, which comes back through the mailbox like the others.
-    func startCheck(of index: Int) {
+    func startCheck(of index: Int, at now: Instant) {
         let location = sources[index].location
         let publicKey = sources[index].publicKey
         let loader = loader
@@ -46,7 +46,7 @@ extension Daemon {
         do {
             try WorkerThread.start {
                 let feed = loader.load(
-                    location, publicKey: publicKey, parser: parser, now: WallClock.now(), allowCacheFallback: false)
+                    location, publicKey: publicKey, parser: parser, now: now, allowCacheFallback: false)
                 mailbox.post(CheckResult(source: index, feed: feed))
             }
         } catch {
@@ -94,7 +94,7 @@ extension Daemon {
             for path in [source.location] + (source.publicKey == nil ? [] : [source.location + ".sig"]) {
                 let watched = watchedFiles.watch(path) { [unowned self] in
                     log.info("\(source.location): changed on disk; reading it again")
-                    perform(.sourceFileChanged(source: index), at: WallClock.now())
+                    perform(.sourceFileChanged(source: index), at: clock())
                 }
                 if !watched { log.warning("\(path): cannot be watched; edits are seen at its next check") }
             }

@@ -7,12 +7,12 @@ extension Daemon {
     /// Starts watching the session: each change is handled on the loop.
     func watchSession() {
         session.onStatus = { [unowned self] status in self.log.info("\(status)") }
-        session.onResume = { [unowned self] in self.resumed(at: WallClock.now()) }
+        session.onResume = { [unowned self] in self.resumed(at: self.clock()) }
         session.onUnlock = { [unowned self] in
             self.log.info("the screen was unlocked")
-            self.sessionEvent("session:unlock", countsAsRun: false, at: WallClock.now())
+            self.sessionEvent("session:unlock", countsAsRun: false, at: self.clock())
         }
-        session.onZoneChange = { [unowned self] name in self.zoneChanged(to: name, at: WallClock.now()) }
+        session.onZoneChange = { [unowned self] name in self.zoneChanged(to: name, at: self.clock()) }
         session.start()
     }
 

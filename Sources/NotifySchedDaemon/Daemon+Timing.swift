@@ -27,7 +27,7 @@ extension Daemon {
     }
 
     func timerWoke() {
-        let now = WallClock.now()
+        let now = clock()
         let event = timer.acknowledge()
         if event == .clockChanged {
             log.notice("the clock changed; planning again")

@@ -68,16 +68,16 @@ public final class Daemon {
             zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone,
             dialect: sources[index].dialect)
     }
-    let startedAt = WallClock.now()
-    /// How to answer each control call the core has waiting for an occurrence's outcome, by
-    /// its token (`DaemonEvent.callWaits`): each takes the status and the report.
-    var replies: [Int: (_ status: String, _ report: String) -> Void] = [:]
+    /// When the daemon started.
+    let startedAt: Instant
+    /// The wall clock: read once per event, when the loop takes it, and never by a decision.
+    let clock: @Sendable () -> Instant
+    /// How to answer each control call the core has waiting (`DaemonEvent.callWaits`,
+    /// `.testRequested`), by its token: each takes the occurrence id, the status and the report.
+    var replies: [Int: (_ occurrenceID: String, _ status: String, _ report: String) -> Void] = [:]
     /// How to answer each `Sync` call the core has waiting for its checks, by its token
     /// (`DaemonEvent.syncRequested`).
     var syncReplies: [Int: ([SourceCheckReport]) -> Void] = [:]
-    /// The `Test` calls whose popup waits for its delay, by token: answered at stop if it has
-    /// not been shown by then.
-    var delayedTests: [Int: BusCall] = [:]
     /// The token the next waiting control call gets.
     var nextCallToken = 0
     /// The recurring entries the start begins to follow (`DaemonEffect.follow`), stored once
@@ -107,12 +107,15 @@ public final class Daemon {
     ///   - configurationSource: The file `configuration` came from and how to read it again, to
     ///     follow its edits; nil not to.
     ///   - log: Where log lines go (standard error; journald reads it under systemd).
+    ///   - clock: The wall clock, read once per event the loop takes.
     /// - Throws: `DaemonError` with `.alreadyRunning` when another daemon owns the name, or
     ///   `.unavailable` when the session bus, the state or the timer cannot be had.
     public init(
         configuration: Configuration, configurationSource: ConfigurationSource? = nil, paths: UserDirectories,
-        environment: [String: String], log: DaemonLog
+        environment: [String: String], log: DaemonLog, clock: @escaping @Sendable () -> Instant = WallClock.now
     ) throws(DaemonError) {
+        self.clock = clock
+        startedAt = clock()
         self.configuration = configuration
         self.configurationSource = configurationSource
         self.log = log
@@ -165,7 +168,7 @@ public final class Daemon {
                     location: $0.feed, applicationVersion: $0.settings.iNotify.applicationVersion,
                     remindPeriod: $0.settings.iNotify.remindPeriod)
             },
-            now: WallClock.now(), userZone: userZone, quietHours: configuration.quietHours)
+            now: startedAt, userZone: userZone, quietHours: configuration.quietHours)
         core = DaemonCore(
             planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)),
             seed: .random(in: .min ... .max))
@@ -175,7 +178,7 @@ public final class Daemon {
             policy: HandlingPolicy(
                 catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy,
                 customLabels: configuration.customButtonLabels, snoozeChoices: configuration.snoozeChoices),
-            notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: WallClock.now,
+            notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: clock,
             zone: { [unowned self] in self.userZone })
         handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
         control.answer = { [unowned self] call in try self.answer(call) }
@@ -205,15 +208,16 @@ public final class Daemon {
             self.log.notice("notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.
             if server != nil {
-                self.recordPopupIDs()
-                self.perform(.serverAppeared, at: WallClock.now())
+                let now = self.clock()
+                self.recordPopupIDs(at: now)
+                self.perform(.serverAppeared, at: now)
             }
         }
         watchSession()
         watchFeedFiles()
         watchConfiguration()
-        loadSources()
-        let now = WallClock.now()
+        let now = clock()
+        loadSources(at: now)
         loadWaitingPopups(at: now)
         // The popups left on screen first: an iNotify check then knows its message is there.
         takeOverPopups(at: now)
@@ -239,17 +243,9 @@ public final class Daemon {
         self.exit = exit
         // A SIGTERM gives the server a moment only, as to a call under way when it comes.
         notifier.awaitAnswers(stopping: exit == .stopped)
-        perform(.stopping, at: WallClock.now())
+        perform(.stopping, at: clock())
         recordDeliveries()
         store.finishBackgroundWrites()
-        for call in delayedTests.values {
-            call.reply(
-                ControlReply.tested(
-                    id: "", status: "failed", report: "the daemon stopped before the test popup was shown"
-                )
-                .values)
-        }
-        delayedTests = [:]
         notifier.flushBus()
         notifier.stop()
     }

@@ -322,8 +322,8 @@ import Testing
         let (status, report) = try outcome("a").callAnswer
         #expect(
             answered == [
-                [.answerCalls([1, 4], status: status, report: report)], [],
-                [.answerCalls([2], status: status, report: report)],
+                [.answerCalls([1, 4], about: "a", status: status, report: report)], [],
+                [.answerCalls([2], about: "b", status: status, report: report)],
             ], "each call is answered once")
     }
 
@@ -334,11 +334,14 @@ import Testing
         let popupClosed = try outcome("a", response: .closed(.expired))
         let closing = core.handle(.answered(popupClosed, occurrence: nil), at: noon)
         let (closedStatus, closedReport) = popupClosed.callAnswer
-        #expect(closing == [.answerCalls([2], status: closedStatus, report: closedReport)], "test --wait ends")
+        #expect(
+            closing == [.answerCalls([2], about: "a", status: closedStatus, report: closedReport)], "test --wait ends")
         let prompt = try outcome("a", .viewed, from: .prompt)
         let answer = core.handle(.answered(prompt, occurrence: nil), at: noon)
         let (status, report) = prompt.callAnswer
-        #expect(answer == [.answerCalls([1], status: status, report: report)], "handle ends with the prompt's answer")
+        #expect(
+            answer == [.answerCalls([1], about: "a", status: status, report: report)],
+            "handle ends with the prompt's answer")
     }
 
     @Test func callsStillWaitingWhenTheDaemonStopsAreAnsweredWithAFailureThatSaysWhatStays() {
@@ -348,7 +351,7 @@ import Testing
         let effects = core.handle(.stopping, at: noon)
         #expect(effects.count == 2)
         for effect in effects {
-            guard case .answerCalls(let tokens, let status, let report) = effect else {
+            guard case .answerCalls(let tokens, _, let status, let report) = effect else {
                 Issue.record("unexpected \(effect)")
                 continue
             }
@@ -356,6 +359,63 @@ import Testing
             #expect(report.contains(tokens == [1] ? "prompt" : "popup"), "\(tokens): \(report)")
         }
         #expect(core.handle(.stopping, at: noon) == [], "each call is answered once")
+    }
+
+    @Test func aTestPopupGoesOutAtItsTimeOnTheCoresTimerAndItsCallIsAnsweredOnceItIsShown() throws {
+        var core = core()
+        let entry = ScheduleEntry(
+            id: "test-1", dialect: .native, content: NotificationContent(title: "Lunch", body: "Now"),
+            trigger: .immediate)
+        let asked = core.handle(.testRequested(token: 7, entry: entry, due: noon + .seconds(90), wait: false), at: noon)
+        let early = core.handle(.timerWoke(clockChanged: false), at: noon + .seconds(89))
+        let due = core.handle(.timerWoke(clockChanged: false), at: noon + .seconds(90))
+        let shown = core.handle(.testShown(token: 7, .success("test#1")), at: noon + .seconds(90))
+        #expect(asked == [], "not due yet")
+        #expect(!early.contains(.showTest(token: 7, entry)), "not before its time")
+        #expect(due.contains(.showTest(token: 7, entry)))
+        #expect(shown == [.answerCalls([7], about: "test#1", status: "delivered", report: "")])
+        #expect(
+            core.handle(.timerWoke(clockChanged: false), at: noon + .seconds(91)).allSatisfy {
+                if case .showTest = $0 { false } else { true }
+            }, "shown once")
+    }
+
+    @Test func aTestPopupsTimeIsTheCoresNextWakeUpWhenNothingComesSooner() {
+        var core = core()
+        let entry = ScheduleEntry(
+            id: "test-1", dialect: .native, content: NotificationContent(title: "T", body: ""), trigger: .immediate)
+        _ = core.handle(.testRequested(token: 1, entry: entry, due: noon + .minutes(5), wait: true), at: noon)
+        #expect(core.nextWakeUp == noon + .minutes(5))
+    }
+
+    @Test func aWaitingTestCallIsAnsweredByThePopupsOutcomeAndAFailedShowAtOnce() throws {
+        var core = core()
+        let entry = ScheduleEntry(
+            id: "test-1", dialect: .native, content: NotificationContent(title: "T", body: ""), trigger: .immediate)
+        let now = core.handle(.testRequested(token: 1, entry: entry, due: noon, wait: true), at: noon)
+        _ = core.handle(.testRequested(token: 2, entry: entry, due: noon, wait: true), at: noon)
+        let waits = core.handle(.testShown(token: 1, .success("a")), at: noon)
+        let failed = core.handle(.testShown(token: 2, .failure(CoreError(.cannotShow, "no server"))), at: noon)
+        let closed = try outcome("a", response: .closed(.dismissed))
+        let answered = core.handle(.answered(closed, occurrence: nil), at: noon)
+        let (status, report) = closed.callAnswer
+        #expect(now == [.showTest(token: 1, entry)], "due at once: shown in the same turn")
+        #expect(waits == [], "with wait, the call waits for the outcome")
+        #expect(failed == [.answerCalls([2], about: "", status: "failed", report: "no server")])
+        #expect(answered == [.answerCalls([1], about: "a", status: status, report: report)])
+    }
+
+    @Test func aTestPopupNotShownWhenTheDaemonStopsHasItsCallAnsweredWithAFailure() {
+        var core = core()
+        let entry = ScheduleEntry(
+            id: "test-1", dialect: .native, content: NotificationContent(title: "T", body: ""), trigger: .immediate)
+        _ = core.handle(.testRequested(token: 3, entry: entry, due: noon + .hours(1), wait: false), at: noon)
+        #expect(
+            core.handle(.stopping, at: noon) == [
+                .answerCalls(
+                    [3], about: "", status: "failed", report: "the daemon stopped before the test popup was shown")
+            ])
+        #expect(core.nextWakeUp == nil, "nothing left to show")
     }
 
     @Test func ignoringARepeatingEntryStopsItsLaterOccurrences() throws {

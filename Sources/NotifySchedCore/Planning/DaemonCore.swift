@@ -34,6 +34,10 @@ public struct DaemonCore: ~Copyable {
     /// The control calls waiting for an occurrence's outcome (`Handle`, `Test` with wait), by
     /// occurrence id, in the order they came.
     private var waitingCalls: [String: [WaitingCall]] = [:]
+    /// The test popups waiting for their time (`DaemonEvent.testRequested`), in the order they came.
+    private var pendingTests: [PendingTest] = []
+    /// The test popups being shown, by their call's token: whether the call waits for the outcome.
+    private var showingTests: [Int: Bool] = [:]
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
     /// Seeds each source event's random choices (iSmartNews's pick among meta items).
@@ -53,10 +57,11 @@ public struct DaemonCore: ~Copyable {
         generator = SplitMix64(seed: seed)
     }
 
-    /// When the daemon must wake next: the planner's next deadline, the next check of a source
-    /// or the next waiting popup, whichever is first; nil when nothing is ahead.
+    /// When the daemon must wake next: the planner's next deadline, the next check of a source,
+    /// the next waiting popup or the next test popup, whichever is first; nil when nothing is ahead.
     public var nextWakeUp: Instant? {
-        [planner.nextDeadline, polling.nextCheck, waiting.nextDeadline].compactMap { $0 }.min()
+        [planner.nextDeadline, polling.nextCheck, waiting.nextDeadline, pendingTests.map(\.due).min()]
+            .compactMap { $0 }.min()
     }
 
     /// Decides what `event` at `now` makes the daemon do, and keeps what it changes.
@@ -73,8 +78,9 @@ public struct DaemonCore: ~Copyable {
             if clockChanged { replanChecks(at: now) }
             let checks = startDueChecks(at: now)
             let waitingOut = takeReadyWaiting(at: now)
+            let tests = showDueTests(at: now)
             let planned = clockChanged ? planner.clockChanged(at: now) : planner.timerExpired(at: now)
-            return checks + waitingOut + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
+            return checks + waitingOut + tests + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
         case .resumed:
             replanChecks(at: now)
             return planner.clockChanged(at: now).map(DaemonEffect.init)
@@ -121,23 +127,17 @@ public struct DaemonCore: ~Copyable {
         case .callWaits(let token, let occurrenceID, let answerOnly):
             waitingCalls[occurrenceID, default: []].append(WaitingCall(token: token, answerOnly: answerOnly))
             return []
+        case .testRequested(let token, let entry, let due, let wait):
+            pendingTests.append(PendingTest(token: token, entry: entry, due: due, wait: wait))
+            return showDueTests(at: now)
+        case .testShown(let token, let result):
+            return testShown(token, result)
         case .callGaveUp(let token, let occurrenceID):
             waitingCalls[occurrenceID]?.removeAll { $0.token == token }
             if waitingCalls[occurrenceID]?.isEmpty == true { waitingCalls[occurrenceID] = nil }
             return []
         case .stopping:
-            let calls = waitingCalls.values.joined()
-            waitingCalls = [:]
-            return [false, true].compactMap { answerOnly in
-                let tokens = calls.filter { $0.answerOnly == answerOnly }.map(\.token)
-                // A prompt is taken over by the next daemon; a test popup is not.
-                let report =
-                    answerOnly
-                    ? "the daemon stopped before the prompt was answered; it stays on screen, "
-                        + "and the next daemon takes it over"
-                    : "the daemon stopped before the popup was answered"
-                return tokens.isEmpty ? nil : .answerCalls(tokens, status: "failed", report: report)
-            }
+            return stopping()
         }
     }
 
@@ -265,7 +265,62 @@ public struct DaemonCore: ~Copyable {
         waitingCalls[outcome.occurrence.id] = waiting.isEmpty ? nil : waiting
         guard !ended.isEmpty else { return [] }
         let (status, report) = outcome.callAnswer
-        return [.answerCalls(ended.map(\.token), status: status, report: report)]
+        return [.answerCalls(ended.map(\.token), about: outcome.occurrence.id, status: status, report: report)]
+    }
+
+    /// The test popups whose time came, to show, in the order they were asked for.
+    private mutating func showDueTests(at now: Instant) -> [DaemonEffect] {
+        let due = pendingTests.filter { $0.due <= now }
+        guard !due.isEmpty else { return [] }
+        pendingTests.removeAll { $0.due <= now }
+        return due.map { test in
+            showingTests[test.token] = test.wait
+            return .showTest(token: test.token, test.entry)
+        }
+    }
+
+    /// A test popup was shown, or not: its call is answered now, or, with wait, once the popup's
+    /// outcome comes.
+    private mutating func testShown(_ token: Int, _ result: Result<String, CoreError>) -> [DaemonEffect] {
+        guard let wait = showingTests.removeValue(forKey: token) else { return [] }
+        switch result {
+        case .success(let id) where wait:
+            waitingCalls[id, default: []].append(WaitingCall(token: token, answerOnly: false))
+            return []
+        case .success(let id):
+            return [.answerCalls([token], about: id, status: "delivered", report: "")]
+        case .failure(let error):
+            return [.answerCalls([token], about: "", status: "failed", report: error.message)]
+        }
+    }
+
+    /// The daemon stops: the calls still waiting are answered now, since no answer would reach
+    /// them later, each group of an occurrence once, in the order of the occurrence ids.
+    private mutating func stopping() -> [DaemonEffect] {
+        var effects: [DaemonEffect] = []
+        for (occurrenceID, calls) in waitingCalls.sorted(by: { $0.key < $1.key }) {
+            for answerOnly in [false, true] {
+                let tokens = calls.filter { $0.answerOnly == answerOnly }.map(\.token)
+                // A prompt is taken over by the next daemon; a test popup is not.
+                let report =
+                    answerOnly
+                    ? "the daemon stopped before the prompt was answered; it stays on screen, "
+                        + "and the next daemon takes it over"
+                    : "the daemon stopped before the popup was answered"
+                if !tokens.isEmpty {
+                    effects.append(.answerCalls(tokens, about: occurrenceID, status: "failed", report: report))
+                }
+            }
+        }
+        waitingCalls = [:]
+        let unshown = pendingTests.map(\.token)
+        pendingTests = []
+        if !unshown.isEmpty {
+            effects.append(
+                .answerCalls(
+                    unshown, about: "", status: "failed", report: "the daemon stopped before the test popup was shown"))
+        }
+        return effects
     }
 
     /// The ledger is pruned once a day, when the daemon wakes anyway (it would otherwise grow
@@ -281,4 +336,12 @@ public struct DaemonCore: ~Copyable {
 private struct WaitingCall {
     var token: Int
     var answerOnly: Bool
+}
+
+/// A test popup waiting for its time (`DaemonEvent.testRequested`).
+private struct PendingTest {
+    var token: Int
+    var entry: ScheduleEntry
+    var due: Instant
+    var wait: Bool
 }

@@ -44,8 +44,12 @@ public enum DaemonEffect: Sendable, Equatable {
     case storeChoice(source: Int, SourceEventPlan)
     /// Remove the ledger's records from before the instant (each entry's latest stays).
     case pruneLedger(before: Instant)
-    /// Answer the control calls with these tokens.
-    case answerCalls([Int], status: String, report: String)
+    /// Answer the control calls with these tokens, about the occurrence with the id `about`
+    /// (empty when none was shown).
+    case answerCalls([Int], about: String, status: String, report: String)
+    /// Show the test popup of control call `token` now, as a delivered occurrence of
+    /// `DeliveredOccurrence.testSource`, and tell the core how it went (`DaemonEvent.testShown`).
+    case showTest(token: Int, ScheduleEntry)
 
     init(_ effect: PlannerEffect) {
         switch effect {

@@ -60,6 +60,14 @@ public enum DaemonEvent: Sendable, Equatable {
     /// `answerOnly` (`Handle`) only an answer ends the wait, not the scheduled popup's closing:
     /// the prompt may still be up.
     case callWaits(token: Int, occurrenceID: String, answerOnly: Bool)
+    /// `notify-sched test`, control call `token`: a test popup of `entry`, due at `due` (when the
+    /// call came, or after its delay), on the core's own timer. The core asks for it when it is
+    /// due (`DaemonEffect.showTest`); with `wait` the call then waits for the popup's outcome,
+    /// else it is answered once the popup is shown.
+    case testRequested(token: Int, entry: ScheduleEntry, due: Instant, wait: Bool)
+    /// The test popup of control call `token` (`DaemonEffect.showTest`) was shown, under the
+    /// occurrence id given, or could not be.
+    case testShown(token: Int, Result<String, CoreError>)
     /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
     case callGaveUp(token: Int, occurrenceID: String)
     /// The daemon is stopping (SIGTERM or SIGINT): the control calls still waiting are answered
