@@ -11,7 +11,9 @@ import NotifySchedStore
 /// and busy timeout keep the two apart), and an answer is stored as a change to the stored
 /// state, so neither process undoes the other's.
 final class HandlingSession {
-    let notifier = DesktopNotifier()
+    /// The main loop the popups' answers come from.
+    let loop = MainLoop()
+    let notifier: DesktopNotifier
     let store: StateStore
     let handler: NotificationHandler
     /// Set by the first outcome; the main loop stops then.
@@ -19,6 +21,7 @@ final class HandlingSession {
 
     /// - Throws: `CommandError` when the state database cannot be opened.
     init(schemes: [String], environment: [String: String]) throws(CommandError) {
+        notifier = DesktopNotifier(bus: SessionBus(), loop: loop)
         do {
             store = try StateStore(path: UserDirectories(environment: environment).stateDatabase)
         } catch {
@@ -40,7 +43,7 @@ final class HandlingSession {
             zone: { SystemTimeZone.current(environment: environment) })
         handler.onOutcome = { [unowned self] outcome in
             if self.outcome == nil { self.outcome = outcome }
-            self.notifier.stop()
+            self.loop.stop()
         }
         notifier.onServerChange = { server in
             if let server {
@@ -57,7 +60,7 @@ final class HandlingSession {
 
     /// Runs the main loop until the first outcome, unless there is one already.
     func waitForOutcome() {
-        if outcome == nil { notifier.run() }
+        if outcome == nil { loop.run() }
     }
 
     /// Prints the outcome, stores the state it changed and the occurrence's ledger outcome, and

@@ -71,7 +71,7 @@ struct StatusCommand: ParsableCommand {
     /// The notification server on the session bus, in words.
     private static func serverSummary() -> String {
         do {
-            return try DesktopNotifier().currentServer().summary
+            return try DesktopNotifier(bus: SessionBus(), loop: MainLoop()).currentServer().summary
         } catch {
             return "none (\(error))"
         }

@@ -204,11 +204,11 @@ struct TestCommand: ParsableCommand {
             }
         }
         if let delay = delay.flatMap(TimeSpan.parse) {
-            session.notifier.after(delay) {
+            session.loop.after(delay) {
                 deliver()
-                if failure != nil || !wait { session.notifier.stop() }
+                if failure != nil || !wait { session.loop.stop() }
             }
-            session.notifier.run()
+            session.loop.run()
         } else {
             deliver()
         }

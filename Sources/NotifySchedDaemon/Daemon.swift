@@ -31,7 +31,11 @@ public final class Daemon {
     let configurationSource: ConfigurationSource?
     /// Why `run()` returns.
     var exit = DaemonExit.stopped
-    let notifier = DesktopNotifier()
+    /// The GLib main loop every event comes from.
+    let loop = MainLoop()
+    /// The session bus, where the daemon owns its name.
+    let bus = SessionBus()
+    let notifier: DesktopNotifier
     let control: ControlObject
     let session = SessionWatcher()
     /// The local feed files (and their signatures) and the configuration file, watched for edits.
@@ -119,11 +123,12 @@ public final class Daemon {
         self.configuration = configuration
         self.configurationSource = configurationSource
         self.log = log
+        notifier = DesktopNotifier(bus: bus, loop: loop)
         // The control object, then the name: a call that activated the daemon finds the object,
         // and a second daemon leaves before it touches the state.
         control = try ControlObject()
         do {
-            guard try notifier.claimBusName(ControlInterface.busName) else {
+            guard try bus.claim(ControlInterface.busName) else {
                 throw DaemonError(
                     .alreadyRunning,
                     "another notify-sched daemon is already running (it owns \(ControlInterface.busName))")
@@ -196,12 +201,12 @@ public final class Daemon {
             loader.fetcher?.shutdown()
             control.close()
         }
-        notifier.onTermination(terminations) { [unowned self] in
+        loop.onTermination(terminations) { [unowned self] in
             if TerminationSignals.take() { stop(.stopped) }
         }
-        notifier.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
-        notifier.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
-        notifier.watchReadable(preparedListingOrders.fileDescriptor) { [unowned self] in
+        loop.watchReadable(timer.fileDescriptor) { [unowned self] in self.timerWoke() }
+        loop.watchReadable(checkResults.fileDescriptor) { [unowned self] in self.checkResultsArrived() }
+        loop.watchReadable(preparedListingOrders.fileDescriptor) { [unowned self] in
             self.preparedListingOrderArrived()
         }
         notifier.onServerChange = { [unowned self] server in
@@ -233,7 +238,7 @@ public final class Daemon {
         // writes of the entries followed, which hold their ids, on their thread.
         if held.isEmpty { FreedMemory.release() } else { store.afterBackgroundWrites { FreedMemory.release() } }
         prepareListingOrder(at: now)
-        notifier.run()
+        loop.run()
         return exit
     }
 
@@ -246,8 +251,8 @@ public final class Daemon {
         perform(.stopping, at: clock())
         recordDeliveries()
         store.finishBackgroundWrites()
-        notifier.flushBus()
-        notifier.stop()
+        bus.flush()
+        loop.stop()
     }
 }
 

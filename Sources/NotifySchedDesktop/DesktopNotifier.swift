@@ -3,12 +3,12 @@ import Glibc
 import NotifySchedCore
 import NotifySchedPlatform
 
-/// Popups through libnotify on the session bus, URLs through GIO's default handlers, and the
-/// GLib main loop they need: the only owner of all three in notify-sched.
+/// Popups through libnotify on the session bus (`SessionBus`), and URLs through GIO's default
+/// handlers: the only user of libnotify in notify-sched.
 ///
-/// libnotify reports button presses and closes only while the loop runs, so a caller that
-/// waits for an answer calls `run()` and `stop()`s from a callback. Everything happens on the
-/// thread that created the notifier; it is not `Sendable`.
+/// libnotify reports button presses and closes only while the main loop (`MainLoop`) runs, so
+/// a caller that waits for an answer runs the loop and stops it from a callback. Everything
+/// happens on the thread that created the notifier; it is not `Sendable`.
 ///
 /// The server's information and capabilities are read on first use and again whenever
 /// `org.freedesktop.Notifications` changes owner; popups still waiting for an answer are then
@@ -34,9 +34,9 @@ public final class DesktopNotifier: Notifier {
     /// How long the loop waits for the notification server to answer one call.
     public var answerLimit = TimeSpan.seconds(3)
 
-    private let loop: OpaquePointer
-    private var connection: OpaquePointer?
-    private var watchID: guint = 0
+    private let bus: SessionBus
+    /// Whether the server's bus name is watched yet (`connect()`).
+    private var watchesServer = false
     private var server: NotificationServer?
     private var serverOwner: String?
     private var waiting: [ObjectIdentifier: ShownPopup] = [:]
@@ -54,10 +54,6 @@ public final class DesktopNotifier: Notifier {
     /// The instant calls to the server wait for on their threads (`holdingCalls(until:_:)`).
     private var callsNotBefore: Instant?
 
-    /// The main-loop sources this notifier added (descriptor and signal watches, timers), which
-    /// go with it: a daemon started again in the same process is not called by its predecessor's.
-    private var sources: Set<guint> = []
-
     /// The server's ids of the popups waiting for an answer. A popup shown again for a new
     /// server gets its new id here.
     public private(set) var popupIDs: [PopupKey: UInt32] = [:]
@@ -66,26 +62,24 @@ public final class DesktopNotifier: Notifier {
     /// and the server's unique name on it, which no other server and no later session shares.
     /// Nil when no server was seen yet or none runs.
     public var serverInstance: String? {
-        guard let connection, let serverOwner, let guid = g_dbus_connection_get_guid(connection) else { return nil }
-        return String(cString: guid) + " " + serverOwner
+        guard let serverOwner, let guid = bus.guid else { return nil }
+        return guid + " " + serverOwner
     }
 
-    /// Sets libnotify up under `applicationName` (the app name servers show).
-    public init(applicationName: String = "notify-sched") {
+    /// Sets libnotify up under `applicationName` (the app name servers show), on `bus`; popups
+    /// answered when `loop` stops are closed before its `run()` returns.
+    public init(applicationName: String = "notify-sched", bus: SessionBus, loop: MainLoop) {
         _ = notify_init(applicationName)
-        loop = g_main_loop_new(nil, 0)
+        self.bus = bus
+        loop.whenReturning { [weak self] in self?.closePending() }
     }
 
     deinit {
-        for source in sources { g_source_remove(source) }
-        if watchID != 0 { g_bus_unwatch_name(watchID) }
         // Objects an overdue call may still use are left to the process's end.
         if overdueCalls == 0 {
             for popup in waiting.values { releaseLater(popup.notification) }
             for notification in heldReleases + heldCloses + pendingCloses { releaseLater(notification) }
         }
-        if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
-        g_main_loop_unref(loop)
     }
 
     /// Runs `body`, in which every call to the server (a popup shown, replaced or closed) is
@@ -99,114 +93,6 @@ public final class DesktopNotifier: Notifier {
         return body()
     }
 
-    // MARK: The main loop
-
-    /// Runs the GLib main loop until `stop()` is called; popups answered by then are closed
-    /// before it returns.
-    public func run() {
-        g_main_loop_run(loop)
-        closePending()
-    }
-
-    /// Makes `run()` return once the current callback is done.
-    public func stop() {
-        g_main_loop_quit(loop)
-    }
-
-    /// Calls `action` from the main loop after `span` (at millisecond precision).
-    public func after(_ span: TimeSpan, _ action: @escaping () -> Void) {
-        var source: guint = 0
-        source = Self.once(after: span) { [weak self] in
-            self?.sources.remove(source)
-            action()
-        }
-        sources.insert(source)
-    }
-
-    /// Calls `handler` from the main loop each time `fileDescriptor` becomes readable, for as
-    /// long as the notifier lives.
-    public func watchReadable(_ fileDescriptor: Int32, _ handler: @escaping () -> Void) {
-        watch(fileDescriptor, priority: G_PRIORITY_DEFAULT, handler)
-    }
-
-    /// Calls `handler` from the main loop, before anything else that is ready then, each time
-    /// `terminations` (`TerminationSignals.catchSignals()`) becomes readable.
-    public func onTermination(_ terminations: Int32, _ handler: @escaping () -> Void) {
-        watch(terminations, priority: G_PRIORITY_HIGH, handler)
-    }
-
-    private func watch(_ fileDescriptor: Int32, priority: gint, _ handler: @escaping () -> Void) {
-        let context = Unmanaged.passRetained(Callback(handler)).toOpaque()
-        sources.insert(
-            g_unix_fd_add_full(
-                priority, fileDescriptor, G_IO_IN,
-                { _, _, context in
-                    if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-                    return 1  // G_SOURCE_CONTINUE
-                }, context, Self.releaseCallback))
-    }
-
-    /// Sends whatever waits to go out on the session bus (replies to calls, above all), at
-    /// most for a second: the process is about to end. GIO's session-bus connection is one per
-    /// process, so this is also the connection `BusService` answers calls on.
-    public func flushBus() {
-        guard let connection else { return }
-        _ = ServerCall.run(within: .seconds(1), { g_dbus_connection_flush_sync(connection, nil, nil) }, late: { _ in })
-    }
-
-    /// Asks the session bus for `name` without queueing for it.
-    ///
-    /// - Returns: false when another process owns the name.
-    /// - Throws: `DesktopError` when there is no session bus.
-    public func claimBusName(_ name: String) throws -> Bool {
-        try connect()
-        guard let connection else { return false }
-        // DBUS_NAME_FLAG_DO_NOT_QUEUE: fail at once rather than wait for the owner to leave.
-        var children = [g_variant_new_string(name), g_variant_new_uint32(4)]
-        let parameters = g_variant_new_tuple(&children, 2)
-        var error: UnsafeMutablePointer<GError>?
-        guard
-            let reply = g_dbus_connection_call_sync(
-                connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
-        else {
-            throw DesktopError(.noSessionBus, "cannot claim \(name) on the session bus: \(GLibValues.take(error))")
-        }
-        defer { g_variant_unref(reply) }
-        let child = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(child) }
-        // DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER, or ALREADY_OWNER on a second claim.
-        return [1, 4].contains(g_variant_get_uint32(child))
-    }
-
-    private static let releaseCallback: GDestroyNotify = { context in
-        if let context { Unmanaged<Callback>.fromOpaque(context).release() }
-    }
-
-    /// Calls `action` once from the main loop, after `span`.
-    ///
-    /// - Returns: The timer's main-loop source.
-    @discardableResult
-    static func once(after span: TimeSpan, _ action: @escaping () -> Void) -> guint {
-        once(afterMilliseconds: guint(clamping: max(0, span.microseconds / 1000)), action)
-    }
-
-    /// Calls `action` once from the main loop: after `milliseconds`, or when it is idle.
-    ///
-    /// - Returns: The main-loop source.
-    @discardableResult
-    private static func once(afterMilliseconds milliseconds: guint?, _ action: @escaping () -> Void) -> guint {
-        let context = Unmanaged.passRetained(Callback(action)).toOpaque()
-        let run: GSourceFunc = { context in
-            if let context { Unmanaged<Callback>.fromOpaque(context).takeUnretainedValue().action() }
-            return 0  // G_SOURCE_REMOVE: once
-        }
-        if let milliseconds {
-            return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, run, context, releaseCallback)
-        }
-        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, run, context, releaseCallback)
-    }
-
     // MARK: Notifier
 
     public func currentServer() throws -> NotificationServer {
@@ -214,7 +100,7 @@ public final class DesktopNotifier: Notifier {
         try connect()
         let server = try readServer()
         self.server = server
-        serverOwner = nameOwner()
+        serverOwner = bus.owner(of: Self.serverBusName)
         return server
     }
 
@@ -355,7 +241,7 @@ public final class DesktopNotifier: Notifier {
             deadline: ServerCall<String?>.deadline(after: answerLimit, from: callsNotBefore), report: report)
         // A millisecond more: the timer counts whole milliseconds, and must not end before the limit.
         let limit = TimeSpan(microseconds: Int64(answers.deadline - g_get_monotonic_time())) + .milliseconds(1)
-        answers.timeout = Self.once(after: limit) { [weak self, weak answers] in
+        answers.timeout = MainLoop.once(after: limit) { [weak self, weak answers] in
             answers?.timeout = 0
             self?.collectAnswers()
         }
@@ -489,7 +375,7 @@ public final class DesktopNotifier: Notifier {
         guard !server.reportsExpiry, !popup.isResident, popup.urgency != .critical, popup.timeout != .zero
         else { return }
         let showing = shown.showings
-        after(popup.timeout.map { $0 + .seconds(1) } ?? Self.silentExpiry) { [weak self, weak shown] in
+        MainLoop.once(after: popup.timeout.map { $0 + .seconds(1) } ?? Self.silentExpiry) { [weak self, weak shown] in
             guard let self, let shown, shown.showings == showing, !shown.isAnswered,
                 let notification = shown.notification
             else { return }
@@ -607,11 +493,11 @@ public final class DesktopNotifier: Notifier {
     }
 
     /// Closes `notification` on the server, from the loop once the current callback is done
-    /// (it may be inside a libnotify signal), or when `run()` returns, or once the server
+    /// (it may be inside a libnotify signal), or when the loop's `run()` returns, or once the server
     /// answers again; then drops it.
     private func closeOnServer(_ notification: UnsafeMutablePointer<NotifyNotification>) {
         if pendingCloses.isEmpty {
-            Self.once(afterMilliseconds: nil) { [weak self] in self?.closePending() }
+            MainLoop.whenIdle { [weak self] in self?.closePending() }
         }
         pendingCloses.append(notification)
     }
@@ -733,25 +619,13 @@ public final class DesktopNotifier: Notifier {
 
     // MARK: The server
 
+    /// Watches the server's bus name from the first use on.
     private func connect() throws {
-        guard connection == nil else { return }
-        var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw DesktopError(.noSessionBus, "cannot reach the session bus: \(GLibValues.take(error))")
-        }
-        connection = bus
-        let context = Unmanaged.passRetained(WeakNotifier(self)).toOpaque()
-        watchID = g_bus_watch_name_on_connection(
-            bus, Self.serverBusName, G_BUS_NAME_WATCHER_FLAGS_NONE,
-            { _, _, owner, context in
-                guard let context, let owner else { return }
-                Unmanaged<WeakNotifier>.fromOpaque(context).takeUnretainedValue().notifier?
-                    .serverAppeared(owner: String(cString: owner))
-            },
-            { _, _, context in
-                guard let context else { return }
-                Unmanaged<WeakNotifier>.fromOpaque(context).takeUnretainedValue().notifier?.serverVanished()
-            }, context, { context in if let context { Unmanaged<WeakNotifier>.fromOpaque(context).release() } })
+        guard !watchesServer else { return }
+        try bus.watch(
+            Self.serverBusName, appeared: { [weak self] in self?.serverAppeared(owner: $0) },
+            vanished: { [weak self] in self?.serverVanished() })
+        watchesServer = true
     }
 
     private func readServer() throws -> NotificationServer {
@@ -782,27 +656,12 @@ public final class DesktopNotifier: Notifier {
             specVersion: GLibValues.take(spec), capabilities: Set(GLibValues.takeStrings(notify_get_server_caps())))
     }
 
-    /// The unique bus name that owns the server's name now, without starting a server.
-    private func nameOwner() -> String? {
-        guard let connection else { return nil }
-        var children = [g_variant_new_string(Self.serverBusName)]
-        let parameters = g_variant_new_tuple(&children, 1)
-        let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-            parameters, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil, nil)
-        guard let reply else { return nil }
-        defer { g_variant_unref(reply) }
-        let child = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(child) }
-        return String(cString: g_variant_get_string(child, nil))
-    }
-
     private func serverAppeared(owner: String) {
         guard owner != serverOwner else { return }
         serverOwner = owner
         // Let every other watcher of the name (libnotify's proxy among them) see the new owner
         // before popups are sent to it.
-        Self.once(afterMilliseconds: nil) { [weak self] in self?.serverReplaced() }
+        MainLoop.whenIdle { [weak self] in self?.serverReplaced() }
     }
 
     private func serverReplaced() {
@@ -827,18 +686,6 @@ public final class DesktopNotifier: Notifier {
         server = nil
         onServerChange(nil)
     }
-}
-
-/// A closure as GLib callback data.
-final class Callback {
-    let action: () -> Void
-    init(_ action: @escaping () -> Void) { self.action = action }
-}
-
-/// The notifier as bus-watch callback data, without keeping it alive.
-private final class WeakNotifier {
-    weak var notifier: DesktopNotifier?
-    init(_ notifier: DesktopNotifier) { self.notifier = notifier }
 }
 
 extension Urgency {

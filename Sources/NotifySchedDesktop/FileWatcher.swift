@@ -56,7 +56,7 @@ public final class FileWatcher {
         func changed() {
             events += 1
             let event = events
-            DesktopNotifier.once(after: settle) { [weak self] in
+            MainLoop.once(after: settle) { [weak self] in
                 guard let self, events == event else { return }
                 onChange()
             }
