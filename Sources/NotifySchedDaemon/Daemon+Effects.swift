@@ -97,6 +97,8 @@ extension Daemon {
                 saveHealth(health)
             case .answerSync(let token, let reports):
                 syncReplies.removeValue(forKey: token)?(reports)
+            case .restart(let configuration):
+                stop(.restart(configuration))
             case .releaseFreedMemory:
                 FreedMemory.release()
             case .log(let priority, let line):

@@ -101,21 +101,14 @@ extension Daemon {
         }
     }
 
-    /// Watches the configuration file: an edit that changes the configuration restarts the
-    /// daemon in this process (the new one takes the popups on screen over, as after any
-    /// restart); an edit with errors is logged and the configuration in force stays.
+    /// Watches the configuration file: each edit is read again and handed to the core, which
+    /// restarts the daemon in this process when the configuration changed (the new one takes
+    /// the popups on screen over, as after any restart).
     func watchConfiguration() {
         guard let source = configurationSource else { return }
         watchedFiles.watch(source.path) { [unowned self] in
-            let (changed, problems) = source.read()
-            for line in problems { log.warning(line) }
-            guard let changed else {
-                log.error("\(source.path) has errors; the configuration in force stays")
-                return
-            }
-            guard changed != configuration else { return }
-            log.notice("\(source.path) changed")
-            stop(.restart(changed))
+            let (edited, problems) = source.read()
+            perform(.configurationEdited(edited, problems: problems, file: source.path), at: clock())
         }
     }
 }

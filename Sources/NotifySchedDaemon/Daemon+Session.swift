@@ -24,14 +24,11 @@ extension Daemon {
         sessionEvent("session:resume", countsAsRun: true, at: now)
     }
 
-    /// The system's zone changed to `name` (nil: read `/etc/localtime` again). Unless `TZ`
-    /// fixes the user's zone, floating times follow it: everything is planned again.
+    /// The system's zone changed to `name` (nil: read `/etc/localtime` again); the core
+    /// decides whether the user's zone follows it.
     func zoneChanged(to name: String?, at now: Instant) {
-        guard followsSystemZone else { return }
         let zone =
             name.flatMap { zones.zone(named: $0) } ?? SystemTimeZone.current(environment: [:], database: zones)
-        guard zone != userZone else { return }
-        log.notice("the time zone is now \(zone.identifier); planning again")
         perform(.zoneChanged(zone), at: now)
     }
 }

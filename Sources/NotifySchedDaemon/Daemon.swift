@@ -99,8 +99,6 @@ public final class Daemon {
     /// at: the next call brings it forward rather than sorting every entry again.
     var listingOrder: (order: ListingOrder, revision: Int)?
     let zones = TimeZoneDatabase()
-    /// `TZ` is unset: the user's zone is the system's, and follows its changes.
-    let followsSystemZone: Bool
 
     /// Claims the daemon's bus name and prepares the daemon; nothing is shown until `run()`.
     ///
@@ -152,7 +150,6 @@ public final class Daemon {
             // Each of these errors describes itself by its message, naming the file or the cause.
             throw DaemonError(.unavailable, "\(error)", underlyingError: error)
         }
-        followsSystemZone = environment["TZ"] == nil
         let userZone = SystemTimeZone.current(environment: environment, database: zones)
         language = LanguagePreference.fromEnvironment(environment)
         Self.moveStateToCanonicalLocations(in: store, log: log)
@@ -176,7 +173,8 @@ public final class Daemon {
             now: startedAt, userZone: userZone, quietHours: configuration.quietHours)
         core = DaemonCore(
             planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)),
-            seed: .random(in: .min ... .max))
+            seed: .random(in: .min ... .max), configuration: configuration,
+            followsSystemZone: environment["TZ"] == nil)
         // The handling state lives in the store, which both the daemon and a `handle` in another
         // process change; the handler's own copy is not read.
         handler = NotificationHandler(

@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedPlatform
 import Testing
 
 /// What the daemon's core decides for each event, in virtual time: the effects it returns
@@ -416,6 +417,39 @@ import Testing
                     [3], about: "", status: "failed", report: "the daemon stopped before the test popup was shown")
             ])
         #expect(core.nextWakeUp == nil, "nothing left to show")
+    }
+
+    @Test func theUsersZoneFollowsTheSystemsUnlessTZFixesIt() throws {
+        let berlin = try #require(TimeZoneDatabase().zone(named: "Europe/Berlin"))
+        var following = core()
+        var fixed = DaemonCore(
+            planner: OccurrencePlanner(sources: [.init(location: "feed")], now: noon, userZone: .utc),
+            polling: SourcePolling(sources: [.init(health: SourceHealth(location: "feed"))], seed: 1),
+            followsSystemZone: false)
+        let followed = following.handle(.zoneChanged(berlin), at: noon)
+        let again = following.handle(.zoneChanged(berlin), at: noon)
+        #expect(followed.first == .log(.notice, "the time zone is now Europe/Berlin; planning again"))
+        #expect(following.planner.userZone == berlin)
+        #expect(again == [], "the same zone again changes nothing")
+        #expect(fixed.handle(.zoneChanged(berlin), at: noon) == [] && fixed.planner.userZone == .utc)
+    }
+
+    @Test func anEditedConfigurationRestartsTheDaemonOnlyWhenItChangedAndHasNoErrors() {
+        let inForce = Configuration(extraSchemes: ["zoommtg"])
+        var core = DaemonCore(
+            planner: OccurrencePlanner(sources: [], now: noon, userZone: .utc),
+            polling: SourcePolling(sources: [], seed: 1), configuration: inForce)
+        let file = "/home/u/.config/notify-sched/config"
+        let same = core.handle(.configurationEdited(inForce, problems: [], file: file), at: noon)
+        let broken = core.handle(.configurationEdited(nil, problems: ["line 3: bad"], file: file), at: noon)
+        let changed = Configuration(extraSchemes: ["zoommtg", "slack"])
+        let edited = core.handle(.configurationEdited(changed, problems: [], file: file), at: noon)
+        #expect(same == [], "an edit that changes nothing is no restart")
+        #expect(
+            broken == [
+                .log(.warning, "line 3: bad"), .log(.error, "\(file) has errors; the configuration in force stays"),
+            ])
+        #expect(edited == [.log(.notice, "\(file) changed"), .restart(changed)])
     }
 
     @Test func ignoringARepeatingEntryStopsItsLaterOccurrences() throws {

@@ -42,19 +42,31 @@ public struct DaemonCore: ~Copyable {
     private var ledgerPrunedAt: Instant?
     /// Seeds each source event's random choices (iSmartNews's pick among meta items).
     private var generator: SplitMix64
+    /// The configuration the daemon runs on: an edit of the file that changes it restarts it.
+    private let configuration: Configuration
+    /// Whether the user's zone is the system's and follows its changes (`TZ` is unset).
+    private let followsSystemZone: Bool
 
     /// A core deciding with `planner` and `polling`, which follow the same sources in the same
     /// order; no feed in force yet (`DaemonEvent.sourceOpened`) and no popup waiting
     /// (`DaemonEvent.waitingLoaded`).
     ///
-    /// - Parameter seed: Seeds the random choices of source events.
-    public init(planner: consuming OccurrencePlanner, polling: SourcePolling, seed: UInt64 = 0) {
+    /// - Parameters:
+    ///   - seed: Seeds the random choices of source events.
+    ///   - configuration: The configuration the daemon runs on.
+    ///   - followsSystemZone: Whether the user's zone follows the system's (`TZ` is unset).
+    public init(
+        planner: consuming OccurrencePlanner, polling: SourcePolling, seed: UInt64 = 0,
+        configuration: Configuration = Configuration(), followsSystemZone: Bool = true
+    ) {
         precondition(
             planner.sourceCount == polling.sources.count, "the planner and the polling follow the same sources")
         self.planner = planner
         self.polling = polling
         waiting = PopupQueue()
         generator = SplitMix64(seed: seed)
+        self.configuration = configuration
+        self.followsSystemZone = followsSystemZone
     }
 
     /// When the daemon must wake next: the planner's next deadline, the next check of a source,
@@ -85,7 +97,15 @@ public struct DaemonCore: ~Copyable {
             replanChecks(at: now)
             return planner.clockChanged(at: now).map(DaemonEffect.init)
         case .zoneChanged(let zone):
-            return planner.zoneChanged(to: zone, at: now).map(DaemonEffect.init)
+            guard followsSystemZone, zone != planner.userZone else { return [] }
+            return [.log(.notice, "the time zone is now \(zone.identifier); planning again")]
+                + planner.zoneChanged(to: zone, at: now).map(DaemonEffect.init)
+        case .configurationEdited(let edited, let problems, let file):
+            let warnings = problems.map { DaemonEffect.log(.warning, $0) }
+            guard let edited else {
+                return warnings + [.log(.error, "\(file) has errors; the configuration in force stays")]
+            }
+            return warnings + (edited == configuration ? [] : [.log(.notice, "\(file) changed"), .restart(edited)])
         case .serverAppeared:
             // The popups held for want of a server go out now rather than at their next retry.
             waiting.releaseHeld()

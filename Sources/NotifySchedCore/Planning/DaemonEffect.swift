@@ -36,6 +36,9 @@ public enum DaemonEffect: Sendable, Equatable {
     case answerSync(token: Int, [SourceCheckReport])
     /// The checks are over: give the pages their parses freed back to the system.
     case releaseFreedMemory
+    /// Stop, and start a new daemon in this process on `configuration` (which keeps the bus name):
+    /// the configuration file changed.
+    case restart(Configuration)
     /// Log a line at a priority.
     case log(LogPriority, String)
     /// Store what a source event decided for `source` (the state it leaves and the popups it

@@ -11,8 +11,13 @@ public enum DaemonEvent: Sendable, Equatable {
     case timerWoke(clockChanged: Bool)
     /// The machine resumed from suspend: everything is planned again.
     case resumed
-    /// The user's zone changed: floating times follow it.
+    /// The system's zone is now `zone`: the user's zone follows it, unless `TZ` fixes it
+    /// (`DaemonCore.init`'s `followsSystemZone`), and floating times follow the user's zone.
     case zoneChanged(ZoneRules)
+    /// The configuration file `file` was edited and read again: the configuration it holds
+    /// (nil when it has errors), and the problems reading it found, a line each. A configuration
+    /// other than the one in force restarts the daemon on it (`DaemonEffect.restart`).
+    case configurationEdited(Configuration?, problems: [String], file: String)
     /// A notification server appeared on the bus.
     case serverAppeared
     /// At start, on the notification server that runs now: the popups a previous daemon left

@@ -172,7 +172,8 @@ struct SimulatedDaemon {
                     position += 1
                     switch effect {
                     case .showWaiting, .dropWaiting, .storeChoice, .changeScreen, .takeOver, .takeSessionStart,
-                        .takeManualCheck, .pruneLedger, .answerCalls, .showTest, .startCheck, .saveHealth, .answerSync,
+                        .takeManualCheck, .pruneLedger, .answerCalls, .showTest, .restart, .startCheck, .saveHealth,
+                        .answerSync,
                         .releaseFreedMemory, .log:
                         // Waiting popups, session starts and calls are the event suite's; the
                         // screen, the ledger's age and the feed's checks (the feed changes when

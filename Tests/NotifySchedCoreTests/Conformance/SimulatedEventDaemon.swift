@@ -278,7 +278,7 @@ struct SimulatedEventDaemon: ~Copyable {
             case .storeChoice(let index, let plan):
                 storeChoice(plan, source: index, at: now)
             case .recordMissed, .follow, .changeScreen, .takeOver, .takeSessionStart, .takeManualCheck, .pruneLedger,
-                .answerCalls, .showTest, .startCheck, .saveHealth, .answerSync, .releaseFreedMemory, .log:
+                .answerCalls, .showTest, .restart, .startCheck, .saveHealth, .answerSync, .releaseFreedMemory, .log:
                 // Timed entries are the planner suite's; the sources here all have their feeds,
                 // which change when the scenario says.
                 break
