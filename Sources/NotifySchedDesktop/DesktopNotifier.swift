@@ -42,9 +42,8 @@ public final class DesktopNotifier: Notifier {
     private var waiting: [ObjectIdentifier: ShownPopup] = [:]
     /// Popups the server took after `answerLimit`, when their `show` had already failed.
     private var shownLate: [PopupKey: ShownPopup] = [:]
-    /// Calls still waiting for the server after `answerLimit`, and when the first began to wait.
-    private var overdueCalls = 0
-    private var overdueSince: Instant?
+    /// Whether the server answers: calls still waiting for it after `answerLimit` make it overdue.
+    private var answering = Answering.yes
     /// What waits for the server to answer again: libnotify objects to drop (not while an
     /// overdue call may use libnotify on its thread) and popups to close.
     private var heldReleases: [UnsafeMutablePointer<NotifyNotification>] = []
@@ -76,7 +75,7 @@ public final class DesktopNotifier: Notifier {
 
     deinit {
         // Objects an overdue call may still use are left to the process's end.
-        if overdueCalls == 0 {
+        if answering == .yes {
             for popup in waiting.values { releaseLater(popup.notification) }
             for notification in heldReleases + heldCloses + pendingCloses { releaseLater(notification) }
         }
@@ -509,7 +508,7 @@ public final class DesktopNotifier: Notifier {
     }
 
     private func closeNow(_ notification: UnsafeMutablePointer<NotifyNotification>) {
-        guard overdueCalls == 0 else {
+        guard answering == .yes else {
             heldCloses.append(notification)
             return
         }
@@ -552,7 +551,7 @@ public final class DesktopNotifier: Notifier {
     /// state that the call's thread may be changing too.
     private func releaseLater(_ notification: UnsafeMutablePointer<NotifyNotification>?) {
         guard let notification else { return }
-        guard overdueCalls == 0 else {
+        guard answering == .yes else {
             heldReleases.append(notification)
             return
         }
@@ -584,18 +583,20 @@ public final class DesktopNotifier: Notifier {
 
     /// Counts a call the server has not answered by the limit: the error to throw for it.
     private func overdue(since asked: Instant) -> DesktopError {
-        overdueCalls += 1
-        if overdueSince == nil { overdueSince = asked }
+        switch answering {
+        case .yes: answering = .overdue(calls: 1, since: asked)
+        case .overdue(let calls, let since): answering = .overdue(calls: calls + 1, since: since)
+        }
         return notAnswering()
     }
 
     /// Fails at once while a call to the server is overdue.
     private func checkAnswering() throws(DesktopError) {
-        if overdueCalls > 0 { throw notAnswering() }
+        if answering != .yes { throw notAnswering() }
     }
 
     private func notAnswering() -> DesktopError {
-        let waited = overdueSince.map { WallClock.now() - $0 } ?? answerLimit
+        let waited = if case .overdue(_, let since) = answering { WallClock.now() - since } else { answerLimit }
         return DesktopError(
             .notAnswering,
             catalog.translated(
@@ -604,9 +605,12 @@ public final class DesktopNotifier: Notifier {
     }
 
     private func overdueCallEnded() {
-        overdueCalls -= 1
-        guard overdueCalls == 0 else { return }
-        overdueSince = nil
+        guard case .overdue(let calls, let since) = answering else { return }
+        guard calls == 1 else {
+            answering = .overdue(calls: calls - 1, since: since)
+            return
+        }
+        answering = .yes
         for notification in heldReleases { releaseLater(notification) }
         heldReleases = []
         let closes = heldCloses
@@ -696,4 +700,13 @@ extension Urgency {
         case .critical: NOTIFY_URGENCY_CRITICAL
         }
     }
+}
+
+/// Whether the notification server answers the notifier's calls.
+private enum Answering: Equatable {
+    /// Every call was answered within `answerLimit`.
+    case yes
+    /// `calls` calls are still waiting for it after `answerLimit`, the first since `since`:
+    /// every other call fails at once meanwhile.
+    case overdue(calls: Int, since: Instant)
 }
