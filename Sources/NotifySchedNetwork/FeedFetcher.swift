@@ -25,6 +25,10 @@ public final class FeedFetcher: Sendable {
     public let configuration: FetchConfiguration
     private let group: MultiThreadedEventLoopGroup
     private let client: HTTPClient
+    /// The fetches under way, and whether the fetcher is shut down: `shutdown()` may come from
+    /// another thread while a check's fetch is starting, and work handed to a stopped event loop
+    /// crashes the process (SwiftNIO's leaked promise).
+    private let leases = FetchLeases()
 
     /// Makes a fetcher with its own event-loop thread and connection pool.
     ///
@@ -61,8 +65,15 @@ public final class FeedFetcher: Sendable {
     }
 
     /// Closes the connections and stops the event-loop thread. Call it once, when done.
+    ///
+    /// A fetch under way ends with its failure; one asked for afterwards fails at once with
+    /// `.shutDown`. The thread stops once every fetch has ended.
     public func shutdown() {
+        leases.close()
+        // The client fails what it has under way, and refuses what comes, on the group's
+        // thread, which must run until the last of them has ended.
         try? client.syncShutdown()
+        leases.waitUntilNoneIsTaken()
         try? group.syncShutdownGracefully()
     }
 
@@ -81,7 +92,12 @@ public final class FeedFetcher: Sendable {
         _ url: String, validators: HTTPValidators? = nil, maxBytes: Int? = nil
     ) throws(NetworkError) -> FetchOutcome {
         do {
-            return try start(url, validators: validators, maxBytes: maxBytes).wait()
+            guard let fetch = start(url, validators: validators, maxBytes: maxBytes) else {
+                throw Self.shutDown(url)
+            }
+            return try fetch.wait()
+        } catch let error as NetworkError {
+            throw error
         } catch {
             throw Self.networkError(error, url: url, configuration: configuration)
         }
@@ -96,16 +112,27 @@ public final class FeedFetcher: Sendable {
         completion: @escaping @Sendable (Result<FetchOutcome, NetworkError>) -> Void
     ) {
         let configuration = configuration
-        start(url, validators: validators, maxBytes: maxBytes).whenComplete { result in
+        guard let fetch = start(url, validators: validators, maxBytes: maxBytes) else {
+            return completion(.failure(Self.shutDown(url)))
+        }
+        fetch.whenComplete { result in
             completion(result.mapError { Self.networkError($0, url: url, configuration: configuration) })
         }
     }
 
-    private func start(_ url: String, validators: HTTPValidators?, maxBytes: Int?) -> EventLoopFuture<FetchOutcome> {
+    /// Starts fetching `url`, holding a lease until the fetch ends; nil when the fetcher is shut down.
+    private func start(_ url: String, validators: HTTPValidators?, maxBytes: Int?) -> EventLoopFuture<FetchOutcome>? {
+        guard leases.take() else { return nil }
         let deadline = NIODeadline.now() + .microseconds(configuration.totalTimeout.microseconds)
-        return attempt(
+        let fetch = attempt(
             url, validators: validators, maxBytes: min(maxBytes ?? configuration.maxBytes, configuration.maxBytes),
             visited: [], deadline: deadline)
+        fetch.whenComplete { [leases] _ in leases.giveBack() }
+        return fetch
+    }
+
+    private static func shutDown(_ url: String) -> NetworkError {
+        NetworkError(.shutDown, "\(url): not fetched: notify-sched is stopping")
     }
 
     /// One request of the redirect chain.
@@ -274,5 +301,44 @@ extension TimeSpan {
     /// `10 s`, or `250 ms` under a second.
     var text: String {
         microseconds % 1_000_000 == 0 ? "\(seconds) s" : "\(microseconds / 1000) ms"
+    }
+}
+
+/// The fetches a `FeedFetcher` has under way, and whether it is shut down.
+private final class FetchLeases: @unchecked Sendable {
+    // Guards `taken` and `closed`; signalled when a lease is given back.
+    private let condition = NSCondition()
+    private var taken = 0
+    private var closed = false
+
+    /// Takes a lease for a fetch; false, taking none, once the fetcher is shut down.
+    func take() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return false }
+        taken += 1
+        return true
+    }
+
+    /// Gives back the lease of a fetch that ended.
+    func giveBack() {
+        condition.lock()
+        taken -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Takes no more leases.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.unlock()
+    }
+
+    /// Waits until every lease taken has been given back.
+    func waitUntilNoneIsTaken() {
+        condition.lock()
+        while taken > 0 { condition.wait() }
+        condition.unlock()
     }
 }

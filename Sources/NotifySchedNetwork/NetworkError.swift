@@ -68,4 +68,6 @@ extension ErrorCode where Domain == NetworkError {
     public static var invalidConfiguration: Self { Self(rawValue: "network.invalid-configuration") }
     /// The cache or the version state cannot be read or written.
     public static var storage: Self { Self(rawValue: "network.storage") }
+    /// The fetcher was shut down (the daemon is stopping): nothing more is fetched.
+    public static var shutDown: Self { Self(rawValue: "network.shut-down") }
 }

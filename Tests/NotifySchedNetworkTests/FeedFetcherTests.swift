@@ -27,6 +27,39 @@ import Testing
         }
     }
 
+    @Test func aFetchAskedForAfterShutdownFailsSayingSoRatherThanCrashing() throws {
+        let server = try PortalTestServer()
+        try server.write("feed.json", Self.feed)
+        let url = server.feedURL("feed.json")
+        let fetcher = try FeedFetcher()
+        fetcher.shutdown()
+        #expect(throws: NetworkError(.shutDown, "\(url): not fetched: notify-sched is stopping")) {
+            try fetcher.fetch(url)
+        }
+    }
+
+    @Test func aShutdownWhileFetchesStartOnOtherThreadsEndsEveryOne() throws {
+        let server = try PortalTestServer()
+        try server.write("feed.json", Self.feed)
+        let url = server.feedURL("feed.json")
+        let fetcher = try FeedFetcher()
+        let ended = DispatchGroup()
+        let outcomes = Outcomes()
+        for _ in 0..<16 {
+            DispatchQueue.global().async(group: ended) {
+                do {
+                    _ = try fetcher.fetch(url)
+                    outcomes.add("fetched")
+                } catch {
+                    outcomes.add((error as? NetworkError)?.code.rawValue ?? "\(error)")
+                }
+            }
+        }
+        fetcher.shutdown()
+        #expect(ended.wait(timeout: .now() + 30) == .success, "every fetch ends once the fetcher is shut down")
+        #expect(outcomes.count == 16, "\(outcomes.all)")
+    }
+
     @Test func fetchesThenAsksConditionallyAndGets304() throws {
         let server = try PortalTestServer()
         try server.write("feed.json", Self.feed)
@@ -305,4 +338,14 @@ private final class ResultBox: @unchecked Sendable {
             _ = try FeedFetcher(configuration: FetchConfiguration(trustedCertificateFiles: ["/nonexistent/ca.pem"]))
         }
     }
+}
+
+/// What fetches on several threads came to, each a word.
+private final class Outcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var words: [String] = []
+
+    func add(_ word: String) { lock.withLock { words.append(word) } }
+    var count: Int { lock.withLock { words.count } }
+    var all: [String] { lock.withLock { words } }
 }
