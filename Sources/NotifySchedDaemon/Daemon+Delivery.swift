@@ -22,14 +22,10 @@ extension Daemon {
         show(dues, at: now) { [self] outcomes in report(outcomes.map(showResult(of:))) }
     }
 
-    /// What a showing came to for the core; an error is logged.
+    /// What a showing came to for the core (`ShowResult.init(_:)`); an error is logged.
     private func showResult(of outcome: Result<String, CoreError>) -> ShowResult {
-        switch outcome {
-        case .success: return .shown
-        case .failure(let error):
-            log.error(error.message)
-            return error.code == .cannotOpen ? .passedOver : .failed
-        }
+        if case .failure(let error) = outcome { log.error(error.message) }
+        return ShowResult(outcome)
     }
 
     /// Shows one occurrence and records it once the server accepted it, waiting for the

@@ -61,4 +61,10 @@ import Testing
         }
         #expect(due.entry.id == "daily" && due.occurrence == instant("2026-06-01T13:00:00Z"))
     }
+
+    @Test func aPopupNothingOpensIsPassedOverAndAnyOtherFailureTriedAgain() {
+        #expect(ShowResult(.success("feed#a")) == .shown)
+        #expect(ShowResult(.failure(CoreError(.cannotOpen, "nothing opens x-app:"))) == .passedOver)
+        #expect(ShowResult(.failure(CoreError(.cannotShow, "no notification server answers"))) == .failed)
+    }
 }

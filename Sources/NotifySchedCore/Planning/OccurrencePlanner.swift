@@ -483,4 +483,15 @@ public enum ShowResult: Sendable, Equatable {
     case passedOver
     /// No notification server took it: it is tried again later.
     case failed
+
+    /// What a showing that came to `outcome` (the occurrence id, or why not) means for the
+    /// schedule: a popup refused because nothing opens its action (`.cannotOpen`: iNotify's
+    /// `canOpenURL`) is passed over; any other failure (no server, a refusal, a server that does
+    /// not answer) is tried again.
+    public init(_ outcome: Result<String, CoreError>) {
+        switch outcome {
+        case .success: self = .shown
+        case .failure(let error): self = error.code == .cannotOpen ? .passedOver : .failed
+        }
+    }
 }
