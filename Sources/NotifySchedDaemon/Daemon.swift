@@ -175,8 +175,8 @@ public final class Daemon {
             planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)),
             seed: .random(in: .min ... .max), configuration: configuration,
             followsSystemZone: environment["TZ"] == nil)
-        // The handling state lives in the store, which both the daemon and a `handle` in another
-        // process change; the handler's own copy is not read.
+        // The handling state lives in the store alone, which both the daemon and a `handle` in another
+        // process change: the handler's outcomes say what to change there (`handled(_:)`).
         handler = NotificationHandler(
             policy: HandlingPolicy(
                 catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy,

@@ -2,18 +2,17 @@
 /// SDK's `handleLocalNotification(_:showAlert:)` does (DESIGN §5, seed semantics §3).
 ///
 /// It does no I/O itself: popups and URLs go through a `Notifier`, the delivered occurrences
-/// come from `lookup`, the time from `now`, and the state it changes is a value the caller
-/// reads back from `state` after each outcome and stores.
+/// come from `lookup`, the time from `now`. It keeps no handling state: each outcome says the
+/// change it makes (`HandlingOutcome.change`, `remindUntil`), and the caller stores it, where
+/// the state is held (`StateStore.recordHandling`).
 ///
 /// ```swift
-/// let handler = NotificationHandler(notifier: notifier, state: saved, lookup: log.occurrence(id:), now: WallClock.now)
-/// handler.onOutcome = { outcome in save(handler.state); loop.quit() }
+/// let handler = NotificationHandler(notifier: notifier, lookup: store.deliveredOccurrence(id:), now: WallClock.now)
+/// handler.onOutcome = { outcome in try? store.recordHandling(outcome, at: WallClock.now()); loop.quit() }
 /// if !handler.handleLocalNotification(LocalNotification(occurrenceID: id)) { /* not ours */ }
 /// ```
 public final class NotificationHandler {
     public let policy: HandlingPolicy
-    /// The state after every outcome so far.
-    public private(set) var state: HandlingState
     /// Called once per handled answer or immediate action, after `state` changed.
     public var onOutcome: (HandlingOutcome) -> Void = { _ in }
     /// The scheduled popups on screen, waiting for an answer, by occurrence id.
@@ -30,13 +29,12 @@ public final class NotificationHandler {
     ///   - now: The time an answer is given at.
     ///   - zone: The user's zone now, where a snooze until tomorrow morning ends.
     public init(
-        policy: HandlingPolicy = HandlingPolicy(), notifier: any Notifier, state: HandlingState = HandlingState(),
+        policy: HandlingPolicy = HandlingPolicy(), notifier: any Notifier,
         lookup: @escaping (String) -> DeliveredOccurrence?, now: @escaping () -> Instant,
         zone: @escaping () -> ZoneRules = { .utc }
     ) {
         self.policy = policy
         self.notifier = notifier
-        self.state = state
         self.lookup = lookup
         self.now = now
         self.zone = zone
@@ -342,11 +340,8 @@ public final class NotificationHandler {
             outcome.opened = url
         }
         if let change = decision.change {
-            let now = now()
-            let remindUntil = decision.snooze?.until(from: now, in: zone())
-            state.apply(change, to: occurrence, at: now, remindUntil: remindUntil)
             outcome.change = change
-            outcome.remindUntil = remindUntil
+            outcome.remindUntil = decision.snooze?.until(from: now(), in: zone())
         }
         return outcome
     }

@@ -8,12 +8,10 @@ import Testing
 
     /// A handler that knows `occurrences` and records its outcomes into `sink`.
     func handler(
-        _ occurrences: [DeliveredOccurrence], state: HandlingState = HandlingState(),
-        policy: HandlingPolicy = HandlingPolicy(),
-        sink: OutcomeSink
+        _ occurrences: [DeliveredOccurrence], policy: HandlingPolicy = HandlingPolicy(), sink: OutcomeSink
     ) -> NotificationHandler {
         let handler = NotificationHandler(
-            policy: policy, notifier: notifier, state: state, lookup: { id in occurrences.first { $0.id == id } },
+            policy: policy, notifier: notifier, lookup: { id in occurrences.first { $0.id == id } },
             now: { Occurrences.moment })
         handler.onOutcome = { sink.outcomes.append($0) }
         return handler
@@ -29,7 +27,7 @@ import Testing
         #expect(!handler.canHandleLocalNotification(LocalNotification(occurrenceID: "someone-else")))
         #expect(notifier.calls == [])
         #expect(sink.outcomes == [])
-        #expect(handler.state == HandlingState())
+        #expect(sink.state() == HandlingState())
     }
 
     @Test func canHandleAnswersWithoutSideEffects() {
@@ -57,7 +55,7 @@ import Testing
                     response: .action("open"),
                     choice: .open, opened: Occurrences.url("https://example.org/hub"), change: .viewed)
             ])
-        #expect(handler.state["feed"].viewed == ["2011/02/01"], "the ZBiM uuid is marked when acted on")
+        #expect(sink.state()["feed"].viewed == ["2011/02/01"], "the ZBiM uuid is marked when acted on")
     }
 
     @Test func declinedOrClosedPromptsOpenNothing() {
@@ -69,8 +67,8 @@ import Testing
         notifier.answer(.action("ignore"))
         #expect(notifier.openedURLs == [])
         #expect(sink.outcomes.map(\.choice) == [nil, .ignore])
-        #expect(handler.state["feed"].ignored == ["2011/02/01"])
-        #expect(handler.state["feed"].viewed == [])
+        #expect(sink.state()["feed"].ignored == ["2011/02/01"])
+        #expect(sink.state()["feed"].viewed == [])
     }
 
     @Test func withoutAlertTheActionRunsAtOnceWithNoPrompt() {
@@ -101,7 +99,7 @@ import Testing
         try handler.deliver(occurrence)
         notifier.answer(.closed(.expired))
         #expect(sink.outcomes == [HandlingOutcome(occurrence: occurrence, origin: .popup, response: .closed(.expired))])
-        #expect(handler.state == HandlingState(), "ZBiM marks a notification on tap, not on delivery")
+        #expect(sink.state() == HandlingState(), "ZBiM marks a notification on tap, not on delivery")
     }
 
     // MARK: Feed changes (DESIGN §5)
@@ -160,7 +158,7 @@ import Testing
         #expect(notifier.calls.last == .close(.scheduled(occurrence.id)))
         #expect(!handler.withdraw(occurrenceID: occurrence.id), "a popup closes once")
         #expect(sink.outcomes == [])
-        #expect(handler.state == HandlingState())
+        #expect(sink.state() == HandlingState())
     }
 
     @Test func aZBiMEntryWithoutURIIsAcknowledgedWithOKAlone() {
@@ -186,7 +184,7 @@ import Testing
             outcome?.failure?.message == "cannot open mailto:news@example.org: no application handles mailto URLs")
         #expect(outcome?.opened == nil)
         #expect(outcome?.change == nil)
-        #expect(handler.state == HandlingState())
+        #expect(sink.state() == HandlingState())
     }
 
     @Test func anINotifyMessageWhoseURLNothingOpensIsNotShownAndChangesNothing() {
@@ -200,7 +198,7 @@ import Testing
             try handler.deliver(occurrence)
         }
         #expect(notifier.calls == [])
-        #expect(handler.state == HandlingState())
+        #expect(sink.state() == HandlingState())
     }
 
     @Test func aSchemeTheHandlerDoesNotAllowIsRefusedBeforeAnythingOpens() {
@@ -222,7 +220,7 @@ import Testing
                     .cannotOpen,
                     "not opening gopher://example.org: the URL scheme \"gopher:\" is not allowed (allowed: http, https, mailto)"
                 ))
-        #expect(handler.state == HandlingState())
+        #expect(sink.state() == HandlingState())
     }
 
     @Test func aServerWithoutButtonsCannotAskAndSaysWhatToRunInstead() {
@@ -253,21 +251,21 @@ import Testing
         let start = HandlingState(sources: [
             "feed": SourceHandlingState(viewed: ["old"], lastReminded: Occurrences.moment)
         ])
-        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], state: start, sink: sink)
+        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], sink: sink)
         handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
         notifier.answer(.action("open"))
-        #expect(handler.state["feed"] == SourceHandlingState(viewed: ["old", "2011/02/01"]))
+        #expect(sink.state(from: start)["feed"] == SourceHandlingState(viewed: ["old", "2011/02/01"]))
         #expect(notifier.openedURLs == ["https://example.org/get"])
     }
 
     @Test func iNotifyRemindSetsTheReminderTimeAndLeavesTheListsAlone() {
         let sink = OutcomeSink()
         let start = HandlingState(sources: ["feed": SourceHandlingState(viewed: ["a"], ignored: ["b"])])
-        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], state: start, sink: sink)
+        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], sink: sink)
         handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
         notifier.answer(.action("remind"))
         #expect(
-            handler.state["feed"]
+            sink.state(from: start)["feed"]
                 == SourceHandlingState(viewed: ["a"], ignored: ["b"], lastReminded: Occurrences.moment))
         #expect(notifier.openedURLs == [])
     }
@@ -275,19 +273,19 @@ import Testing
     @Test func iNotifyIgnoreAppendsToIgnoredAndClearsTheReminder() {
         let sink = OutcomeSink()
         let start = HandlingState(sources: ["feed": SourceHandlingState(lastReminded: Occurrences.moment)])
-        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], state: start, sink: sink)
+        let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], sink: sink)
         handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
         notifier.answer(.action("ignore"))
-        #expect(handler.state["feed"] == SourceHandlingState(ignored: ["2011/02/01"]))
+        #expect(sink.state(from: start)["feed"] == SourceHandlingState(ignored: ["2011/02/01"]))
     }
 
     @Test func iNotifyOKWithoutURLMarksViewedWithoutOpening() {
         let sink = OutcomeSink()
         let start = HandlingState(sources: ["feed": SourceHandlingState(lastReminded: Occurrences.moment)])
-        let handler = handler([Occurrences.make(.iNotify)], state: start, sink: sink)
+        let handler = handler([Occurrences.make(.iNotify)], sink: sink)
         handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
         notifier.answer(.action("ok"))
-        #expect(handler.state["feed"] == SourceHandlingState(viewed: ["2011/02/01"]))
+        #expect(sink.state(from: start)["feed"] == SourceHandlingState(viewed: ["2011/02/01"]))
         #expect(notifier.openedURLs == [])
     }
 
@@ -316,7 +314,7 @@ import Testing
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
         notifier.answer(.action(button))
-        #expect(handler.state["feed"].shownNews == (marked ? ["md5-of-message"] : []))
+        #expect(sink.state()["feed"].shownNews == (marked ? ["md5-of-message"] : []))
         #expect(notifier.openedURLs == (button == "open" ? ["https://example.org/news"] : []))
     }
 
@@ -326,7 +324,7 @@ import Testing
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
         notifier.answer(.closed(.expired))
-        #expect(handler.state == HandlingState())
+        #expect(sink.state() == HandlingState())
     }
 
     @Test func iSmartNewsMetaItemsNeverEnterTheShownSetButTheirClosingIsNoted() throws {
@@ -338,7 +336,7 @@ import Testing
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
         notifier.answer(.action("open"))
-        let state = handler.state[occurrence.source]
+        let state = sink.state()[occurrence.source]
         #expect(state.shownNews.isEmpty)
         #expect(state.metaClosings[occurrence.entryID]?.keys.sorted { $0.rawValue < $1.rawValue } == [.ok])
         #expect(notifier.openedURLs == ["https://example.org"])
@@ -445,11 +443,20 @@ import Testing
         handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-9"))
         #expect(notifier.shownPopups.first?.buttons.map(\.label) == ["More Info", "Remind Me Later", "Ignore"])
         notifier.answer(.action("ignore"))
-        #expect(handler.state["inotify.plist"].ignored == ["2026/03/01"])
+        #expect(sink.state()["inotify.plist"].ignored == ["2026/03/01"])
     }
 }
 
 /// Collects outcomes; a class so the handler's closure and the test see the same list.
 final class OutcomeSink {
     var outcomes: [HandlingOutcome] = []
+
+    /// The handling state after the outcomes, from `start`, each change applied as the state
+    /// database records it (`StateStore.recordHandling`).
+    func state(from start: HandlingState = HandlingState()) -> HandlingState {
+        outcomes.reduce(into: start) { state, outcome in
+            guard let change = outcome.change else { return }
+            state.apply(change, to: outcome.occurrence, at: Occurrences.moment, remindUntil: outcome.remindUntil)
+        }
+    }
 }
