@@ -125,6 +125,7 @@ public enum ControlCall: Sendable, Equatable {
         case .postEvent(let name):
             return [.string(name)]
         case .list(let upcoming, let offset, let limit, let filter):
+            // A filter is arrays of strings, whose encoding cannot fail.
             let filterJSON =
                 filter == .all
                 ? "" : (try? JSONEncoder().encode(filter)).map { String(decoding: $0, as: UTF8.self) } ?? ""
