@@ -257,7 +257,8 @@ extension DaemonTests {
             """#,
             name: "news.json")
         let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        Thread.sleep(forTimeInterval: 1)
+        // Ready once the feed is in force and the session start has run.
+        try daemon.waitForStandardError(containing: "notify-sched: ready:")
         #expect(
             try CLI.run(["event", "build:done"], environment: bus.environment).standardOutput == "build:done: 0 shown\n"
         )
@@ -334,7 +335,7 @@ extension DaemonTests {
         let bus = try PrivateSessionBus()
         let (path, _) = try feed(dueIn: 3600)
         let daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        Thread.sleep(forTimeInterval: 1)
+        try daemon.waitForStandardError(containing: "no notification server answers on the session bus")
         let asked = Date()
         try bus.startServer(capabilities: ["actions", "body"])
         let calls = try bus.waitForNotifyCalls(1)
