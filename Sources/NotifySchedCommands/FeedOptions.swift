@@ -151,7 +151,7 @@ struct LoadedFeed {
     /// warnings about the fetch (such as the cache being used) first.
     var problemLines: [String] {
         var lines = portal.warnings.map { "warning: \($0)" }
-        if let failure = portal.failure, portal.parsed == nil { lines.append(failure) }
+        if let failure = portal.failure, portal.parsed == nil { lines.append(failure.message) }
         lines += (portal.parsed?.diagnostics ?? []).map { $0.line(in: path) }
         return lines
     }

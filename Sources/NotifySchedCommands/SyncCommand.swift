@@ -97,7 +97,7 @@ struct SyncCommand: ParsableCommand {
         let loaded = context.loader.load(
             location, publicKey: publicKey, parser: parser, now: WallClock.now(), allowCacheFallback: false)
         for line in loaded.warnings { Output.standardError.write("warning: \(line)") }
-        if let reason = loaded.unusableReason { return .failed(location, reason) }
+        if let reason = loaded.unusableReason { return .failed(location, reason.message) }
         guard let schedule = loaded.parsed?.schedule else { return .failed(location, "\(location): no feed") }
         switch loaded.origin {
         case .notModified?:

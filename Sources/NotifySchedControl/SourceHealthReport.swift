@@ -9,6 +9,10 @@ public struct SourceHealthReport: Codable, Equatable, Sendable {
     public var lastSuccess: String?
     /// Why the last check failed; nil when it succeeded.
     public var lastError: String?
+    /// The code of the error that made the last check fail (`network.unreachable`,
+    /// `network.http-status`, `feed.signature`, …); nil when it succeeded, and from a daemon
+    /// older than this field.
+    public var lastErrorCode: String?
     /// Failed checks in a row.
     public var failures: Int
     /// When the next check is planned.
@@ -26,7 +30,8 @@ public struct SourceHealthReport: Codable, Equatable, Sendable {
     public init(_ health: SourceHealth) {
         lastCheck = health.lastCheck?.rfc3339
         lastSuccess = health.lastSuccess?.rfc3339
-        lastError = health.lastError
+        lastError = health.lastError?.message
+        lastErrorCode = health.lastError?.code
         failures = health.failures
         nextCheck = health.nextCheck?.rfc3339
         etag = health.etag

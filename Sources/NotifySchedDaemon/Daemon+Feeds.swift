@@ -121,7 +121,7 @@ extension Daemon {
         if let reason = loaded.unusableReason, let schedule = loaded.parsed?.schedule,
             let load = feedLoad(of: index, schedule)
         {
-            return .readWithErrors(load, reason: reason)
+            return .readWithErrors(load, failure: reason)
         }
         return .read(outcome(of: loaded, source: index, at: now))
     }

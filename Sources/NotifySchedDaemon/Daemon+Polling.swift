@@ -50,7 +50,8 @@ extension Daemon {
                 mailbox.post(CheckResult(source: index, feed: feed))
             }
         } catch {
-            let feed = LoadedPortalFeed(location: location, failure: "\(location): \(error.message)")
+            let feed = LoadedPortalFeed(
+                location: location, failure: CheckFailure(error.code, "\(location): \(error.message)"))
             checkResults.post(CheckResult(source: index, feed: feed))
         }
     }
@@ -61,10 +62,13 @@ extension Daemon {
     func outcome(of loaded: LoadedPortalFeed, source index: Int, at now: Instant) -> CheckOutcome {
         let location = sources[index].location
         guard loaded.unusableReason == nil, let schedule = loaded.parsed?.schedule else {
-            return .failed(loaded.unusableReason ?? "\(location): no feed", retryAfter: loaded.fetchError?.retryAfter)
+            let failure =
+                loaded.unusableReason ?? CheckFailure(code: CheckFailure.noFeedCode, message: "\(location): no feed")
+            return .failed(failure, retryAfter: loaded.fetchError?.retryAfter)
         }
         let (etag, lastModified) = (loaded.validators?.etag, loaded.validators?.lastModified)
-        let unreadable = CheckOutcome.failed("\(location): the state database could not be read", retryAfter: nil)
+        let unreadable = CheckOutcome.failed(
+            CheckFailure(StoreError.Code.failed, "\(location): the state database could not be read"), retryAfter: nil)
         if loaded.origin == .notModified {
             var copy: FeedLoad?
             if core.needsFeed(of: index) {

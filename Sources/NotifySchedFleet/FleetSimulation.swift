@@ -149,7 +149,8 @@ private struct FleetRun {
         checks += 1
         if let networkBack, now < networkBack[desktop] {
             health[desktop].recordFailure(
-                "network unreachable", at: now, policy: policy, using: &generator)
+                CheckFailure(code: "network.unreachable", message: "network unreachable"), at: now, policy: policy,
+                using: &generator)
             return plan(desktop, notBefore: now)
         }
         if now >= countFrom { requests[Int((now - countFrom).microseconds / 1_000_000)] += 1 }
@@ -161,10 +162,12 @@ private struct FleetRun {
                 changeTimes.append(Double((now - event).microseconds) / 1e6)
             }
         case .outage?:
-            health[desktop].recordFailure("no answer", at: now, policy: policy, using: &generator)
+            health[desktop].recordFailure(
+                CheckFailure(code: "network.timeout", message: "no answer"), at: now, policy: policy, using: &generator)
         case .unavailable(_, let retryAfter)?:
             health[desktop].recordFailure(
-                "503", retryAfter: .delay(retryAfter), at: now, policy: policy, using: &generator)
+                CheckFailure(code: "network.http-status", message: "503"), retryAfter: .delay(retryAfter), at: now,
+                policy: policy, using: &generator)
         }
         plan(desktop, notBefore: now)
     }

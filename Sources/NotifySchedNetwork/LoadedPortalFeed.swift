@@ -23,8 +23,8 @@ public struct LoadedPortalFeed: Sendable {
     public var origin: Origin?
     /// The parsed feed; nil when there is no usable feed (see `failure`).
     public var parsed: FeedParseResult?
-    /// Why there is no usable feed: one line naming the location.
-    public var failure: String?
+    /// Why there is no usable feed: its code, and one line naming the location.
+    public var failure: CheckFailure?
     /// The fetch's own failure (status, `Retry-After`), also when the cached copy stood in.
     public var fetchError: NetworkError?
     /// Lines to show as warnings (such as "using the copy cached at …").
@@ -46,10 +46,13 @@ public struct LoadedPortalFeed: Sendable {
 
     /// Why this load cannot be put in force in place of the feed before it: no usable feed, a
     /// cached copy standing in for a failed fetch, or errors in the feed. Nil when it can.
-    public var unusableReason: String? {
-        guard let parsed, parsed.schedule != nil, origin != .cache else { return failure ?? "\(location): no feed" }
+    public var unusableReason: CheckFailure? {
+        guard let parsed, parsed.schedule != nil, origin != .cache else {
+            return failure ?? CheckFailure(code: CheckFailure.noFeedCode, message: "\(location): no feed")
+        }
         if let error = parsed.diagnostics.first(where: { $0.severity == .error }) {
-            return "\(location): the feed has errors (\(error.error))"
+            return CheckFailure(
+                code: error.error.code.rawValue, message: "\(location): the feed has errors (\(error.error))")
         }
         return nil
     }
@@ -57,7 +60,7 @@ public struct LoadedPortalFeed: Sendable {
 
 extension LoadedPortalFeed {
     /// A load that came to nothing, for `failure`.
-    public init(location: String, failure: String) {
+    public init(location: String, failure: CheckFailure) {
         self.init(location: location, failure: failure, warnings: [])
     }
 }

@@ -68,6 +68,10 @@ extension ErrorCode where Domain == NetworkError {
     public static var invalidConfiguration: Self { Self(rawValue: "network.invalid-configuration") }
     /// The cache or the version state cannot be read or written.
     public static var storage: Self { Self(rawValue: "network.storage") }
+    /// Feeds over HTTP(S) are not enabled where the load ran (no fetcher).
+    public static var notEnabled: Self { Self(rawValue: "network.not-enabled") }
+    /// A cached copy was needed (a 304, or a start that waits for no network) and there is none.
+    public static var noCachedCopy: Self { Self(rawValue: "network.no-cached-copy") }
     /// The fetcher was shut down (the daemon is stopping): nothing more is fetched.
     public static var shutDown: Self { Self(rawValue: "network.shut-down") }
 }

@@ -58,7 +58,7 @@ public struct PortalFeedLoader: Sendable {
         do {
             bytes = try FeedFile.read(location, maxBytes: parser.limits.maxBytes)
         } catch {
-            feed.failure = error.message
+            feed.failure = CheckFailure(error.code, error.message)
             return feed
         }
         var signature: [UInt8]?
@@ -68,7 +68,7 @@ public struct PortalFeedLoader: Sendable {
             } catch  where error.code == .notFound {
                 signature = nil
             } catch {
-                feed.failure = error.message
+                feed.failure = CheckFailure(error.code, error.message)
                 return feed
             }
         }
@@ -80,7 +80,7 @@ public struct PortalFeedLoader: Sendable {
             feed.origin = .file
             feed.parsed = parsed
         case .failure(let refusal):
-            feed.failure = refusal.message
+            feed.failure = refusal.failure
         }
         return feed
     }
@@ -90,7 +90,7 @@ public struct PortalFeedLoader: Sendable {
     ) -> LoadedPortalFeed {
         var feed = LoadedPortalFeed(location: url, warnings: [])
         guard let fetcher else {
-            feed.failure = "\(url): feeds over HTTP(S) are not enabled here"
+            feed.failure = CheckFailure(NetworkError.Code.notEnabled, "\(url): feeds over HTTP(S) are not enabled here")
             return feed
         }
         // A copy set aside (it crashed the daemon's start) is neither asked about nor fallen back on.
@@ -103,16 +103,18 @@ public struct PortalFeedLoader: Sendable {
         func useCached(_ cached: CachedFeed, as origin: LoadedPortalFeed.Origin) -> Refusal? {
             use(cached, as: origin, in: &feed, publicKey: publicKey, parser: parser, now: now)
         }
-        // Falls back to the cached copy after `reason`, or reports `reason` when that is not allowed.
-        func fallBack(_ reason: String) -> LoadedPortalFeed {
+        // Falls back to the cached copy after `failure`, or reports it when that is not allowed.
+        func fallBack(_ failure: CheckFailure) -> LoadedPortalFeed {
             guard allowCacheFallback, let cached else {
-                feed.failure = reason
+                feed.failure = failure
                 return feed
             }
             if let refusal = useCached(cached, as: .cache) {
-                feed.failure = "\(reason); the cached copy is not usable either: \(refusal.message)"
+                feed.failure = CheckFailure(
+                    code: failure.code,
+                    message: "\(failure.message); the cached copy is not usable either: \(refusal.failure.message)")
             } else {
-                feed.warnings.append("\(reason); using the copy cached at \(cached.storedAt.rfc3339)")
+                feed.warnings.append("\(failure.message); using the copy cached at \(cached.storedAt.rfc3339)")
             }
             return feed
         }
@@ -124,13 +126,16 @@ public struct PortalFeedLoader: Sendable {
             outcome = try fetcher.fetch(url, validators: validators)
         } catch {
             feed.fetchError = error
-            return fallBack(error.message)
+            return fallBack(CheckFailure(error.code, error.message))
         }
         switch outcome {
         case .notModified(let portalPeriod):
             feed.portalPeriod = portalPeriod
-            guard let cached else { return fallBack("\(url): 304 Not Modified without a cached copy") }
-            if let refusal = useCached(cached, as: .notModified) { feed.failure = refusal.message }
+            guard let cached else {
+                return fallBack(
+                    CheckFailure(NetworkError.Code.noCachedCopy, "\(url): 304 Not Modified without a cached copy"))
+            }
+            if let refusal = useCached(cached, as: .notModified) { feed.failure = refusal.failure }
             return feed
         case .fetched(let bytes, let validators, let portalPeriod):
             feed.portalPeriod = portalPeriod
@@ -145,7 +150,7 @@ public struct PortalFeedLoader: Sendable {
                     signature = nil
                 } catch {
                     feed.fetchError = error
-                    return fallBack(error.message)
+                    return fallBack(CheckFailure(error.code, error.message))
                 }
             }
             switch check(bytes, signature: signature, location: url, publicKey: publicKey, parser: parser, now: now) {
@@ -169,7 +174,7 @@ public struct PortalFeedLoader: Sendable {
                 }
                 return feed
             case .failure(let refusal):
-                return fallBack(refusal.message)
+                return fallBack(refusal.failure)
             }
         }
     }
@@ -185,15 +190,17 @@ public struct PortalFeedLoader: Sendable {
         do {
             feed.previous = try cache.load(url)
         } catch {
-            feed.failure = error.message
+            feed.failure = CheckFailure(error.code, error.message)
             return feed
         }
         guard let cached = feed.previous else {
-            feed.failure = "\(url): no cached copy yet"
+            feed.failure = CheckFailure(NetworkError.Code.noCachedCopy, "\(url): no cached copy yet")
             return feed
         }
         if let refusal = use(cached, as: .cache, in: &feed, publicKey: publicKey, parser: parser, now: now) {
-            feed.failure = "\(url): the cached copy is not usable: \(refusal.message)"
+            feed.failure = CheckFailure(
+                code: refusal.failure.code, message: "\(url): the cached copy is not usable: \(refusal.failure.message)"
+            )
         }
         return feed
     }
@@ -229,7 +236,7 @@ public struct PortalFeedLoader: Sendable {
         do {
             highest = try versions.highestVersion(for: publicKey)
         } catch {
-            return .failure(Refusal(error.message))
+            return .failure(Refusal(CheckFailure(error.code, error.message)))
         }
         let authenticator = FeedAuthenticator(publicKey: publicKey, verifier: verifier)
         switch authenticator.verify(
@@ -237,13 +244,13 @@ public struct PortalFeedLoader: Sendable {
             parse: { parser.parse($0, source: location) })
         {
         case .accepted(let parsed, let version): return .success((parsed, version))
-        case .refused(let error): return .failure(Refusal(error.message))
+        case .refused(let error): return .failure(Refusal(CheckFailure(error.code, error.message)))
         }
     }
 }
 
-/// Why a feed was refused, as one line.
+/// Why a feed was refused.
 struct Refusal: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
+    var failure: CheckFailure
+    init(_ failure: CheckFailure) { self.failure = failure }
 }

@@ -241,6 +241,11 @@ extension StateStore {
             try insert()
             try database.execute(sql: "DROP TABLE followed_entry")
         }
+        // A failed check's error code beside its message, for `status --json` and programs;
+        // a failure stored before has none.
+        migrator.registerMigration("13-health-error-code") { database in
+            try database.execute(sql: "ALTER TABLE source_state ADD COLUMN health_error_code TEXT")
+        }
         return migrator
     }
 }

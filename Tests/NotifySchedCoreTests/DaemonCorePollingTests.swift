@@ -104,7 +104,11 @@ import Testing
         var logs: [String] = []
         for _ in 1...3 {
             let failed = core.handle(
-                .checkFinished(source: 0, .failed("feed: the server answered 500", retryAfter: nil)), at: now)
+                .checkFinished(
+                    source: 0,
+                    .failed(
+                        CheckFailure(code: "network.http-status", message: "feed: the server answered 500"),
+                        retryAfter: nil)), at: now)
             let next = try #require(savedHealth(failed).last?.nextCheck)
             ceilings.append(next - now)
             logs += failed.compactMap { if case .log(_, let line) = $0 { line } else { nil } }
@@ -140,7 +144,11 @@ import Testing
         let now = noon + .minutes(1)
         _ = core.handle(.timerWoke(clockChanged: false), at: now)
         let refused = core.handle(
-            .checkFinished(source: 0, .failed("feed: the server answered 429", retryAfter: .delay(.minutes(30)))),
+            .checkFinished(
+                source: 0,
+                .failed(
+                    CheckFailure(code: "network.http-status", message: "feed: the server answered 429"),
+                    retryAfter: .delay(.minutes(30)))),
             at: now)
         #expect(savedHealth(refused).last?.nextCheck.map { $0 >= now + .minutes(30) } == true)
         #expect(checksStarted(core.handle(.timerWoke(clockChanged: false), at: now + .minutes(29))).isEmpty)
@@ -234,12 +242,13 @@ import Testing
 
     @Test func aFileWithErrorsAtStartPutsItsUsableEntriesInForceAndCountsAsAFailedCheck() throws {
         var core = core(["feed"])
+        let hasErrors = CheckFailure(code: "feed.syntax", message: "feed: the feed has errors (…)")
         let effects = core.handle(
-            .sourceOpened(source: 0, .readWithErrors(try load(alpha), reason: "feed: the feed has errors (…)")),
+            .sourceOpened(source: 0, .readWithErrors(try load(alpha), failure: hasErrors)),
             at: noon)
         let health = try #require(savedHealth(effects).last)
         #expect(core.planner.schedule(source: 0)?.entries.map(\.id) == ["a"])
-        #expect((health.failures, health.lastError) == (1, "feed: the feed has errors (…)"))
+        #expect((health.failures, health.lastError) == (1, hasErrors))
         #expect(
             effects.contains {
                 if case .log(.warning, let line) = $0 {

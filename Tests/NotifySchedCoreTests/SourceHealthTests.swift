@@ -8,10 +8,11 @@ import Testing
     @Test func failuresBackOffAndASuccessClearsThem() {
         var health = SourceHealth(location: "https://portal.example/feed.json")
         var generator = SplitMix64(seed: 3)
-        health.recordFailure("the server answered 500", at: now, policy: policy, using: &generator)
-        health.recordFailure("the server answered 500", at: now, policy: policy, using: &generator)
+        let failure = CheckFailure(code: "network.http-status", message: "the server answered 500")
+        health.recordFailure(failure, at: now, policy: policy, using: &generator)
+        health.recordFailure(failure, at: now, policy: policy, using: &generator)
         #expect(health.failures == 2)
-        #expect(health.lastError == "the server answered 500")
+        #expect(health.lastError == failure)
         #expect(health.lastCheck == now && health.lastSuccess == nil)
         let retry = try! #require(health.nextCheck)
         #expect(
@@ -30,7 +31,9 @@ import Testing
     @Test func retryAfterHoldsTheNextCheckBack() {
         var health = SourceHealth(location: "feed")
         var generator = SplitMix64(seed: 5)
-        health.recordFailure("429", retryAfter: .delay(.minutes(30)), at: now, policy: policy, using: &generator)
+        health.recordFailure(
+            CheckFailure(code: "network.http-status", message: "429"), retryAfter: .delay(.minutes(30)), at: now,
+            policy: policy, using: &generator)
         #expect(health.nextCheck.map { $0 >= now + .minutes(30) && $0 <= now + .minutes(31) } == true)
     }
 

@@ -76,7 +76,9 @@ import Testing
         defer { fetcher.shutdown() }
         let url = server.feedURL("feed.json")
         let none = loader.loadCached(url, publicKey: nil, parser: parser, now: now)
-        #expect(none.parsed == nil && none.failure == "\(url): no cached copy yet")
+        #expect(
+            none.parsed == nil
+                && none.failure == CheckFailure(code: "network.no-cached-copy", message: "\(url): no cached copy yet"))
         try publish(Self.feed(version: 1))
         #expect(load().origin == .fetched)
         let requests = server.requests().count
@@ -165,7 +167,11 @@ import Testing
         #expect(feed.parsed == nil && feed.origin == nil)
         #expect(
             feed.failure
-                == "\(server.feedURL("feed.json")): the server answered 503 Service Unavailable (Retry-After: 30 s)")
+                == CheckFailure(
+                    code: "network.http-status",
+                    message:
+                        "\(server.feedURL("feed.json")): the server answered 503 Service Unavailable (Retry-After: 30 s)"
+                ))
     }
 
     @Test func offlineTheCachedCopyIsUsedWithAWarning() throws {
@@ -182,7 +188,7 @@ import Testing
         defer { fetcher.shutdown() }
         try publish(Self.feed(version: 3))
         let feed = load(key: keys.publicKey)
-        #expect(feed.origin == .fetched && title(feed) == "Hello", "\(feed.failure ?? "")")
+        #expect(feed.origin == .fetched && title(feed) == "Hello", "\(feed.failure?.message ?? "")")
         #expect(try loader.versions.highestVersion(for: keys.publicKey) == 3)
         #expect(try loader.cache.load(server.feedURL("feed.json"))?.signature != nil)
         #expect(load(key: keys.publicKey).origin == .notModified)
@@ -200,22 +206,33 @@ import Testing
         #expect(feed.parsed == nil)
         #expect(
             feed.failure
-                == "\(url): refused: the signature does not match the feed and the public key \(keys.publicKey)")
+                == CheckFailure(
+                    code: "feed.bad-signature",
+                    message:
+                        "\(url): refused: the signature does not match the feed and the public key \(keys.publicKey)"))
 
         // Signed by someone else.
         try publish(Self.feed(version: 2, title: "Evil"), signedWith: Ed25519.generateKeyPair().privateKey, age: 4)
         feed = load(key: keys.publicKey, fallback: false)
-        #expect(feed.failure?.contains("the signature does not match") == true)
+        #expect(feed.failure?.message.contains("the signature does not match") == true)
 
         // Unsigned.
         try FileManager.default.removeItem(at: server.root.appendingPathComponent("feed.json.sig"))
         feed = load(key: keys.publicKey, fallback: false)
-        #expect(feed.failure == "\(url): refused: a public key is set but the feed has no signature (\(url).sig)")
+        #expect(
+            feed.failure
+                == CheckFailure(
+                    code: "feed.unsigned",
+                    message: "\(url): refused: a public key is set but the feed has no signature (\(url).sig)"))
 
         // Garbage in the .sig.
         try server.write("feed.json.sig", "not base64!")
         feed = load(key: keys.publicKey, fallback: false)
-        #expect(feed.failure == "\(url): refused: \(url).sig is not the base64 of a 64-byte Ed25519 signature")
+        #expect(
+            feed.failure
+                == CheckFailure(
+                    code: "feed.bad-signature",
+                    message: "\(url): refused: \(url).sig is not the base64 of a 64-byte Ed25519 signature"))
 
         // With fallback, the last good (signed) copy is used.
         let fallback = load(key: keys.publicKey)
@@ -228,7 +245,7 @@ import Testing
         try publish(Self.feed(version: 1))
         #expect(load().origin == .fetched)
         let signed = load(key: keys.publicKey)
-        #expect(signed.origin == .fetched, "\(signed.failure ?? "")")
+        #expect(signed.origin == .fetched, "\(signed.failure?.message ?? "")")
         #expect(server.requests().suffix(2).first?.header("If-None-Match") == nil)
         #expect(try loader.cache.load(server.feedURL("feed.json"))?.signature != nil)
     }
@@ -256,8 +273,11 @@ import Testing
         #expect(feed.parsed == nil)
         #expect(
             feed.failure
-                == "\(server.feedURL("feed.json")): refused: the feed expired at 2020-01-01T00:00:00Z (now 2027-01-15T08:00:00Z)"
-        )
+                == CheckFailure(
+                    code: "feed.expired",
+                    message:
+                        "\(server.feedURL("feed.json")): refused: the feed expired at 2020-01-01T00:00:00Z (now 2027-01-15T08:00:00Z)"
+                ))
         #expect(try loader.cache.load(server.feedURL("feed.json")) == nil)
     }
 
@@ -268,7 +288,11 @@ import Testing
         let text = Self.feed(version: 1)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         var feed = loader.load(path, publicKey: keys.publicKey, parser: parser, now: now)
-        #expect(feed.failure == "\(path): refused: a public key is set but the feed has no signature (\(path).sig)")
+        #expect(
+            feed.failure
+                == CheckFailure(
+                    code: "feed.unsigned",
+                    message: "\(path): refused: a public key is set but the feed has no signature (\(path).sig)"))
         let signature = try Ed25519.sign(Array(text.utf8), privateKey: keys.privateKey)
         try Data((Base64.encode(signature) + "\n").utf8).write(to: URL(fileURLWithPath: path + ".sig"))
         feed = loader.load(path, publicKey: keys.publicKey, parser: parser, now: now)

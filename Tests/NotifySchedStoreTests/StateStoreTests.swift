@@ -194,7 +194,8 @@ extension StateStoreTests {
         let path = freshPath()
         let health = SourceHealth(
             location: "https://portal.example/feed.json", lastCheck: now, lastSuccess: now - .hours(1),
-            lastError: "the server answered 503", failures: 2, nextCheck: now + .minutes(2), etag: "\"v7\"",
+            lastError: CheckFailure(code: "network.http-status", message: "the server answered 503"), failures: 2,
+            nextCheck: now + .minutes(2), etag: "\"v7\"",
             lastModified: "Sat, 21 Nov 2026 10:00:00 GMT", feedVersion: 7, copyTakenAt: now - .hours(1),
             portalPeriod: .hours(6))
         do {

@@ -23,9 +23,9 @@ extension DaemonCore {
         switch opening {
         case .read(let outcome):
             return apply(outcome, to: index, at: now).effects
-        case .readWithErrors(let load, let reason):
+        case .readWithErrors(let load, let failure):
             let effects = putInForce(load, at: now).effects
-            return effects + apply(.failed(reason, retryAfter: nil), to: index, at: now).effects
+            return effects + apply(.failed(failure, retryAfter: nil), to: index, at: now).effects
         case .cachedCopy(let load):
             let effects = putInForce(load, at: now).effects
             polling.planFirstCheck(of: index, hasCopy: true, policy: policy(of: index), at: now)
@@ -91,12 +91,12 @@ extension DaemonCore {
         var changes: ScheduleChanges?
         let report: () -> SourceCheckReport
         switch outcome {
-        case .failed(let reason, let retryAfter):
-            polling.recordFailure(of: index, reason, retryAfter: retryAfter, policy: policy(of: index), at: now)
+        case .failed(let failure, let retryAfter):
+            polling.recordFailure(of: index, failure, retryAfter: retryAfter, policy: policy(of: index), at: now)
             let next = polling.sources[index].health.nextCheck.map { "; next check at \($0.rfc3339)" } ?? ""
             let consequence = hadFeed ? "the feed in force stays" : "nothing of it is in force"
-            effects.append(.log(.warning, "\(location): check failed, \(consequence): \(reason)\(next)"))
-            report = { .failed(location, reason) }
+            effects.append(.log(.warning, "\(location): check failed, \(consequence): \(failure.message)\(next)"))
+            report = { .failed(location, failure.message) }
         case .notModified(let copy, let etag, let lastModified, let copyTakenAt, let portalPeriod):
             polling.setPortalPeriod(of: index, portalPeriod)
             if !hadFeed, let copy {

@@ -1,9 +1,9 @@
 /// What reading or checking one source found, as the daemon hands it to its core
 /// (`DaemonEvent.checkFinished`, `SourceOpening.read`).
 public enum CheckOutcome: Sendable, Equatable {
-    /// The check failed for the reason given (one line naming the location): the feed in force
-    /// stays, and the next check backs off, never before the portal's `Retry-After`.
-    case failed(String, retryAfter: RetryAfter?)
+    /// The check failed for the reason given (with its code, and one line naming the location):
+    /// the feed in force stays, and the next check backs off, never before the portal's `Retry-After`.
+    case failed(CheckFailure, retryAfter: RetryAfter?)
     /// The portal answered 304 Not Modified: its cached copy, taken at `copyTakenAt`, is
     /// current; `etag` and `lastModified` are its validators. `copy`, the copy with the state
     /// database's memory, is given when the source has no feed in force
@@ -20,9 +20,9 @@ public enum CheckOutcome: Sendable, Equatable {
 public enum SourceOpening: Sendable, Equatable {
     /// A file, read: like a check.
     case read(CheckOutcome)
-    /// A file whose feed has errors (`reason`): nothing else being in force at start, its
+    /// A file whose feed has errors (`failure`): nothing else being in force at start, its
     /// usable entries go in force, and the read counts as a failed check.
-    case readWithErrors(FeedLoad, reason: String)
+    case readWithErrors(FeedLoad, failure: CheckFailure)
     /// A portal URL's last good copy, from the cache: it is in force until the source's first
     /// check, planned as `SourceHealth.firstCheck` says.
     case cachedCopy(FeedLoad)

@@ -11,7 +11,7 @@ public struct SourceHealth: Sendable, Equatable {
     /// When a check last succeeded: a feed accepted, or 304 Not Modified.
     public var lastSuccess: Instant?
     /// Why the last check failed; nil when it succeeded.
-    public var lastError: String?
+    public var lastError: CheckFailure?
     /// Checks failed in a row since the last success: the backoff's exponent.
     public var failures: Int
     /// When the source is checked next; nil while a check is under way or none is planned.
@@ -29,7 +29,7 @@ public struct SourceHealth: Sendable, Equatable {
     public var portalPeriod: TimeSpan?
 
     public init(
-        location: String, lastCheck: Instant? = nil, lastSuccess: Instant? = nil, lastError: String? = nil,
+        location: String, lastCheck: Instant? = nil, lastSuccess: Instant? = nil, lastError: CheckFailure? = nil,
         failures: Int = 0, nextCheck: Instant? = nil, etag: String? = nil, lastModified: String? = nil,
         feedVersion: Int64? = nil, copyTakenAt: Instant? = nil, portalPeriod: TimeSpan? = nil
     ) {
@@ -63,15 +63,15 @@ public struct SourceHealth: Sendable, Equatable {
         nextCheck = policy.nextCheck(afterSuccessAt: now, firstCopy: copyTakenAt == nil, using: &generator)
     }
 
-    /// Records a check that failed at `now` for `reason` and plans the retry, never before the
+    /// Records a check that failed at `now` with `failure` and plans the retry, never before the
     /// server's `Retry-After`: at a new phase a period or so later while a copy is in force,
     /// with backoff and full jitter without one (`PollingPolicy`).
     public mutating func recordFailure(
-        _ reason: String, retryAfter: RetryAfter? = nil, at now: Instant, policy: PollingPolicy,
+        _ failure: CheckFailure, retryAfter: RetryAfter? = nil, at now: Instant, policy: PollingPolicy,
         using generator: inout some RandomNumberGenerator
     ) {
         lastCheck = now
-        lastError = reason
+        lastError = failure
         failures += 1
         nextCheck = policy.nextCheck(
             afterFailure: failures, at: now, retryAfter: retryAfter, hasCopy: copyTakenAt != nil, using: &generator)

@@ -92,10 +92,10 @@ public struct SourcePolling: Sendable {
     ///
     /// - Complexity: O(1).
     mutating func recordFailure(
-        of source: Int, _ reason: String, retryAfter: RetryAfter?, policy: PollingPolicy, at now: Instant
+        of source: Int, _ failure: CheckFailure, retryAfter: RetryAfter?, policy: PollingPolicy, at now: Instant
     ) {
         sources[source].health.recordFailure(
-            reason, retryAfter: retryAfter, at: now, policy: policy, using: &generator)
+            failure, retryAfter: retryAfter, at: now, policy: policy, using: &generator)
     }
 
     /// A `sync` call, `token`, asks for every source to be checked now; a refused source is
