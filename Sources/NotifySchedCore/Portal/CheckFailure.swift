@@ -1,6 +1,6 @@
 /// Why reading or checking a source failed, as the core takes it (`CheckOutcome.failed`) and
 /// a source's health keeps it: the code of the error that said so, which a program can match
-/// (`network.unreachable`, `network.http-status`, `feed.signature`, `store.failed`, …), and a
+/// (`network.unreachable`, `network.http-status`, `feed.bad-signature`, `store.failed`, …), and a
 /// line naming the location for a person.
 public struct CheckFailure: Sendable, Hashable, CustomStringConvertible {
     /// The failing error's code.
