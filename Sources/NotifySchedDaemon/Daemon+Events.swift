@@ -41,7 +41,11 @@ extension Daemon {
         chosen: [String], shown: [String]
     ) {
         let contexts = indices.compactMap(context(of:))
-        let urlHandlers = notifier.urlHandlers(among: configuration.urlPolicy.allowedSchemes)
+        let schemes = contexts.reduce(into: Set<String>()) { schemes, context in
+            guard let schedule = schedule(of: context.source) else { return }
+            schemes.formUnion(SourceEventPlan.schemesAskedAbout(in: schedule))
+        }
+        let urlHandlers = notifier.urlHandlers(among: schemes)
         let effects = core.handle(.sourceEvent(event, sources: contexts, urlHandlers: urlHandlers), at: now)
         let chosen = effects.flatMap { effect -> [String] in
             guard case .storeChoice(_, let plan) = effect else { return [] }

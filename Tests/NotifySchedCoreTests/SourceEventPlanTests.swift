@@ -20,6 +20,16 @@ import Testing
             onScreen: onScreen, urlHandlers: .everyScheme, now: time ?? now)
     }
 
+    @Test func onlyAnINotifyFeedsActionSchemesAreAskedAboutTheDesktop() throws {
+        let iNotify = try schedule(
+            #"{"2011/01/01": {"Title": "a", "ActionURL": "mailto:a@example.org"}, "#
+                + #""2011/01/02": {"Title": "b", "ActionURL": "https://example.org/b"}, "2011/01/03": {"Title": "c"}}"#)
+        let native = try schedule(
+            #"{"notifications": [{"id": "n", "title": "N", "action": {"url": "https://example.org/n"}}]}"#)
+        #expect(SourceEventPlan.schemesAskedAbout(in: iNotify) == ["mailto", "https"])
+        #expect(SourceEventPlan.schemesAskedAbout(in: native) == [], "a native feed's events never ask")
+    }
+
     @Test func anAlwaysOnEntryIsChosenAtEveryOccurrenceOfItsEvent() throws {
         // ON=1 leaves the progress as it was: the choice must not hang on a change of state.
         let feed = try schedule(#"{"notifications": [{"id": "deployed", "title": "A", "events": {"deploy": "ON=1"}}]}"#)

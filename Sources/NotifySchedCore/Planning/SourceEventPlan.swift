@@ -183,3 +183,16 @@ public struct SourceEventPlan: Sendable, Equatable {
         news = state
     }
 }
+
+extension SourceEventPlan {
+    /// The URL schemes a source event of `schedule` may need `URLHandlers` for: those of an
+    /// iNotify feed's action URLs, which its check passes over when nothing opens them; none for
+    /// the other dialects, whose events never ask. The daemon asks the desktop about these alone,
+    /// so that a session without iNotify sources never loads GIO's handler index.
+    ///
+    /// - Complexity: O(*n*) in the entries of an iNotify schedule; O(1) for another.
+    public static func schemesAskedAbout(in schedule: Schedule) -> Set<String> {
+        guard schedule.dialect == .iNotify else { return [] }
+        return Set(schedule.entries.compactMap { $0.content.action?.url.scheme })
+    }
+}
