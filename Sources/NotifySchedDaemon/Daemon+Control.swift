@@ -13,7 +13,7 @@ extension Daemon {
     ///
     /// - Returns: The reply, or nil when the call is answered later (`BusCall.reply`).
     /// - Throws: `DaemonError` with `.badCall` for a call the core refused.
-    func answer(_ call: BusCall) throws -> [ControlValue]? {
+    func answer(_ call: BusCall) throws -> ControlReply? {
         recordDeliveries()
         let decoded: ControlCall
         do {
@@ -25,14 +25,14 @@ extension Daemon {
         let now = clock()
         switch decoded {
         case .postEvent(let name):
-            return ControlReply.posted(postEvent(name, at: now)).values
+            return .posted(postEvent(name, at: now))
         case .list(let upcoming, let offset, let limit, let filter):
             let page = try listing(upcoming: upcoming, rows: offset..<offset + limit, filter: filter, at: now)
             // The whole schedule's next occurrences were sorted for it: a page leaves no growth behind.
             FreedMemory.release()
-            return ControlReply.listed(json: page.json, total: page.total).values
+            return .listed(json: page.json, total: page.total)
         case .status:
-            return ControlReply.status(json: try Self.json(status(at: now))).values
+            return .status(json: try Self.json(status(at: now)))
         case .handle(let id, let showAlert):
             handle(id, prompts: showAlert, call, at: now) { handler.handleLocalNotification($0, showAlert: showAlert) }
             return nil
@@ -45,10 +45,9 @@ extension Daemon {
         case .sync:
             syncSources(at: now) { reports in
                 call.reply(
-                    ControlReply.synced(
+                    .synced(
                         status: reports.contains(where: \.failed) ? "failed" : "synced",
-                        report: reports.flatMap(\.lines).joined(separator: "\n")
-                    ).values)
+                        report: reports.flatMap(\.lines).joined(separator: "\n")))
             }
             return nil
         }
@@ -177,12 +176,12 @@ extension Daemon {
         do {
             lookup = OccurrenceLookup(name, candidates: try store.occurrences(named: name))
         } catch {
-            call.reply(ControlReply.handled(status: "failed", report: error.message).values)
+            call.reply(.handled(status: "failed", report: error.message))
             return
         }
         guard case .found(let id) = lookup else {
             let problem = lookup.problem(with: name, catalog: handler.policy.catalog) ?? ""
-            call.reply(ControlReply.handled(status: "unknown", report: problem).values)
+            call.reply(.handled(status: "unknown", report: problem))
             return
         }
         // Waiting first: without a prompt the outcome may arrive before the handler returns.
@@ -191,7 +190,7 @@ extension Daemon {
         guard act(LocalNotification(occurrenceID: id)) else {
             replies[token] = nil
             perform(.callGaveUp(token: token, occurrenceID: id), at: now)
-            call.reply(ControlReply.handled(status: "unknown", report: "").values)
+            call.reply(.handled(status: "unknown", report: ""))
             return
         }
         if prompts { recordPrompt(about: id, at: now) }
@@ -218,7 +217,7 @@ extension Daemon {
         _ answer: @escaping (_ occurrenceID: String, _ status: String, _ report: String) -> ControlReply
     ) -> Int {
         let token = newCallToken()
-        replies[token] = { call.reply(answer($0, $1, $2).values) }
+        replies[token] = { call.reply(answer($0, $1, $2)) }
         return token
     }
 
@@ -240,7 +239,7 @@ extension Daemon {
 /// it must find the object there. Calls are answered on the loop, once the daemon runs.
 final class ControlObject {
     /// Answers a call; set once the daemon is ready, before its loop runs.
-    var answer: ((BusCall) throws -> [ControlValue]?)?
+    var answer: ((BusCall) throws -> ControlReply?)?
     private var service: BusService?
 
     /// Exports the object on the session bus.
@@ -255,7 +254,7 @@ final class ControlObject {
                 guard let answer = self.answer else {
                     throw DaemonError(.unavailable, "the daemon is starting; call again")
                 }
-                return try answer(call)
+                return try answer(call)?.values
             }
         } catch {
             throw DaemonError(.unavailable, "\(error)", underlyingError: error)

@@ -47,6 +47,11 @@ public final class BusCall {
         g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&children, gsize(children.count)))
     }
 
+    /// Sends `reply`'s out arguments (`ControlReply.values`). Later answers are ignored.
+    public func reply(_ reply: ControlReply) {
+        self.reply(reply.values)
+    }
+
     /// Sends a D-Bus error (`org.notify_sched.Error.Failed`) with `error`'s description.
     /// Later answers are ignored.
     public func fail(_ error: any Error) {
