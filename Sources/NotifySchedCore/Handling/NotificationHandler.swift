@@ -1,5 +1,6 @@
-/// Delivers notify-sched's popups and handles what the user does with them, the way the ZBiM
-/// SDK's `handleLocalNotification(_:showAlert:)` does (DESIGN §5, seed semantics §3).
+/// Carries out what `HandlingCore` decides about notify-sched's popups: shows them and the
+/// prompts through a `Notifier`, opens URLs, and turns what the desktop answers back into
+/// `HandlingEvent`s (DESIGN §5, seed semantics §3).
 ///
 /// It does no I/O itself: popups and URLs go through a `Notifier`, the delivered occurrences
 /// come from `lookup`, the time from `now`. It keeps no handling state: each outcome says the
@@ -12,13 +13,15 @@
 /// if !handler.handleLocalNotification(LocalNotification(occurrenceID: id)) { /* not ours */ }
 /// ```
 public final class NotificationHandler {
-    public let policy: HandlingPolicy
-    /// Called once per handled answer or immediate action, after `state` changed.
+    /// The decisions, and what is on screen.
+    public private(set) var core: HandlingCore
+    public var policy: HandlingPolicy { core.policy }
+    /// Called once per handled answer or immediate action.
     public var onOutcome: (HandlingOutcome) -> Void = { _ in }
     /// The scheduled popups on screen, waiting for an answer, by occurrence id.
-    public private(set) var onScreen: [String: DeliveredOccurrence] = [:]
+    public var onScreen: [String: DeliveredOccurrence] { core.popups }
     /// The prompts on screen, waiting for an answer, by the id of the occurrence they ask about.
-    public private(set) var prompts: [String: DeliveredOccurrence] = [:]
+    public var prompts: [String: DeliveredOccurrence] { core.prompts }
 
     private let notifier: any Notifier
     private let lookup: (String) -> DeliveredOccurrence?
@@ -33,7 +36,7 @@ public final class NotificationHandler {
         lookup: @escaping (String) -> DeliveredOccurrence?, now: @escaping () -> Instant,
         zone: @escaping () -> ZoneRules = { .utc }
     ) {
-        self.policy = policy
+        core = HandlingCore(policy: policy)
         self.notifier = notifier
         self.lookup = lookup
         self.now = now
@@ -45,14 +48,7 @@ public final class NotificationHandler {
         occurrence(of: notification) != nil
     }
 
-    /// Handles `notification` if notify-sched delivered it.
-    ///
-    /// With `showAlert: true` (the default) it first asks, with an urgent prompt that stays
-    /// until answered ([action, "Remind Me Later", "Ignore"], or "OK" alone), and acts on the
-    /// answer when it comes. With `showAlert: false` the user has already chosen (they clicked
-    /// the popup or its action button): the action runs at once. A URL is opened only when its
-    /// scheme is allowed and a handler opens it; otherwise the outcome carries the failure and
-    /// nothing is marked.
+    /// Handles `notification` if notify-sched delivered it (`HandlingEvent.handleRequested`).
     ///
     /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`;
     ///   the caller handles it itself. True otherwise, also when the prompt could not be shown
@@ -60,28 +56,18 @@ public final class NotificationHandler {
     @discardableResult
     public func handleLocalNotification(_ notification: LocalNotification, showAlert: Bool = true) -> Bool {
         guard let occurrence = occurrence(of: notification) else { return false }
-        if showAlert {
-            // A second `handle` of the same occurrence waits for the prompt already up.
-            if prompts[occurrence.id] == nil { ask(about: occurrence) }
-        } else {
-            carryOut(policy.immediateDecision(for: occurrence), for: occurrence, from: .atOnce, response: nil)
-        }
+        let server = showAlert ? try? notifier.currentServer() : nil
+        perform(.handleRequested(occurrence, showAlert: showAlert, server: server))
         return true
     }
 
-    /// Snoozes `notification` if notify-sched delivered it: as "Remind Me Later" at once, the
-    /// occurrence coming back when `snooze` ends rather than after the remind period, for an
-    /// entry of a native or ZBiM feed (for another, the outcome carries the failure).
+    /// Snoozes `notification` if notify-sched delivered it (`HandlingEvent.snoozeRequested`).
     ///
     /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`.
     @discardableResult
     public func snooze(_ notification: LocalNotification, _ snooze: Snooze) -> Bool {
         guard let occurrence = occurrence(of: notification) else { return false }
-        do {
-            carryOut(try policy.snoozeDecision(for: occurrence, snooze), for: occurrence, from: .atOnce, response: nil)
-        } catch {
-            onOutcome(HandlingOutcome(occurrence: occurrence, origin: .atOnce, failure: error))
-        }
+        perform(.snoozeRequested(occurrence, snooze))
         return true
     }
 
@@ -96,14 +82,16 @@ public final class NotificationHandler {
             throw CoreError(
                 .cannotShow, "cannot show the prompt about \(occurrence.id) again: \(error)", underlyingError: error)
         }
+        perform(.promptShown(occurrence))
     }
 
     /// Shows `occurrence` as its scheduled popup. A click on the popup or one of its buttons is
     /// handled as `showAlert: false`: the user chose already.
     ///
     /// A popup of the same entry that is still on screen, unanswered, is replaced in place
-    /// (`replaces_id`) rather than joined by a second: an iSmartNews message shown at every
-    /// event, a repeating entry nobody answered, a reminder of a popup left open stay one popup.
+    /// (`replaces_id`) rather than joined by a second (`HandlingCore.earlierOnScreen(_:)`): an
+    /// iSmartNews message shown at every event, a repeating entry nobody answered, a reminder
+    /// of a popup left open stay one popup.
     ///
     /// An iNotify message whose action URL has a scheme that is not allowed, or that nothing on
     /// the desktop opens, is not shown (iNotify checks `canOpenURL` first); unlike iNotify,
@@ -123,12 +111,12 @@ public final class NotificationHandler {
     ) throws(CoreError) -> String? {
         try checkOpenable(occurrence)
         let request = popupRequest(for: occurrence, answerable: answerable)
-        let earlier = popupID == nil ? earlierOnScreen(occurrence) : nil
+        let earlier = popupID == nil ? core.earlierOnScreen(occurrence) : nil
         var replaced: String?
         do {
             if let earlier {
                 // Whatever the server says, the earlier popup's answer would now go to this one.
-                onScreen[earlier.id] = nil
+                perform(.popupGone(earlier.id))
                 if try notifier.replace(.scheduled(earlier.id), with: request.layout, onResponse: request.onResponse) {
                     replaced = earlier.id
                 }
@@ -137,7 +125,7 @@ public final class NotificationHandler {
         } catch {
             throw cannotShow(occurrence, error)
         }
-        onScreen[occurrence.id] = occurrence
+        perform(.popupShown(occurrence, replacing: nil))
         return replaced == occurrence.id ? nil : replaced
     }
 
@@ -165,7 +153,7 @@ public final class NotificationHandler {
         var done = done
         var together: [DeliveredOccurrence] = []
         while let occurrence = rest.first {
-            if (try? checkOpenable(occurrence)) == nil || earlierOnScreen(occurrence) != nil
+            if (try? checkOpenable(occurrence)) == nil || core.earlierOnScreen(occurrence) != nil
                 || together.contains(where: occurrence.isOfTheSameEntry)
             {
                 guard together.isEmpty else { break }
@@ -181,7 +169,7 @@ public final class NotificationHandler {
                 if let failure {
                     done.append(.failure(cannotShow(occurrence, failure)))
                 } else {
-                    onScreen[occurrence.id] = occurrence
+                    perform(.popupShown(occurrence, replacing: nil))
                     done.append(.success(nil))
                 }
             }
@@ -203,12 +191,7 @@ public final class NotificationHandler {
         let policy = self.policy
         return PopupRequest(
             layout: { server in policy.scheduledPopup(for: occurrence, on: server, answerable: answerable) },
-            onResponse: { [weak self] in self?.answeredOnScreen($0, for: occurrence) })
-    }
-
-    /// The unanswered popup of another occurrence of `occurrence`'s entry still on screen.
-    private func earlierOnScreen(_ occurrence: DeliveredOccurrence) -> DeliveredOccurrence? {
-        onScreen.values.first(where: occurrence.isOfTheSameEntry)
+            onResponse: { [weak self] in self?.perform(.answered(occurrence, .scheduled, $0)) })
     }
 
     private func cannotShow(_ occurrence: DeliveredOccurrence, _ error: any Error) -> CoreError {
@@ -226,17 +209,16 @@ public final class NotificationHandler {
     /// - Throws: `CoreError` with code `.cannotShow` when the server does not take the new popup.
     public func replace(_ occurrence: DeliveredOccurrence) throws(CoreError) -> Bool {
         guard onScreen[occurrence.id] != nil else { return false }
-        let policy = self.policy
+        let request = popupRequest(for: occurrence, answerable: true)
         let replaced: Bool
         do {
             replaced = try notifier.replace(
-                .scheduled(occurrence.id), with: { server in policy.scheduledPopup(for: occurrence, on: server) },
-                onResponse: { [weak self] response in self?.answeredOnScreen(response, for: occurrence) })
+                .scheduled(occurrence.id), with: request.layout, onResponse: request.onResponse)
         } catch {
             throw CoreError(
                 .cannotShow, "cannot update notification \(occurrence.id): \(error)", underlyingError: error)
         }
-        onScreen[occurrence.id] = replaced ? occurrence : nil
+        perform(replaced ? .popupShown(occurrence, replacing: nil) : .popupGone(occurrence.id))
         return replaced
     }
 
@@ -246,33 +228,35 @@ public final class NotificationHandler {
     /// - Returns: false when no popup of `occurrenceID` is on screen.
     @discardableResult
     public func withdraw(occurrenceID: String) -> Bool {
-        guard onScreen.removeValue(forKey: occurrenceID) != nil else { return false }
+        guard onScreen[occurrenceID] != nil else { return false }
+        perform(.popupGone(occurrenceID))
         return notifier.close(.scheduled(occurrenceID))
     }
 
-    private func ask(about occurrence: DeliveredOccurrence) {
-        let policy = self.policy
-        do {
-            let server = try notifier.currentServer()
-            guard server.showsButtons else {
-                let command = "\(policy.commandName) handle \(occurrence.id) --no-alert"
-                fail(
-                    occurrence,
-                    CoreError(
-                        .cannotAsk,
-                        policy.catalog.translated(
-                            "the notification server ({server}) shows no buttons, so it cannot ask; "
-                                + "run `{command}` to act at once", ["server": server.name, "command": command])))
-                return
+    /// Hands `event` to the core and carries out what it decides, each result an event again.
+    private func perform(_ event: HandlingEvent) {
+        for effect in core.handle(event, at: now(), in: zone()) {
+            switch effect {
+            case .showPrompt(let occurrence):
+                do {
+                    try showPrompt(about: occurrence, replacing: nil)
+                    perform(.promptShown(occurrence))
+                } catch {
+                    perform(
+                        .promptFailed(occurrence, cause: CoreError(.cannotShow, "\(error)", underlyingError: error)))
+                }
+            case .openURL(let url, let outcome):
+                do {
+                    try notifier.open(url)
+                    perform(.urlOpened(outcome, failure: nil))
+                } catch {
+                    perform(.urlOpened(outcome, failure: CoreError(.cannotOpen, "\(error)", underlyingError: error)))
+                }
+            case .close(let key):
+                _ = notifier.close(key)
+            case .finished(let outcome):
+                onOutcome(outcome)
             }
-            try showPrompt(about: occurrence, replacing: nil)
-        } catch {
-            fail(
-                occurrence,
-                CoreError(
-                    .cannotShow,
-                    policy.catalog.translated(
-                        "cannot ask about notification {id}: {cause}", ["id": occurrence.id, "cause": "\(error)"])))
         }
     }
 
@@ -280,74 +264,7 @@ public final class NotificationHandler {
         let policy = self.policy
         try notifier.show(
             { server in policy.prompt(for: occurrence, on: server) }, replacing: popupID,
-            onResponse: { [weak self] response in self?.promptAnswered(response, for: occurrence) })
-        prompts[occurrence.id] = occurrence
-    }
-
-    private func answeredOnScreen(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
-        onScreen[occurrence.id] = nil
-        carryOut(policy.decision(for: response, of: occurrence), for: occurrence, from: .popup, response: response)
-    }
-
-    private func promptAnswered(_ response: PopupResponse, for occurrence: DeliveredOccurrence) {
-        prompts[occurrence.id] = nil
-        carryOut(policy.decision(for: response, of: occurrence), for: occurrence, from: .prompt, response: response)
-    }
-
-    /// Carries out `decision`, then closes what the answer leaves without purpose: once an
-    /// occurrence is answered (not merely closed), its scheduled popup and its prompt would
-    /// only act a second time.
-    private func carryOut(
-        _ decision: Decision, for occurrence: DeliveredOccurrence, from origin: HandlingOutcome.Origin,
-        response: PopupResponse?
-    ) {
-        let outcome = outcome(of: decision, for: occurrence, from: origin, response: response)
-        if outcome.answersOccurrence {
-            // Asked of the notifier whatever this handler holds: a popup the server took late,
-            // after its `show` had failed, waits there too.
-            if origin != .popup {
-                onScreen[occurrence.id] = nil
-                _ = notifier.close(.scheduled(occurrence.id))
-            }
-            if origin != .prompt {
-                prompts[occurrence.id] = nil
-                _ = notifier.close(.prompt(occurrence.id))
-            }
-        }
-        onOutcome(outcome)
-    }
-
-    private func outcome(
-        of decision: Decision, for occurrence: DeliveredOccurrence, from origin: HandlingOutcome.Origin,
-        response: PopupResponse?
-    ) -> HandlingOutcome {
-        var outcome = HandlingOutcome(
-            occurrence: occurrence, origin: origin, response: response, choice: decision.choice)
-        if let url = decision.opens {
-            guard policy.urlPolicy.allows(scheme: url.scheme) else {
-                let allowed = policy.urlPolicy.allowedSchemes.sorted().joined(separator: ", ")
-                outcome.failure = CoreError(
-                    .cannotOpen,
-                    "not opening \(url): the URL scheme \"\(url.scheme):\" is not allowed (allowed: \(allowed))")
-                return outcome
-            }
-            do {
-                try notifier.open(url)
-            } catch {
-                outcome.failure = CoreError(.cannotOpen, "cannot open \(url): \(error)", underlyingError: error)
-                return outcome
-            }
-            outcome.opened = url
-        }
-        if let change = decision.change {
-            outcome.change = change
-            outcome.remindUntil = decision.snooze?.until(from: now(), in: zone())
-        }
-        return outcome
-    }
-
-    private func fail(_ occurrence: DeliveredOccurrence, _ error: CoreError) {
-        onOutcome(HandlingOutcome(occurrence: occurrence, origin: .prompt, failure: error))
+            onResponse: { [weak self] response in self?.perform(.answered(occurrence, .prompt, response)) })
     }
 
     private func occurrence(of notification: LocalNotification) -> DeliveredOccurrence? {
