@@ -84,13 +84,14 @@ struct HandleCommand: ParsableCommand {
             return
         }
         let session = try HandlingSession(schemes: feedOptions.allowedSchemes, environment: environment)
-        let notification = LocalNotification(occurrenceID: occurrenceID)
-        let handled =
+        let server = asked == nil && !noAlert ? try? session.notifier.currentServer() : nil
+        let handled = session.handle(occurrenceID) { occurrence in
             if let asked {
-                session.handler.snooze(notification, asked)
+                .snoozeRequested(occurrence, asked)
             } else {
-                session.handler.handleLocalNotification(notification, showAlert: !noAlert)
+                .handleRequested(occurrence, showAlert: !noAlert, server: server)
             }
+        }
         guard handled else {
             throw CommandError(.notOurs, OccurrenceLookup.notFound.problem(with: id, catalog: Messages.catalog) ?? id)
         }

@@ -179,7 +179,7 @@ struct TestCommand: ParsableCommand {
                 deliveredAt: WallClock.now())
             do {
                 // Without --wait nothing hears a click once this command exits.
-                try session.handler.deliver(occurrence, answerable: wait)
+                try session.popups.deliver(occurrence, answerable: wait)
                 // Recorded for `handle ID`; no server instance, so no daemon ever shows it again.
                 try session.store.recordDelivery(
                     LedgerRecord(

@@ -34,10 +34,12 @@ extension Daemon {
         case .status:
             return .status(json: try Self.json(status(at: now)))
         case .handle(let id, let showAlert):
-            handle(id, prompts: showAlert, call, at: now) { handler.handleLocalNotification($0, showAlert: showAlert) }
+            // Which server runs is data for the core: one without buttons cannot ask.
+            let server = showAlert ? try? notifier.currentServer() : nil
+            handle(id, call, at: now) { .handleRequested($0, showAlert: showAlert, server: server) }
             return nil
         case .snooze(let id, let snooze):
-            handle(id, prompts: false, call, at: now) { handler.snooze($0, snooze) }
+            handle(id, call, at: now) { .snoozeRequested($0, snooze) }
             return nil
         case .test(let content, let delay, let wait):
             test(content, after: delay, wait: wait, call, at: now)
@@ -155,22 +157,20 @@ extension Daemon {
                     health: SourceHealthReport(core.polling.sources[index].health))
             },
             pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339),
-            onScreen: [(PopupRole.scheduled, handler.onScreen), (.prompt, handler.prompts)].flatMap { role, shown in
-                shown.values.sorted { ($0.deliveredAt, $0.id) < ($1.deliveredAt, $1.id) }
-                    .suffix(DaemonStatus.onScreenLimit).map {
-                        DaemonStatus.OnScreen(
-                            occurrenceID: $0.id, entryID: $0.entryID, source: $0.source, title: $0.content.title,
-                            role: role)
-                    }
+            onScreen: [PopupRole.scheduled, .prompt].flatMap { role in
+                core.handling.onScreen(role).suffix(DaemonStatus.onScreenLimit).map {
+                    DaemonStatus.OnScreen(
+                        occurrenceID: $0.id, entryID: $0.entryID, source: $0.source, title: $0.content.title,
+                        role: role)
+                }
             }, timerWakeUps: timerWakeUps)
     }
 
-    /// Runs `act` (`handleLocalNotification`, or a snooze) for the occurrence `name` names (an
-    /// occurrence id, or an entry id for its latest delivered occurrence) and answers `call` when
-    /// the outcome is known; `unknown`, with the reason, when it names none. `prompts` says that
-    /// `act` asks first. The call came at `now`.
+    /// Hands the core the `request` (a `handle` or a snooze) for the occurrence `name` names (an
+    /// occurrence id, or an entry id for its latest delivered occurrence), `call` waiting for its
+    /// outcome; answers `unknown`, with the reason, when it names none. The call came at `now`.
     private func handle(
-        _ name: String, prompts: Bool, _ call: BusCall, at now: Instant, _ act: (LocalNotification) -> Bool
+        _ name: String, _ call: BusCall, at now: Instant, _ request: (DeliveredOccurrence) -> HandlingEvent
     ) {
         let lookup: OccurrenceLookup
         do {
@@ -180,20 +180,16 @@ extension Daemon {
             return
         }
         guard case .found(let id) = lookup else {
-            let problem = lookup.problem(with: name, catalog: handler.policy.catalog) ?? ""
+            let problem = lookup.problem(with: name, catalog: popups.policy.catalog) ?? ""
             call.reply(.handled(status: "unknown", report: problem))
             return
         }
-        // Waiting first: without a prompt the outcome may arrive before the handler returns.
-        let token = keepReply(to: call) { ControlReply.handled(status: $1, report: $2) }
-        perform(.callWaits(token: token, occurrenceID: id, answerOnly: true), at: now)
-        guard act(LocalNotification(occurrenceID: id)) else {
-            replies[token] = nil
-            perform(.callGaveUp(token: token, occurrenceID: id), at: now)
+        guard let occurrence = deliveredOccurrence(id: id) else {
             call.reply(.handled(status: "unknown", report: ""))
             return
         }
-        if prompts { recordPrompt(about: id, at: now) }
+        let token = keepReply(to: call) { ControlReply.handled(status: $1, report: $2) }
+        perform(.handleCalled(token: token, request(occurrence)), at: now)
     }
 
     /// Has the core show a test popup of `content` after `delay` from `now`, on its own timer,

@@ -42,7 +42,7 @@ extension Daemon {
         return try outcome.get()
     }
 
-    /// Shows occurrences due together, side by side (`NotificationHandler.deliverAll`), and
+    /// Shows occurrences due together, side by side (`HandlingExecutor.deliverAll`), and
     /// records each once the server accepted it; nothing is recorded of one it did not.
     /// `report` gets, for each, in order, its occurrence id, or why it was not shown.
     private func show(
@@ -52,9 +52,9 @@ extension Daemon {
         let occurrences = dues.map { due in
             DeliveredOccurrence(
                 id: LedgerRecord.occurrenceID(source: due.source, entryID: due.entry.id, occurrence: due.occurrence),
-                entry: due.entry, source: due.source, deliveredAt: now)
+                entry: due.entry, source: due.source, deliveredAt: now, due: due.occurrence)
         }
-        handler.deliverAll(occurrences) { [self] outcomes in
+        popups.deliverAll(occurrences) { [self] outcomes in
             report(
                 zip(dues, zip(occurrences, outcomes)).map { due, delivery in
                     let (shown, outcome) = delivery
@@ -88,8 +88,8 @@ extension Daemon {
 
     /// Takes the server's answers to the popups under way (their outcomes go to the core), then
     /// writes the deliveries shown since the last write to the ledger, in one transaction, at
-    /// once: whatever reads the ledger or changes the plan calls this first (`answer(_:)`, the
-    /// handler's lookup, every event but the timer's on time, the stop).
+    /// once: whatever reads the ledger or changes the plan calls this first (`answer(_:)`, a
+    /// delivered occurrence's lookup, every event but the timer's on time, the stop).
     func recordDeliveries() {
         notifier.awaitAnswers()
         guard !unrecordedDeliveries.isEmpty else { return }
@@ -157,7 +157,7 @@ extension Daemon {
         for prompt in prompts {
             let occurrence = prompt.occurrence
             do {
-                try handler.takeOverPrompt(about: occurrence, popupID: prompt.popupID)
+                try popups.takeOverPrompt(about: occurrence, popupID: prompt.popupID)
             } catch {
                 log.error(error.message)
                 continue
@@ -184,7 +184,7 @@ extension Daemon {
     func takeOver(_ popup: PopupOnServer) {
         let occurrence = popup.occurrence
         do {
-            try handler.deliver(occurrence, replacing: popup.popupID)
+            try popups.deliver(occurrence, replacing: popup.popupID)
         } catch {
             log.error(error.message)
             return
@@ -229,25 +229,16 @@ extension Daemon {
         }
     }
 
-    /// Stores what the user's answer changed, and its outcome in the ledger, then hands the
-    /// answer to the core, which names the control calls to answer.
-    func handled(_ outcome: HandlingOutcome) {
-        if let failure = outcome.failure { log.error(failure.message) }
-        let now = clock()
-        var occurrence: Instant?
+    /// Stores what handling came to: the state change and the occurrence's outcome in the ledger.
+    func storeHandling(_ outcome: HandlingOutcome, at now: Instant) {
         do {
             try store.recordHandling(outcome, at: now)
-            if outcome.change != nil {
-                occurrence = try store.ledgerRecord(occurrenceID: outcome.occurrence.id)?.occurrence
-            }
         } catch {
             log.error(error.message)
         }
-        perform(.answered(outcome, occurrence: occurrence), at: now)
     }
 
-    /// The occurrence delivered under `id`, for the handler; nil (not ours) when the store
-    /// cannot say.
+    /// The occurrence delivered under `id`; nil (not ours) when the store cannot say.
     func deliveredOccurrence(id: String) -> DeliveredOccurrence? {
         recordDeliveries()
         do {

@@ -109,6 +109,15 @@ extension Daemon {
                 pruneLedger(before: cutOff)
             case .answerCalls(let tokens, let occurrenceID, let status, let report):
                 for token in tokens { replies.removeValue(forKey: token)?(occurrenceID, status, report) }
+            case .showPrompt(let occurrence):
+                shown += carryOut(.showPrompt(occurrence), at: now)
+                recordPrompt(about: occurrence.id, at: now)
+            case .openURL(let url, let outcome):
+                shown += carryOut(.openURL(url, then: outcome), at: now)
+            case .closePopup(let key):
+                shown += carryOut(.close(key), at: now)
+            case .storeHandling(let outcome):
+                storeHandling(outcome, at: now)
             case .showTest(let token, let entry):
                 let result = Result { () throws(CoreError) in
                     try show(entry, of: DeliveredOccurrence.testSource, occurrence: now, at: now)
@@ -119,6 +128,14 @@ extension Daemon {
         }
         showTogether(leavingAnswers: leavingAnswers)
         return shown
+    }
+
+    /// Carries out a handling effect, and hands the core how it went when that is an event.
+    ///
+    /// - Returns: The occurrence ids of the popups shown then.
+    private func carryOut(_ effect: HandlingEffect, at now: Instant) -> [String] {
+        guard let result = popups.carryOut(effect) else { return [] }
+        return carryOut(core.handle(.handling(result), at: now), at: now)
     }
 
     /// Hands the core how the popups of `dues` went, in turn, and carries out what it decides.

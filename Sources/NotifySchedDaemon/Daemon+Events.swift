@@ -83,8 +83,7 @@ extension Daemon {
                 check: try store.sourceState(location), news: try store.newsState(location),
                 handling: try store.handlingState(location))
             return SourceContext(
-                source: index, memory: memory, settings: core.polling.sources[index].settings.iNotify,
-                onScreen: handler.onScreen.values.contains { $0.source == location })
+                source: index, memory: memory, settings: core.polling.sources[index].settings.iNotify)
         } catch {
             log.error("\(location): \(error)")
             return nil

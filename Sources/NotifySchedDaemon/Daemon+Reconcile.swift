@@ -8,7 +8,7 @@ import NotifySchedStore
 // from what the state database remembers, and the daemon changes the screen.
 extension Daemon {
     /// `schedule`, source `index`'s new feed, with what the state database remembers of its
-    /// entries and the popups on screen, for the core to put in force; nil, logged, when the
+    /// entries, for the core to put in force; nil, logged, when the
     /// state database cannot say (the planner would take delivered one-shot entries for new
     /// ones, and show ignored ones).
     func feedLoad(of index: Int, _ schedule: Schedule) -> FeedLoad? {
@@ -16,7 +16,7 @@ extension Daemon {
         do {
             return FeedLoad(
                 source: index, schedule: schedule, settled: try store.settledThrough(source: location),
-                answers: try store.entryAnswers(source: location), onScreen: Array(handler.onScreen.values))
+                answers: try store.entryAnswers(source: location))
         } catch {
             log.error("\(location): \(error.message)")
             return nil
@@ -33,12 +33,12 @@ extension Daemon {
     func changeScreen(_ change: ScreenPlan.Change) {
         switch change {
         case .close(let shown):
-            if handler.withdraw(occurrenceID: shown.id) {
+            if popups.withdraw(occurrenceID: shown.id) {
                 log.info("closed \(shown.id): \(shown.entryID) was withdrawn")
             }
         case .replace(let updated):
             do {
-                guard try handler.replace(updated) else { return }
+                guard try popups.replace(updated) else { return }
                 log.info("replaced \(updated.id) in place: \(updated.entryID) changed")
             } catch {
                 log.error(error.message)

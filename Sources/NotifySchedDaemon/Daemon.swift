@@ -14,8 +14,8 @@ import NotifySchedStore
 /// `WallClockTimer` at the core's next wake-up. At start the popups a previous daemon left
 /// unanswered are taken over, then the session-start event runs the iNotify checks and the
 /// iSmartNews display cycles; a resume, an unlock and a zone change come from
-/// `SessionWatcher`. Delivery and clicks go through `NotificationHandler`, and what they change
-/// goes to the `StateStore`.
+/// `SessionWatcher`. Popups, prompts and URLs go through a `HandlingExecutor`, which hands the
+/// user's answers back to the core as events, and what they change goes to the `StateStore`.
 public final class Daemon {
     /// How long a popup that could not be shown (no notification server) waits before a retry.
     static let retryDelay = OccurrencePlanner.retryDelay
@@ -47,7 +47,8 @@ public final class Daemon {
     let language: LanguagePreference
     /// Where log lines go, each with its priority.
     let log: DaemonLog
-    var handler: NotificationHandler!
+    /// Shows popups and prompts, opens URLs, and hands the user's answers to the core.
+    let popups: HandlingExecutor
     /// How each source is checked, by its index among the configured sources.
     let sources: [FollowedSource]
     /// The daemon's decisions and the state they need (`DaemonCore`): it decides, the daemon
@@ -76,7 +77,7 @@ public final class Daemon {
     let startedAt: Instant
     /// The wall clock: read once per event, when the loop takes it, and never by a decision.
     let clock: @Sendable () -> Instant
-    /// How to answer each control call the core has waiting (`DaemonEvent.callWaits`,
+    /// How to answer each control call the core has waiting (`DaemonEvent.handleCalled`,
     /// `.testRequested`), by its token: each takes the occurrence id, the status and the report.
     var replies: [Int: (_ occurrenceID: String, _ status: String, _ report: String) -> Void] = [:]
     /// How to answer each `Sync` call the core has waiting for its checks, by its token
@@ -171,19 +172,17 @@ public final class Daemon {
                     remindPeriod: $0.settings.iNotify.remindPeriod)
             },
             now: startedAt, userZone: userZone, quietHours: configuration.quietHours)
+        let policy = HandlingPolicy(
+            catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy,
+            customLabels: configuration.customButtonLabels, snoozeChoices: configuration.snoozeChoices)
         core = DaemonCore(
             planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)),
             seed: .random(in: .min ... .max), configuration: configuration,
-            followsSystemZone: environment["TZ"] == nil)
-        // The handling state lives in the store alone, which both the daemon and a `handle` in another
-        // process change: the handler's outcomes say what to change there (`handled(_:)`).
-        handler = NotificationHandler(
-            policy: HandlingPolicy(
-                catalog: TranslationCatalogs.catalog(environment: environment), urlPolicy: configuration.urlPolicy,
-                customLabels: configuration.customButtonLabels, snoozeChoices: configuration.snoozeChoices),
-            notifier: notifier, lookup: { [unowned self] in self.deliveredOccurrence(id: $0) }, now: clock,
-            zone: { [unowned self] in self.userZone })
-        handler.onOutcome = { [unowned self] outcome in self.handled(outcome) }
+            followsSystemZone: environment["TZ"] == nil, handlingPolicy: policy)
+        popups = HandlingExecutor(policy: policy, notifier: notifier)
+        popups.screen = { [unowned self] in self.core.handling }
+        popups.note = { [unowned self] in self.core.note($0) }
+        popups.respond = { [unowned self] in self.perform(.handling($0), at: self.clock()) }
         control.answer = { [unowned self] call in try self.answer(call) }
     }
 

@@ -122,7 +122,7 @@ extension StateStore {
             try Row.fetchOne(
                 database,
                 sql: """
-                    SELECT delivered.*, ledger.source, ledger.entry_id FROM delivered
+                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us FROM delivered
                     JOIN ledger USING (occurrence_id) WHERE occurrence_id = ?
                     """,
                 arguments: [id]
@@ -167,7 +167,7 @@ extension StateStore {
             try Row.fetchAll(
                 database,
                 sql: """
-                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.popup_id FROM delivered
+                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us, ledger.popup_id FROM delivered
                     JOIN ledger USING (occurrence_id)
                     WHERE delivered.delivered_us >= ? AND delivered.server = ? AND ledger.outcome = ?
                         AND ledger.popup_id IS NOT NULL
@@ -207,7 +207,7 @@ extension StateStore {
             return try Row.fetchAll(
                 database,
                 sql: """
-                    SELECT delivered.*, ledger.source, ledger.entry_id, prompt.popup_id FROM prompt
+                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us, prompt.popup_id FROM prompt
                     JOIN delivered USING (occurrence_id) JOIN ledger USING (occurrence_id)
                     ORDER BY prompt.shown_us DESC LIMIT ?
                     """,
@@ -396,7 +396,8 @@ extension DeliveredOccurrence {
                 title: row["title"], body: row["body"], icon: row["icon"], urgency: urgency, action: action,
                 timeout: (row["timeout_us"] as Int64?).map(TimeSpan.init(microseconds:)), sound: row["sound"],
                 image: row["image"], markup: row["markup"]),
-            category: row["category"], news: news, deliveredAt: Instant(microseconds: row["delivered_us"]))
+            category: row["category"], news: news, deliveredAt: Instant(microseconds: row["delivered_us"]),
+            due: (row["occurrence_us"] as Int64?).map(Instant.init(microseconds:)))
     }
 }
 

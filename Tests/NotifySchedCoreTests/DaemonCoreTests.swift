@@ -65,7 +65,7 @@ import Testing
     @Test func aRecordedRunReplaysToTheSameEffects() throws {
         let feed = nativeFeed(#""fireDate": "2026-06-01T13:00:00Z", "repeatInterval": "hour""#)
         let schedule = try #require(parse(feed).schedule)
-        let sources = [SourceContext(source: 0, settings: INotifySettings(), onScreen: false)]
+        let sources = [SourceContext(source: 0, settings: INotifySettings())]
         /// A day of `core`'s life as a driver leads it, hourly, each popup answered as shown: every
         /// event with its instant, and the effects it decided.
         func record(_ core: inout DaemonCore) -> [(event: DaemonEvent, at: Instant, effects: [DaemonEffect])] {
@@ -119,7 +119,7 @@ import Testing
                 sources: [.init(location: "a"), .init(location: "b")], now: noon, userZone: .utc))
         let schedule = try #require(parse(nativeFeed(#""events": {"deploy": "ON=1"}"#)).schedule)
         _ = core.handle(.opened(FeedLoad(source: 0, schedule: schedule, settled: [:])), at: noon)
-        let sources = [0, 1].map { SourceContext(source: $0, settings: INotifySettings(), onScreen: false) }
+        let sources = [0, 1].map { SourceContext(source: $0, settings: INotifySettings()) }
         let started = core.handle(
             .sourceEvent(.session("session:start", countsAsRun: true), sources: sources, urlHandlers: .everyScheme),
             at: noon)
@@ -137,9 +137,9 @@ import Testing
         let onScreen = old.map {
             DeliveredOccurrence(id: "feed#\($0.id)", entry: $0, source: "feed", deliveredAt: noon)
         }
+        for shown in onScreen { core.note(.popupShown(shown, replacing: nil)) }
         let new = try #require(parse(#"{"notifications": [{"id": "a", "title": "A, again"}]}"#).schedule)
-        let effects = core.handle(
-            .checked(FeedLoad(source: 0, schedule: new, settled: [:], onScreen: onScreen)), at: noon)
+        let effects = core.handle(.checked(FeedLoad(source: 0, schedule: new, settled: [:])), at: noon)
         let screen = effects.compactMap { if case .changeScreen(let change) = $0 { change } else { nil } }
         #expect(
             screen == [
@@ -302,53 +302,75 @@ import Testing
         #expect(effects == [.takeOver(left[0])], "o1 is shown already; e left the feed")
     }
 
-    /// An outcome of the occurrence `id` of the entry `e` of "feed".
-    private func outcome(
-        _ id: String, _ change: StateChange? = nil, from origin: HandlingOutcome.Origin = .popup,
-        response: PopupResponse = .action("open")
-    ) throws -> HandlingOutcome {
+    /// The occurrence `id` of the entry `e` of "feed".
+    private func occurrence(_ id: String) throws -> DeliveredOccurrence {
         let entry = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T12:00:00Z""#)).schedule?.entries.first)
-        return HandlingOutcome(
-            occurrence: DeliveredOccurrence(id: id, entry: entry, source: "feed", deliveredAt: noon), origin: origin,
-            response: response, change: change)
+        return DeliveredOccurrence(id: id, entry: entry, source: "feed", deliveredAt: noon)
     }
+
+    /// The calls `effects` answer, and the outcome they store.
+    private func answers(_ effects: [DaemonEffect]) -> (calls: [DaemonEffect], stored: HandlingOutcome?) {
+        var stored: HandlingOutcome?
+        var calls: [DaemonEffect] = []
+        for effect in effects {
+            if case .storeHandling(let outcome) = effect { stored = outcome }
+            if case .answerCalls = effect { calls.append(effect) }
+        }
+        return (calls, stored)
+    }
+
+    /// A test popup's entry.
+    private let testEntry = ScheduleEntry(
+        id: "test-1", dialect: .native, content: NotificationContent(title: "T", body: ""), trigger: .immediate)
 
     @Test func callsWaitingForAnOccurrenceAreAnsweredOnceByItsOutcomeInTheOrderTheyCame() throws {
         var core = core()
-        for (token, id) in [(1, "a"), (2, "b"), (3, "a"), (4, "a")] {
-            _ = core.handle(.callWaits(token: token, occurrenceID: id, answerOnly: false), at: noon)
+        let (a, b) = (try occurrence("a"), try occurrence("b"))
+        let asked = [(1, a), (2, b), (3, a)].map { token, occurrence in
+            core.handle(
+                .handleCalled(token: token, .handleRequested(occurrence, showAlert: true, server: nil)), at: noon)
         }
-        _ = core.handle(.callGaveUp(token: 3, occurrenceID: "a"), at: noon)
-        let answered = try ["a", "a", "b"].map { core.handle(.answered(try outcome($0), occurrence: nil), at: noon) }
-        let (status, report) = try outcome("a").callAnswer
+        #expect(asked == [[.showPrompt(a)], [.showPrompt(b)], [.showPrompt(a)]], "no prompt is up yet")
+        core.note(.promptShown(a))
+        core.note(.promptShown(b))
+        #expect(core.handle(.handleCalled(token: 4, .handleRequested(a, showAlert: true, server: nil)), at: noon) == [])
+        let answered = [a, a, b].map {
+            answers(core.handle(.handling(.answered($0, .prompt, .action("ok"))), at: noon))
+        }
+        let (status, report) = try #require(answered[0].stored).callAnswer
         #expect(
-            answered == [
-                [.answerCalls([1, 4], about: "a", status: status, report: report)], [],
+            answered.map(\.calls) == [
+                [.answerCalls([1, 3, 4], about: "a", status: status, report: report)], [],
                 [.answerCalls([2], about: "b", status: status, report: report)],
             ], "each call is answered once")
+        #expect(answered.allSatisfy { $0.stored != nil }, "each answer is stored")
     }
 
     @Test func aHandleCallWaitsThroughTheScheduledPopupsClosingForThePromptsAnswer() throws {
         var core = core()
-        _ = core.handle(.callWaits(token: 1, occurrenceID: "a", answerOnly: true), at: noon)
-        _ = core.handle(.callWaits(token: 2, occurrenceID: "a", answerOnly: false), at: noon)
-        let popupClosed = try outcome("a", response: .closed(.expired))
-        let closing = core.handle(.answered(popupClosed, occurrence: nil), at: noon)
-        let (closedStatus, closedReport) = popupClosed.callAnswer
+        let a = try occurrence("a")
+        _ = core.handle(.handleCalled(token: 1, .handleRequested(a, showAlert: true, server: nil)), at: noon)
+        core.note(.promptShown(a))
+        _ = core.handle(.testRequested(token: 2, entry: testEntry, due: noon, wait: true), at: noon)
+        _ = core.handle(.testShown(token: 2, .success("a")), at: noon)
+        let closing = answers(core.handle(.handling(.answered(a, .scheduled, .closed(.expired))), at: noon))
+        let (closedStatus, closedReport) = try #require(closing.stored).callAnswer
         #expect(
-            closing == [.answerCalls([2], about: "a", status: closedStatus, report: closedReport)], "test --wait ends")
-        let prompt = try outcome("a", .viewed, from: .prompt)
-        let answer = core.handle(.answered(prompt, occurrence: nil), at: noon)
-        let (status, report) = prompt.callAnswer
+            closing.calls == [.answerCalls([2], about: "a", status: closedStatus, report: closedReport)],
+            "test --wait ends")
+        let answer = answers(core.handle(.handling(.answered(a, .prompt, .action("ok"))), at: noon))
+        let (status, report) = try #require(answer.stored).callAnswer
         #expect(
-            answer == [.answerCalls([1], about: "a", status: status, report: report)],
+            answer.calls == [.answerCalls([1], about: "a", status: status, report: report)],
             "handle ends with the prompt's answer")
     }
 
-    @Test func callsStillWaitingWhenTheDaemonStopsAreAnsweredWithAFailureThatSaysWhatStays() {
+    @Test func callsStillWaitingWhenTheDaemonStopsAreAnsweredWithAFailureThatSaysWhatStays() throws {
         var core = core()
-        _ = core.handle(.callWaits(token: 1, occurrenceID: "a", answerOnly: true), at: noon)
-        _ = core.handle(.callWaits(token: 2, occurrenceID: "b", answerOnly: false), at: noon)
+        _ = core.handle(
+            .handleCalled(token: 1, .handleRequested(try occurrence("a"), showAlert: true, server: nil)), at: noon)
+        _ = core.handle(.testRequested(token: 2, entry: testEntry, due: noon, wait: true), at: noon)
+        _ = core.handle(.testShown(token: 2, .success("b")), at: noon)
         let effects = core.handle(.stopping, at: noon)
         #expect(effects.count == 2)
         for effect in effects {
@@ -397,13 +419,13 @@ import Testing
         _ = core.handle(.testRequested(token: 2, entry: entry, due: noon, wait: true), at: noon)
         let waits = core.handle(.testShown(token: 1, .success("a")), at: noon)
         let failed = core.handle(.testShown(token: 2, .failure(CoreError(.cannotShow, "no server"))), at: noon)
-        let closed = try outcome("a", response: .closed(.dismissed))
-        let answered = core.handle(.answered(closed, occurrence: nil), at: noon)
-        let (status, report) = closed.callAnswer
+        let answered = answers(
+            core.handle(.handling(.answered(try occurrence("a"), .scheduled, .closed(.dismissed))), at: noon))
+        let (status, report) = try #require(answered.stored).callAnswer
         #expect(now == [.showTest(token: 1, entry)], "due at once: shown in the same turn")
         #expect(waits == [], "with wait, the call waits for the outcome")
         #expect(failed == [.answerCalls([2], about: "", status: "failed", report: "no server")])
-        #expect(answered == [.answerCalls([1], about: "a", status: status, report: report)])
+        #expect(answered.calls == [.answerCalls([1], about: "a", status: status, report: report)])
     }
 
     @Test func aTestPopupNotShownWhenTheDaemonStopsHasItsCallAnsweredWithAFailure() {
@@ -455,7 +477,9 @@ import Testing
     @Test func ignoringARepeatingEntryStopsItsLaterOccurrences() throws {
         var core = core(feed: nativeFeed(#""fireDate": "2026-06-01T12:00:00Z", "repeatInterval": "hour""#))
         let before = core.planner.pendingCount
-        _ = core.handle(.answered(try outcome("a", .ignored), occurrence: noon), at: noon + .minutes(1))
+        var shown = try occurrence("a")
+        shown.due = noon
+        _ = core.handle(.handling(.answered(shown, .scheduled, .action("ignore"))), at: noon + .minutes(1))
         let after = core.planner.pendingCount
         #expect(before == 1)
         #expect(after == 0, "Ignore stops the entry")

@@ -27,7 +27,7 @@ import Testing
                 title: "Title of \(entry)", body: "Body", icon: "dialog-information", urgency: .critical,
                 action: NotificationAction(
                     label: "Read", url: try ActionURL("mailto:news@example.org", policy: URLPolicy()))),
-            category: "im.received", news: news, deliveredAt: at)
+            category: "im.received", news: news, deliveredAt: at, due: at)
         try store.recordDelivery(
             LedgerRecord(
                 occurrenceID: id, source: source, entryID: entry, occurrence: at, popupID: popup, outcome: .delivered,
@@ -55,7 +55,7 @@ import Testing
             content: NotificationContent(
                 title: "Rich", body: "<b>Ship</b>", timeout: .milliseconds(1500), sound: "bell", image: "/tmp/a.png",
                 markup: true),
-            deliveredAt: now)
+            deliveredAt: now, due: now)
         try store.recordDelivery(
             LedgerRecord(
                 occurrenceID: id, source: "feed", entryID: "rich", occurrence: now, popupID: 3, outcome: .delivered,

@@ -21,6 +21,9 @@ public struct DeliveredOccurrence: Sendable, Equatable {
     public var news: NewsHandling?
     /// When it was delivered.
     public var deliveredAt: Instant
+    /// When the occurrence was due, as the ledger records it: an answer that holds for later
+    /// occurrences counts from it. Nil when not known.
+    public var due: Instant?
 
     /// Whether `other` is an occurrence of the same entry of the same source.
     public func isOfTheSameEntry(as other: DeliveredOccurrence) -> Bool {
@@ -29,7 +32,7 @@ public struct DeliveredOccurrence: Sendable, Equatable {
 
     public init(
         id: String, source: String, entryID: String, dialect: FeedDialect, content: NotificationContent,
-        category: String? = nil, news: NewsHandling? = nil, deliveredAt: Instant
+        category: String? = nil, news: NewsHandling? = nil, deliveredAt: Instant, due: Instant? = nil
     ) {
         self.id = id
         self.source = source
@@ -39,17 +42,18 @@ public struct DeliveredOccurrence: Sendable, Equatable {
         self.category = category
         self.news = news
         self.deliveredAt = deliveredAt
+        self.due = due
     }
 
     /// Whether a snooze can bring it back: an entry of a native or ZBiM feed (iNotify's and
     /// iSmartNews' reminders are their originals', and a test popup has no schedule).
     public var canSnooze: Bool { (dialect == .native || dialect == .zbim) && source != Self.testSource }
 
-    /// The occurrence of `entry` from `source` delivered at `deliveredAt` under `id`.
-    public init(id: String, entry: ScheduleEntry, source: String, deliveredAt: Instant) {
+    /// The occurrence of `entry` from `source` due at `due`, delivered at `deliveredAt` under `id`.
+    public init(id: String, entry: ScheduleEntry, source: String, deliveredAt: Instant, due: Instant? = nil) {
         self.init(
             id: id, source: source, entryID: entry.id, dialect: entry.dialect, content: entry.content,
-            category: entry.category, news: entry.news.map(NewsHandling.init), deliveredAt: deliveredAt)
+            category: entry.category, news: entry.news.map(NewsHandling.init), deliveredAt: deliveredAt, due: due)
     }
 }
 
@@ -85,18 +89,5 @@ public struct NewsHandling: Sendable, Equatable {
         self.init(
             okLabel: rules.okLabel, cancelLabel: rules.cancelLabel, repeats: rules.repeats, always: rules.always,
             contentHash: rules.contentHash, isClassic: isClassic)
-    }
-}
-
-/// A notification as the desktop or the command line presents it to `handleLocalNotification`.
-///
-/// notify-sched's own carry their occurrence id in the `x-notify-sched-id` hint; anything
-/// else (another program's notification, an id typed wrongly) is not notify-sched's.
-public struct LocalNotification: Sendable, Equatable {
-    /// The value of the `x-notify-sched-id` hint, if there was one.
-    public var occurrenceID: String?
-
-    public init(occurrenceID: String?) {
-        self.occurrenceID = occurrenceID
     }
 }

@@ -1,8 +1,9 @@
 /// What handling a notification decides, and the state it needs: which scheduled popups and
 /// prompts are on screen waiting for an answer. Pure: the driver hands it each event
-/// (`HandlingEvent`: a `handle` or `snooze`, an answer, a prompt or URL that was or was not
-/// shown or opened) with the instant it came at, and carries out the effects it returns
-/// (`HandlingEffect`), turning each one's result back into an event.
+/// (`HandlingEvent`: a `handle` or `snooze`, an answer, a prompt or URL that was not shown or
+/// was opened or not) with the instant it came at, carries out the effects it returns
+/// (`HandlingEffect`), turning each one's result back into an event, and reports what the
+/// screen shows as it changes (`ScreenChange`).
 ///
 /// It follows the ZBiM SDK's `handleLocalNotification(_:showAlert:)` (DESIGN §5, seed
 /// semantics §3): with `showAlert` it asks first, with a prompt that stays until answered;
@@ -55,9 +56,6 @@ public struct HandlingCore: Sendable, Equatable {
             } catch {
                 return [.finished(HandlingOutcome(occurrence: occurrence, origin: .atOnce, failure: error))]
             }
-        case .promptShown(let occurrence):
-            prompts[occurrence.id] = occurrence
-            return []
         case .promptFailed(let occurrence, let cause):
             return [
                 .finished(
@@ -70,13 +68,6 @@ public struct HandlingCore: Sendable, Equatable {
                                 ["id": occurrence.id, "cause": cause.message]),
                             underlyingError: cause.underlyingError ?? cause)))
             ]
-        case .popupShown(let occurrence, let replacing):
-            if let replacing { popups[replacing] = nil }
-            popups[occurrence.id] = occurrence
-            return []
-        case .popupGone(let occurrenceID):
-            popups[occurrenceID] = nil
-            return []
         case .answered(let occurrence, let role, let response):
             let origin: HandlingOutcome.Origin
             switch role {
@@ -101,6 +92,31 @@ public struct HandlingCore: Sendable, Equatable {
             }
             return finish(outcome)
         }
+    }
+
+    /// Keeps a change of the screen that carrying out an effect brought (a popup or prompt
+    /// shown, a popup gone): a fact, which decides nothing.
+    public mutating func note(_ change: ScreenChange) {
+        switch change {
+        case .popupShown(let occurrence, let replacing):
+            if let replacing { popups[replacing] = nil }
+            popups[occurrence.id] = occurrence
+        case .popupGone(let occurrenceID):
+            popups[occurrenceID] = nil
+        case .promptShown(let occurrence):
+            prompts[occurrence.id] = occurrence
+        }
+    }
+
+    /// The scheduled popups (`.scheduled`) or the prompts (`.prompt`) on screen, by their
+    /// occurrences' delivery, oldest first, then by occurrence id.
+    public func onScreen(_ role: PopupRole) -> [DeliveredOccurrence] {
+        (role == .scheduled ? popups : prompts).values.sorted { ($0.deliveredAt, $0.id) < ($1.deliveredAt, $1.id) }
+    }
+
+    /// Whether a popup of `source` is on screen, waiting for an answer.
+    public func hasPopup(of source: String) -> Bool {
+        popups.values.contains { $0.source == source }
     }
 
     /// The unanswered popup of another occurrence of `occurrence`'s entry still on screen: a
@@ -162,28 +178,44 @@ public enum HandlingEvent: Sendable, Equatable {
     case handleRequested(DeliveredOccurrence, showAlert: Bool, server: NotificationServer?)
     /// `snooze` of `occurrence`: "Remind Me Later" at once, back when `Snooze` ends.
     case snoozeRequested(DeliveredOccurrence, Snooze)
-    /// The prompt about `occurrence` (`HandlingEffect.showPrompt`, or one a previous daemon left
-    /// that was shown again in place) is on screen.
-    case promptShown(DeliveredOccurrence)
     /// The prompt about `occurrence` could not be shown, for `cause`.
     case promptFailed(DeliveredOccurrence, cause: CoreError)
-    /// The scheduled popup of `occurrence` is on screen, in place of the popup of the
-    /// occurrence `replacing` when it replaced one.
-    case popupShown(DeliveredOccurrence, replacing: String?)
-    /// The scheduled popup of the occurrence is no longer on screen, unanswered: withdrawn, or
-    /// replaced by one the server did not take.
-    case popupGone(String)
     /// The user answered (or closed) the popup of `occurrence` in `role`.
     case answered(DeliveredOccurrence, PopupRole, PopupResponse)
     /// The URL of `HandlingEffect.openURL` was opened (`failure` nil), or not.
     case urlOpened(HandlingOutcome, failure: CoreError?)
 }
 
+/// A change of what is on screen, as carrying out an effect brought it (`HandlingCore.note(_:)`).
+public enum ScreenChange: Sendable, Equatable {
+    /// The scheduled popup of `occurrence` is on screen, in place of the popup of the
+    /// occurrence `replacing` when it replaced one.
+    case popupShown(DeliveredOccurrence, replacing: String?)
+    /// The scheduled popup of the occurrence is no longer on screen, unanswered: withdrawn, or
+    /// replaced by one the server did not take.
+    case popupGone(String)
+    /// The prompt about `occurrence` (`HandlingEffect.showPrompt`, or one a previous daemon left,
+    /// shown again in place) is on screen.
+    case promptShown(DeliveredOccurrence)
+}
+
+extension HandlingEvent {
+    /// The occurrence it concerns.
+    public var occurrence: DeliveredOccurrence {
+        switch self {
+        case .handleRequested(let occurrence, _, _), .snoozeRequested(let occurrence, _),
+            .promptFailed(let occurrence, _), .answered(let occurrence, _, _):
+            occurrence
+        case .urlOpened(let outcome, _): outcome.occurrence
+        }
+    }
+}
+
 /// What `HandlingCore.handle(_:at:in:)` decides the driver does, in order.
 public enum HandlingEffect: Sendable, Equatable {
     /// Show the prompt about the occurrence (`HandlingPolicy.prompt(for:on:)`), whose answer
-    /// comes back as `.answered(_, .prompt, _)`, and say how it went (`.promptShown`,
-    /// `.promptFailed`).
+    /// comes back as `.answered(_, .prompt, _)`, and say how it went (`ScreenChange.promptShown`,
+    /// `HandlingEvent.promptFailed`).
     case showPrompt(DeliveredOccurrence)
     /// Open the URL with the desktop's default handler, then hand `then` back (`.urlOpened`).
     case openURL(ActionURL, then: HandlingOutcome)

@@ -11,6 +11,8 @@
 /// - `SourceEventPlan`: what a session event, a posted event or a check chooses for a source;
 /// - `waiting` (`PopupQueue`): when each popup so chosen goes out;
 /// - `ScreenPlan`: the popups on screen after a feed change, and those a new daemon takes over;
+/// - `handling` (`HandlingCore`): what an answer, a `handle` and a `snooze` do, with the popups
+///   and prompts on screen (`DaemonCore+Handling.swift`);
 /// and it holds what joins them: which sources still owe a session start, which control calls
 /// wait for an occurrence's outcome, when the ledger was last pruned, and when to wake next.
 public struct DaemonCore: ~Copyable {
@@ -18,11 +20,13 @@ public struct DaemonCore: ~Copyable {
     public static let ledgerRetention = TimeSpan.days(90)
 
     /// The decisions about timed entries, and the schedule of each source in force.
-    public private(set) var planner: OccurrencePlanner
+    public internal(set) var planner: OccurrencePlanner
     /// The sources' checks and health.
     public internal(set) var polling: SourcePolling
     /// Popups chosen by events and checks, waiting to be shown.
     public private(set) var waiting: PopupQueue
+    /// What handling decides, and the popups and prompts on screen waiting for an answer.
+    public internal(set) var handling: HandlingCore
     /// The waiting popups whose time came, taken from `waiting` and going out one at a time
     /// (each after the previous one's `waitingShown`), the next last.
     private var goingOut: [PopupQueue.Ready] = []
@@ -33,11 +37,11 @@ public struct DaemonCore: ~Copyable {
     private var owingSessionStart: Set<Int> = []
     /// The control calls waiting for an occurrence's outcome (`Handle`, `Test` with wait), by
     /// occurrence id, in the order they came.
-    private var waitingCalls: [String: [WaitingCall]] = [:]
+    var waitingCalls: [String: [WaitingCall]] = [:]
     /// The test popups waiting for their time (`DaemonEvent.testRequested`), in the order they came.
-    private var pendingTests: [PendingTest] = []
+    var pendingTests: [PendingTest] = []
     /// The test popups being shown, by their call's token: whether the call waits for the outcome.
-    private var showingTests: [Int: Bool] = [:]
+    var showingTests: [Int: Bool] = [:]
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
     /// Seeds each source event's random choices (iSmartNews's pick among meta items).
@@ -55,15 +59,18 @@ public struct DaemonCore: ~Copyable {
     ///   - seed: Seeds the random choices of source events.
     ///   - configuration: The configuration the daemon runs on.
     ///   - followsSystemZone: Whether the user's zone follows the system's (`TZ` is unset).
+    ///   - handlingPolicy: The labels, allowed URL schemes and snooze choices handling follows.
     public init(
         planner: consuming OccurrencePlanner, polling: SourcePolling, seed: UInt64 = 0,
-        configuration: Configuration = Configuration(), followsSystemZone: Bool = true
+        configuration: Configuration = Configuration(), followsSystemZone: Bool = true,
+        handlingPolicy: HandlingPolicy = HandlingPolicy()
     ) {
         precondition(
             planner.sourceCount == polling.sources.count, "the planner and the polling follow the same sources")
         self.planner = planner
         self.polling = polling
         waiting = PopupQueue()
+        handling = HandlingCore(policy: handlingPolicy)
         generator = SplitMix64(seed: seed)
         self.configuration = configuration
         self.followsSystemZone = followsSystemZone
@@ -142,20 +149,16 @@ public struct DaemonCore: ~Copyable {
             return takeReadyWaiting(at: now)
         case .waitingShown(let item, let result):
             return waitingShown(item, result, at: now)
-        case .answered(let outcome, let occurrence):
-            return answered(outcome, occurrence: occurrence, at: now)
-        case .callWaits(let token, let occurrenceID, let answerOnly):
-            waitingCalls[occurrenceID, default: []].append(WaitingCall(token: token, answerOnly: answerOnly))
-            return []
+        case .handling(let event):
+            return handled(event, at: now)
+        case .handleCalled(let token, let request):
+            waitingCalls[request.occurrence.id, default: []].append(WaitingCall(token: token, answerOnly: true))
+            return handled(request, at: now)
         case .testRequested(let token, let entry, let due, let wait):
             pendingTests.append(PendingTest(token: token, entry: entry, due: due, wait: wait))
             return showDueTests(at: now)
         case .testShown(let token, let result):
             return testShown(token, result)
-        case .callGaveUp(let token, let occurrenceID):
-            waitingCalls[occurrenceID]?.removeAll { $0.token == token }
-            if waitingCalls[occurrenceID]?.isEmpty == true { waitingCalls[occurrenceID] = nil }
-            return []
         case .stopping:
             return stopping()
         }
@@ -172,7 +175,7 @@ public struct DaemonCore: ~Copyable {
             load.schedule, source: load.source, settled: load.settled, answers: load.answers, at: now)
         waiting.forgetEntries(of: location)
         let screen = ScreenPlan.afterFeedChange(
-            changes, old: old, new: load.schedule.entries, source: location, onScreen: load.onScreen)
+            changes, old: old, new: load.schedule.entries, source: location, onScreen: handling.onScreen(.scheduled))
         let sessionStart: [DaemonEffect] =
             owingSessionStart.remove(load.source) != nil ? [.takeSessionStart(source: load.source)] : []
         return (changes, planned.map(DaemonEffect.init) + screen.map(DaemonEffect.changeScreen) + sessionStart)
@@ -259,33 +262,13 @@ public struct DaemonCore: ~Copyable {
             }
             let plan = SourceEventPlan(
                 event, schedule: schedule, memory: context.memory, settings: context.settings,
-                location: planner.location(of: context.source), waiting: waiting, onScreen: context.onScreen,
+                location: planner.location(of: context.source), waiting: waiting,
+                onScreen: handling.hasPopup(of: planner.location(of: context.source)),
                 urlHandlers: urlHandlers, now: now, zone: planner.userZone, seed: generator.next())
             effects.append(.storeChoice(source: context.source, plan))
         }
         // Those waiting already whose time came go out too, first.
         return effects + takeReadyWaiting(at: now)
-    }
-
-    /// An answer that holds for later occurrences (Ignore, "Remind Me Later", or the action
-    /// ending a reminder) goes to the planner; the control calls waiting for this outcome are
-    /// answered, each once.
-    private mutating func answered(_ outcome: HandlingOutcome, occurrence: Instant?, at now: Instant)
-        -> [DaemonEffect]
-    {
-        if let change = outcome.change, let occurrence {
-            planner.answered(
-                change, remindUntil: outcome.remindUntil, entryID: outcome.occurrence.entryID,
-                source: outcome.occurrence.source, occurrence: occurrence, at: now)
-        }
-        guard let calls = waitingCalls[outcome.occurrence.id] else { return [] }
-        let ends = { (call: WaitingCall) in outcome.endsHandling || !call.answerOnly }
-        let ended = calls.filter(ends)
-        let waiting = calls.filter { !ends($0) }
-        waitingCalls[outcome.occurrence.id] = waiting.isEmpty ? nil : waiting
-        guard !ended.isEmpty else { return [] }
-        let (status, report) = outcome.callAnswer
-        return [.answerCalls(ended.map(\.token), about: outcome.occurrence.id, status: status, report: report)]
     }
 
     /// The test popups whose time came, to show, in the order they were asked for.
@@ -352,14 +335,14 @@ public struct DaemonCore: ~Copyable {
     }
 }
 
-/// A control call waiting for an occurrence's outcome (`DaemonEvent.callWaits`).
-private struct WaitingCall {
+/// A control call waiting for an occurrence's outcome (`DaemonEvent.handleCalled`, or a `.testRequested` with wait).
+struct WaitingCall {
     var token: Int
     var answerOnly: Bool
 }
 
 /// A test popup waiting for its time (`DaemonEvent.testRequested`).
-private struct PendingTest {
+struct PendingTest {
     var token: Int
     var entry: ScheduleEntry
     var due: Instant

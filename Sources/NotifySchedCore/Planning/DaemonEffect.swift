@@ -50,6 +50,17 @@ public enum DaemonEffect: Sendable, Equatable {
     /// Answer the control calls with these tokens, about the occurrence with the id `about`
     /// (empty when none was shown).
     case answerCalls([Int], about: String, status: String, report: String)
+    /// Show the prompt about the occurrence, store its id on the server (a restarted daemon
+    /// takes it over), and tell the core when it could not be (`HandlingEvent.promptFailed`).
+    case showPrompt(DeliveredOccurrence)
+    /// Open the URL with the desktop's default handler, then tell the core how it went
+    /// (`HandlingEvent.urlOpened`, handing `then` back).
+    case openURL(ActionURL, then: HandlingOutcome)
+    /// Close the popup, unless it is gone; its closing is not an answer.
+    case closePopup(PopupKey)
+    /// Store what handling came to: the state change it makes and the occurrence's outcome in
+    /// the ledger (`StateStore.recordHandling`).
+    case storeHandling(HandlingOutcome)
     /// Show the test popup of control call `token` now, as a delivered occurrence of
     /// `DeliveredOccurrence.testSource`, and tell the core how it went (`DaemonEvent.testShown`).
     case showTest(token: Int, ScheduleEntry)

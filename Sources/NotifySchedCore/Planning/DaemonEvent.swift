@@ -56,15 +56,14 @@ public enum DaemonEvent: Sendable, Equatable {
     /// A waiting popup the core asked for (`DaemonEffect.showWaiting`) was shown, passed over
     /// or failed.
     case waitingShown(PopupQueue.Item, ShowResult)
-    /// The user answered a popup, or notify-sched acted at once (`handle` without a prompt).
-    /// `occurrence` is when the answered occurrence was due, as the ledger recorded it; nil when
-    /// the ledger has no record of it.
-    case answered(HandlingOutcome, occurrence: Instant?)
-    /// Control call `token` waits for the outcome of occurrence `occurrenceID` (`Handle`, or
-    /// `Test` with wait); the daemon keeps how to reply to it under the token. With
-    /// `answerOnly` (`Handle`) only an answer ends the wait, not the scheduled popup's closing:
-    /// the prompt may still be up.
-    case callWaits(token: Int, occurrenceID: String, answerOnly: Bool)
+    /// Handling: the user answered a popup or a prompt, or an effect of handling went as it says
+    /// (a prompt not shown, a URL opened or not); a `handle` or `snooze` no call waits for.
+    case handling(HandlingEvent)
+    /// `notify-sched handle` or `snooze`, control call `token`: `request` (`.handleRequested`,
+    /// `.snoozeRequested`), the call waiting for the occurrence's answer; the daemon keeps how to
+    /// reply to it under the token. Only an answer ends the wait, not the scheduled popup's
+    /// closing: the prompt may still be up.
+    case handleCalled(token: Int, HandlingEvent)
     /// `notify-sched test`, control call `token`: a test popup of `entry`, due at `due` (when the
     /// call came, or after its delay), on the core's own timer. The core asks for it when it is
     /// due (`DaemonEffect.showTest`); with `wait` the call then waits for the popup's outcome,
@@ -73,8 +72,6 @@ public enum DaemonEvent: Sendable, Equatable {
     /// The test popup of control call `token` (`DaemonEffect.showTest`) was shown, under the
     /// occurrence id given, or could not be.
     case testShown(token: Int, Result<String, CoreError>)
-    /// Control call `token` no longer waits (its occurrence was not one notify-sched delivered).
-    case callGaveUp(token: Int, occurrenceID: String)
     /// The daemon is stopping (SIGTERM or SIGINT): the control calls still waiting are answered
     /// now, since no answer would reach them later.
     case stopping
@@ -88,14 +85,11 @@ public struct SourceContext: Sendable, Equatable {
     public var memory: SourceMemory
     /// Its iNotify settings (periods, application version, debug).
     public var settings: INotifySettings
-    /// Whether a popup of the source is on screen, waiting for an answer.
-    public var onScreen: Bool
 
-    public init(source: Int, memory: SourceMemory = SourceMemory(), settings: INotifySettings, onScreen: Bool) {
+    public init(source: Int, memory: SourceMemory = SourceMemory(), settings: INotifySettings) {
         self.source = source
         self.memory = memory
         self.settings = settings
-        self.onScreen = onScreen
     }
 }
 
@@ -110,17 +104,13 @@ public struct FeedLoad: Sendable, Equatable {
     public var settled: StoredSettledInstants
     /// The answers that hold for later occurrences, by entry id.
     public var answers: [String: EntryAnswer]
-    /// The popups on screen waiting for an answer, of any source.
-    public var onScreen: [DeliveredOccurrence]
 
     public init(
-        source: Int, schedule: Schedule, settled: StoredSettledInstants, answers: [String: EntryAnswer] = [:],
-        onScreen: [DeliveredOccurrence] = []
+        source: Int, schedule: Schedule, settled: StoredSettledInstants, answers: [String: EntryAnswer] = [:]
     ) {
         self.source = source
         self.schedule = schedule
         self.settled = settled
         self.answers = answers
-        self.onScreen = onScreen
     }
 }

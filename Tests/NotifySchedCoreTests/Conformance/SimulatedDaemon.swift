@@ -49,6 +49,16 @@ struct SimulatedDaemon {
             }
         }
 
+        /// What the user does to the popup for it: a button (a snooze's of its length), or its closing.
+        var response: PopupResponse {
+            switch choice {
+            case .act: .action(UserChoice.ok.rawValue)
+            case .remind: .action(snooze.map { Snooze.after($0).buttonKey } ?? UserChoice.remindLater.rawValue)
+            case .ignore: .action(UserChoice.ignore.rawValue)
+            case .close: .closed(.dismissed)
+            }
+        }
+
         /// When a `remind` brings the occurrence back, for a snooze.
         var remindUntil: Instant? { snooze.map { at + $0 } }
 
@@ -173,7 +183,7 @@ struct SimulatedDaemon {
                     switch effect {
                     case .showWaiting, .dropWaiting, .storeChoice, .changeScreen, .takeOver, .takeSessionStart,
                         .takeManualCheck, .pruneLedger, .answerCalls, .showTest, .restart, .startCheck, .saveHealth,
-                        .answerSync,
+                        .answerSync, .showPrompt, .openURL, .closePopup, .storeHandling,
                         .releaseFreedMemory, .log:
                         // Waiting popups, session starts and calls are the event suite's; the
                         // screen, the ledger's age and the feed's checks (the feed changes when
@@ -318,14 +328,10 @@ struct SimulatedDaemon {
                     }
                     if let entry = schedules[feedVersion].entries.first(where: { $0.id == answer.entryID }) {
                         let delivered = DeliveredOccurrence(
-                            id: answer.entryID, entry: entry, source: "feed", deliveredAt: answer.at)
+                            id: answer.entryID, entry: entry, source: "feed", deliveredAt: answer.at,
+                            due: answer.occurrence)
                         effects = core.handle(
-                            .answered(
-                                HandlingOutcome(
-                                    occurrence: delivered, origin: .popup, change: answer.change,
-                                    remindUntil: answer.remindUntil),
-                                occurrence: answer.occurrence),
-                            at: answer.at)
+                            .handling(.answered(delivered, .scheduled, answer.response)), at: answer.at)
                     }
                 } else {
                     effects = core.handle(.timerWoke(clockChanged: false), at: wall())

@@ -44,7 +44,8 @@ struct SimulatedEventDaemon: ~Copyable {
     private var running = true
     /// The running daemon's core.
     private var core: DaemonCore
-    /// The popups on screen, unanswered, by occurrence id.
+    /// The popups on screen, unanswered, by occurrence id, as the user sees them: what the core
+    /// holds (`DaemonCore.handling`) must match.
     private var onScreen: [String: (source: Int, entryID: String)] = [:]
     /// Answers to come, by when.
     private var answers: [(at: Instant, occurrenceID: String, answer: Answer)] = []
@@ -186,6 +187,11 @@ struct SimulatedEventDaemon: ~Copyable {
         events += 1
         var contexts: [SourceContext] = []
         var expected: [[EventOracle.Choice]] = []
+        if Set(core.handling.popups.keys) != Set(onScreen.keys) {
+            failures.append(
+                "on screen: the core holds \(core.handling.popups.keys.sorted()), the user sees \(onScreen.keys.sorted())"
+            )
+        }
         for index in schedules.indices {
             let location = Self.locations[index]
             let hasOnScreen = onScreen.values.contains { $0.source == index }
@@ -193,7 +199,7 @@ struct SimulatedEventDaemon: ~Copyable {
                 SourceContext(
                     source: index,
                     memory: SourceMemory(check: checks[index], news: news[index], handling: handling[location]),
-                    settings: scenario.iNotifySettings, onScreen: hasOnScreen))
+                    settings: scenario.iNotifySettings))
             let waitingNames = Set(
                 core.waiting.items.filter { $0.popup.source == location }.map {
                     name(of: $0.popup.entryID, source: index)
@@ -277,8 +283,17 @@ struct SimulatedEventDaemon: ~Copyable {
                 return
             case .storeChoice(let index, let plan):
                 storeChoice(plan, source: index, at: now)
-            case .recordMissed, .follow, .changeScreen, .takeOver, .takeSessionStart, .takeManualCheck, .pruneLedger,
-                .answerCalls, .showTest, .restart, .startCheck, .saveHealth, .answerSync, .releaseFreedMemory, .log:
+            case .changeScreen(.close(let shown)):
+                core.note(.popupGone(shown.id))
+            case .changeScreen(.replace(let updated)):
+                core.note(.popupShown(updated, replacing: nil))
+            case .openURL(_, let outcome):
+                carryOut(core.handle(.handling(.urlOpened(outcome, failure: nil)), at: now), at: now)
+            case .storeHandling(let outcome):
+                if let change = outcome.change { handling.apply(change, to: outcome.occurrence, at: now) }
+            case .recordMissed, .follow, .takeOver, .takeSessionStart, .takeManualCheck, .pruneLedger, .answerCalls,
+                .showTest, .restart, .startCheck, .saveHealth, .answerSync, .releaseFreedMemory, .log, .showPrompt,
+                .closePopup:
                 // Timed entries are the planner suite's; the sources here all have their feeds,
                 // which change when the scenario says.
                 break
@@ -299,6 +314,9 @@ struct SimulatedEventDaemon: ~Copyable {
         // One popup per entry: the entry's popup still on screen is replaced in place.
         onScreen = onScreen.filter { !($0.value.source == source && $0.value.entryID == entry.id) }
         onScreen[id] = (source, entry.id)
+        let delivered = DeliveredOccurrence(
+            id: id, entry: entry, source: popup.source, deliveredAt: now, due: popup.occurrence)
+        core.note(.popupShown(delivered, replacing: core.handling.earlierOnScreen(delivered)?.id))
         let choices: [Answer?]
         switch source {
         case 0: choices = entry.content.action != nil ? [.open, .remind, .ignore, .close, nil] : [.ok, .close, nil]
@@ -311,18 +329,18 @@ struct SimulatedEventDaemon: ~Copyable {
         }
     }
 
-    /// The user answers a popup still on screen; the handling policy decides what that changes.
+    /// The user answers a popup still on screen; the core decides what that changes.
     private mutating func answer(_ id: String, _ answer: Answer, at now: Instant) {
-        guard let (source, entryID) = onScreen.removeValue(forKey: id),
-            let entry = schedules[source].entries.first(where: { $0.id == entryID })
-        else { return }
-        answered += 1
-        let occurrence = DeliveredOccurrence(id: id, entry: entry, source: Self.locations[source], deliveredAt: now)
-        let response: PopupResponse = answer == .close ? .closed(.dismissed) : .action(answer.rawValue)
-        if let change = HandlingPolicy().decision(for: response, of: occurrence).change {
-            handling.apply(change, to: occurrence, at: now)
+        guard onScreen.removeValue(forKey: id) != nil else { return }
+        guard let occurrence = core.handling.popups[id], let source = Self.locations.firstIndex(of: occurrence.source)
+        else {
+            failures.append("\(id) is on screen, and the core does not hold it")
+            return
         }
-        oracle.answered(answer, name: name(of: entryID, source: source), source: source, now: now)
+        answered += 1
+        let response: PopupResponse = answer == .close ? .closed(.dismissed) : .action(answer.rawValue)
+        carryOut(core.handle(.handling(.answered(occurrence, .scheduled, response)), at: now), at: now)
+        oracle.answered(answer, name: name(of: occurrence.entryID, source: source), source: source, now: now)
     }
 
     /// Whether `instant` is inside the scenario's quiet hours, read off the local clock.

@@ -1,7 +1,7 @@
 import NotifySchedCore
 import Testing
 
-/// `NotificationHandler.deliverAll(_:then:)` against its oracle, `deliver(_:)` one occurrence
+/// `HandlingExecutor.deliverAll(_:then:)` against its oracle, `deliver(_:)` one occurrence
 /// after the other: what the server is asked, what each occurrence comes to and what is left on
 /// screen are the same, while new popups go to the notifier together, whether its answers come
 /// at once or later.
@@ -16,14 +16,14 @@ import Testing
             source: ["feed", "other"].randomElement(using: &generator)!, url: url)
     }
 
-    static func handler(_ notifier: RecordingNotifier) -> NotificationHandler {
-        NotificationHandler(
+    static func handler(_ notifier: RecordingNotifier) -> HandlingHarness {
+        HandlingHarness(
             policy: HandlingPolicy(), notifier: notifier, lookup: { _ in nil }, now: { Occurrences.moment })
     }
 
     /// What `deliverAll(_:then:)` reports once `notifier` gave every answer.
     static func deliverAll(
-        _ occurrences: [DeliveredOccurrence], with handler: NotificationHandler, _ notifier: RecordingNotifier
+        _ occurrences: [DeliveredOccurrence], with handler: HandlingHarness, _ notifier: RecordingNotifier
     ) -> [Result<String?, CoreError>] {
         var results: [Result<String?, CoreError>]?
         handler.deliverAll(occurrences) { results = $0 }

@@ -2,7 +2,7 @@ import NotifySchedCore
 import Testing
 
 /// Handling's decisions as values: each event and the effects it comes to, with no notifier.
-/// The same scenarios run through a notifier in NotificationHandlerTests and on a real bus in
+/// The same scenarios run through a notifier in HandlingTests and on a real bus in
 /// DesktopDeliveryTests.
 @Suite struct HandlingCoreTests {
     let hub = Occurrences.make(.zbim, url: "https://example.org/hub")
@@ -20,15 +20,15 @@ import Testing
     @Test func aHandleWithAlertAsksOnceAndASecondWaitsForThePromptAlreadyUp() {
         var core = handling()
         #expect(take(.handleRequested(hub, showAlert: true, server: server), &core) == [.showPrompt(hub)])
-        #expect(take(.promptShown(hub), &core) == [])
+        core.note(.promptShown(hub))
         #expect(core.prompts[hub.id] == hub)
         #expect(take(.handleRequested(hub, showAlert: true, server: server), &core) == [])
     }
 
     @Test func anAnsweredPromptOpensTheURLThenClosesThePopupAndEnds() {
         var core = handling()
-        _ = take(.popupShown(hub, replacing: nil), &core)
-        _ = take(.promptShown(hub), &core)
+        core.note(.popupShown(hub, replacing: nil))
+        core.note(.promptShown(hub))
         let opened = HandlingOutcome(
             occurrence: hub, origin: .prompt, response: .action("open"), choice: .open,
             opened: Occurrences.url("https://example.org/hub"), change: .viewed)
@@ -102,7 +102,7 @@ import Testing
 
     @Test func aSnoozeRemindsUntilItEndsInTheUsersZoneAndClosesBothPopups() {
         var core = handling()
-        _ = take(.popupShown(hub, replacing: nil), &core)
+        core.note(.popupShown(hub, replacing: nil))
         let effects = take(.snoozeRequested(hub, .after(.minutes(10))), &core)
         let outcome = HandlingOutcome(
             occurrence: hub, origin: .atOnce, choice: .remindLater, change: .reminded,
@@ -123,8 +123,8 @@ import Testing
 
     @Test func closingThePopupChoosesNothingAndLeavesThePromptUp() {
         var core = handling()
-        _ = take(.popupShown(hub, replacing: nil), &core)
-        _ = take(.promptShown(hub), &core)
+        core.note(.popupShown(hub, replacing: nil))
+        core.note(.promptShown(hub))
         let effects = take(.answered(hub, .scheduled, .closed(.dismissed)), &core)
         #expect(effects == [.finished(HandlingOutcome(occurrence: hub, origin: .popup, response: .closed(.dismissed)))])
         #expect(core.popups.isEmpty)
@@ -135,11 +135,11 @@ import Testing
         var core = handling()
         var later = hub
         later.id = "occ-2"
-        _ = take(.popupShown(hub, replacing: nil), &core)
+        core.note(.popupShown(hub, replacing: nil))
         #expect(core.earlierOnScreen(later) == hub)
-        _ = take(.popupShown(later, replacing: hub.id), &core)
+        core.note(.popupShown(later, replacing: hub.id))
         #expect(core.popups == [later.id: later])
-        _ = take(.popupGone(later.id), &core)
+        core.note(.popupGone(later.id))
         #expect(core.popups.isEmpty)
     }
 }

@@ -107,7 +107,7 @@ import Testing
         let paris = try ZoneRules(identifier: "CET", posixRule: "CET-1CEST,M3.5.0,M10.5.0/3")
         let notifier = RecordingNotifier()
         let pressedAt = Instant(secondsSinceEpoch: 1_795_730_400)  // 2026-11-26T20:00:00Z
-        let handler = NotificationHandler(
+        let handler = HandlingHarness(
             notifier: notifier, lookup: { [linked] in $0 == linked.id ? linked : nil }, now: { pressedAt },
             zone: { paris })
         var outcomes: [HandlingOutcome] = []

@@ -3,14 +3,14 @@ import Testing
 
 /// The handling scenarios of DESIGN §5 and seed semantics §5 (items 20–29, 38–41, 49–56),
 /// against a recording notifier. The same scenarios run on a real bus in DesktopDeliveryTests.
-@Suite struct NotificationHandlerTests {
+@Suite struct HandlingTests {
     let notifier = RecordingNotifier()
 
     /// A handler that knows `occurrences` and records its outcomes into `sink`.
     func handler(
         _ occurrences: [DeliveredOccurrence], policy: HandlingPolicy = HandlingPolicy(), sink: OutcomeSink
-    ) -> NotificationHandler {
-        let handler = NotificationHandler(
+    ) -> HandlingHarness {
+        let handler = HandlingHarness(
             policy: policy, notifier: notifier, lookup: { id in occurrences.first { $0.id == id } },
             now: { Occurrences.moment })
         handler.onOutcome = { sink.outcomes.append($0) }
@@ -22,9 +22,9 @@ import Testing
     @Test func aNotificationNotifySchedDidNotDeliverIsNotHandledAndNothingHappens() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim, url: "https://example.org")], sink: sink)
-        #expect(!handler.handleLocalNotification(LocalNotification(occurrenceID: "someone-else")))
-        #expect(!handler.handleLocalNotification(LocalNotification(occurrenceID: nil), showAlert: false))
-        #expect(!handler.canHandleLocalNotification(LocalNotification(occurrenceID: "someone-else")))
+        #expect(!handler.handle("someone-else"))
+        #expect(!handler.handle(nil, showAlert: false))
+        #expect(!handler.canHandle("someone-else"))
         #expect(notifier.calls == [])
         #expect(sink.outcomes == [])
         #expect(sink.state() == HandlingState())
@@ -33,7 +33,7 @@ import Testing
     @Test func canHandleAnswersWithoutSideEffects() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim, url: "https://example.org")], sink: sink)
-        #expect(handler.canHandleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(handler.canHandle("occ-1"))
         #expect(notifier.calls == [])
         #expect(sink.outcomes == [])
     }
@@ -41,7 +41,7 @@ import Testing
     @Test func showAlertDefaultsToTrueAndPromptsBeforeActing() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim, url: "https://example.org/hub")], sink: sink)
-        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(handler.handle("occ-1"))
         #expect(notifier.shownPopups.map(\.isResident) == [true])
         #expect(notifier.openedURLs == [], "nothing opens before the user answers")
         #expect(sink.outcomes == [])
@@ -61,9 +61,9 @@ import Testing
     @Test func declinedOrClosedPromptsOpenNothing() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim, url: "https://example.org/hub")], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         notifier.answer(.closed(.dismissed))
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         notifier.answer(.action("ignore"))
         #expect(notifier.openedURLs == [])
         #expect(sink.outcomes.map(\.choice) == [nil, .ignore])
@@ -74,7 +74,7 @@ import Testing
     @Test func withoutAlertTheActionRunsAtOnceWithNoPrompt() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim, url: "https://example.org/hub")], sink: sink)
-        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"), showAlert: false))
+        #expect(handler.handle("occ-1", showAlert: false))
         #expect(notifier.calls == [.open("https://example.org/hub")])
         #expect(sink.outcomes.map(\.opened) == [Occurrences.url("https://example.org/hub")])
         #expect(sink.outcomes.map(\.response) == [nil])
@@ -164,7 +164,7 @@ import Testing
     @Test func aZBiMEntryWithoutURIIsAcknowledgedWithOKAlone() {
         let sink = OutcomeSink()
         let handler = handler([Occurrences.make(.zbim)], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         #expect(notifier.shownPopups.map(\.buttons) == [[PopupButton(key: "ok", label: "OK")]])
         notifier.answer(.action("ok"))
         #expect(notifier.openedURLs == [])
@@ -177,7 +177,7 @@ import Testing
         let sink = OutcomeSink()
         notifier.unopenable = ["mailto:news@example.org"]
         let handler = handler([Occurrences.make(.iNotify, url: "mailto:news@example.org")], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"), showAlert: false)
+        handler.handle("occ-1", showAlert: false)
         let outcome = sink.outcomes.first
         #expect(outcome?.failure?.code == .cannotOpen)
         #expect(
@@ -212,7 +212,7 @@ import Testing
                 )),
             deliveredAt: Occurrences.moment)
         let handler = handler([gopher], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"), showAlert: false)
+        handler.handle("occ-1", showAlert: false)
         #expect(notifier.calls == [])
         #expect(
             sink.outcomes.first?.failure
@@ -227,7 +227,7 @@ import Testing
         let sink = OutcomeSink()
         notifier.server?.capabilities = ["body"]
         let handler = handler([Occurrences.make(.native, url: "https://example.org")], sink: sink)
-        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(handler.handle("occ-1"))
         #expect(notifier.calls == [])
         #expect(sink.outcomes.first?.failure?.code == .cannotAsk)
         #expect(
@@ -240,7 +240,7 @@ import Testing
         let sink = OutcomeSink()
         notifier.server = nil
         let handler = handler([Occurrences.make(.native)], sink: sink)
-        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1")))
+        #expect(handler.handle("occ-1"))
         #expect(sink.outcomes.first?.failure?.code == .cannotShow)
     }
 
@@ -252,7 +252,7 @@ import Testing
             "feed": SourceHandlingState(viewed: ["old"], lastReminded: Occurrences.moment)
         ])
         let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         notifier.answer(.action("open"))
         #expect(sink.state(from: start)["feed"] == SourceHandlingState(viewed: ["old", "2011/02/01"]))
         #expect(notifier.openedURLs == ["https://example.org/get"])
@@ -262,7 +262,7 @@ import Testing
         let sink = OutcomeSink()
         let start = HandlingState(sources: ["feed": SourceHandlingState(viewed: ["a"], ignored: ["b"])])
         let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         notifier.answer(.action("remind"))
         #expect(
             sink.state(from: start)["feed"]
@@ -274,7 +274,7 @@ import Testing
         let sink = OutcomeSink()
         let start = HandlingState(sources: ["feed": SourceHandlingState(lastReminded: Occurrences.moment)])
         let handler = handler([Occurrences.make(.iNotify, url: "https://example.org/get")], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         notifier.answer(.action("ignore"))
         #expect(sink.state(from: start)["feed"] == SourceHandlingState(ignored: ["2011/02/01"]))
     }
@@ -283,7 +283,7 @@ import Testing
         let sink = OutcomeSink()
         let start = HandlingState(sources: ["feed": SourceHandlingState(lastReminded: Occurrences.moment)])
         let handler = handler([Occurrences.make(.iNotify)], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-1"))
+        handler.handle("occ-1")
         notifier.answer(.action("ok"))
         #expect(sink.state(from: start)["feed"] == SourceHandlingState(viewed: ["2011/02/01"]))
         #expect(notifier.openedURLs == [])
@@ -349,7 +349,7 @@ import Testing
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        handler.handle(occurrence.id)
         notifier.answer(.scheduled(occurrence.id), .closed(.expired))
         #expect(notifier.waitingKeys == [.prompt(occurrence.id)], "the prompt stays")
         #expect(sink.outcomes.map(\.endsHandling) == [false], "the popup's closing does not end handle")
@@ -364,7 +364,7 @@ import Testing
         let occurrence = Occurrences.make(.iNotify, url: "https://example.org/update")
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        handler.handle(occurrence.id)
         notifier.answer(.prompt(occurrence.id), .action(UserChoice.remindLater.rawValue))
         #expect(notifier.calls.last == .close(.scheduled(occurrence.id)), "its buttons would act a second time")
         #expect(notifier.waitingKeys == [])
@@ -376,7 +376,7 @@ import Testing
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        handler.handle(occurrence.id)
         notifier.answer(.prompt(occurrence.id), .closed(.dismissed))
         #expect(notifier.waitingKeys == [.scheduled(occurrence.id)], "nothing was answered")
         #expect(sink.outcomes.map(\.origin) == [.prompt])
@@ -387,7 +387,7 @@ import Testing
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id))
+        handler.handle(occurrence.id)
         notifier.answer(.scheduled(occurrence.id), .action("default"))
         #expect(notifier.calls.last == .close(.prompt(occurrence.id)))
         #expect(notifier.waitingKeys == [])
@@ -398,8 +398,8 @@ import Testing
         let sink = OutcomeSink()
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
         let handler = handler([occurrence], sink: sink)
-        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id)))
-        #expect(handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id)))
+        #expect(handler.handle(occurrence.id))
+        #expect(handler.handle(occurrence.id))
         #expect(notifier.shownPopups.map(\.role) == [.prompt], "one prompt")
     }
 
@@ -408,7 +408,7 @@ import Testing
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
         let handler = handler([occurrence], sink: sink)
         try handler.deliver(occurrence)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: occurrence.id), showAlert: false)
+        handler.handle(occurrence.id, showAlert: false)
         #expect(sink.outcomes.map(\.origin) == [.atOnce])
         #expect(notifier.calls.last == .close(.scheduled(occurrence.id)))
     }
@@ -440,7 +440,7 @@ import Testing
             id: "occ-9", entry: entry, source: "inotify.plist", deliveredAt: Occurrences.moment)
         let sink = OutcomeSink()
         let handler = handler([occurrence], sink: sink)
-        handler.handleLocalNotification(LocalNotification(occurrenceID: "occ-9"))
+        handler.handle("occ-9")
         #expect(notifier.shownPopups.first?.buttons.map(\.label) == ["More Info", "Remind Me Later", "Ignore"])
         notifier.answer(.action("ignore"))
         #expect(sink.state()["inotify.plist"].ignored == ["2026/03/01"])

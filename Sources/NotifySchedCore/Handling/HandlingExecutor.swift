@@ -1,78 +1,66 @@
-/// Carries out what `HandlingCore` decides about notify-sched's popups: shows them and the
-/// prompts through a `Notifier`, opens URLs, and turns what the desktop answers back into
-/// `HandlingEvent`s (DESIGN §5, seed semantics §3).
+/// Carries out what `HandlingCore` decides, through a `Notifier`: shows scheduled popups and
+/// prompts, opens URLs and closes popups, and turns what the desktop does back into events
+/// for the core that decides (`DaemonCore` in the daemon, a `HandlingCore` in a command).
 ///
-/// It does no I/O itself: popups and URLs go through a `Notifier`, the delivered occurrences
-/// come from `lookup`, the time from `now`. It keeps no handling state: each outcome says the
-/// change it makes (`HandlingOutcome.change`, `remindUntil`), and the caller stores it, where
-/// the state is held (`StateStore.recordHandling`).
+/// It decides nothing and holds no state of its own: what is on screen is the core's, read
+/// through `screen` and changed through `note`; the user's answers go to `respond`, from the
+/// notifier's loop.
 ///
 /// ```swift
-/// let handler = NotificationHandler(notifier: notifier, lookup: store.deliveredOccurrence(id:), now: WallClock.now)
-/// handler.onOutcome = { outcome in try? store.recordHandling(outcome, at: WallClock.now()); loop.quit() }
-/// if !handler.handleLocalNotification(LocalNotification(occurrenceID: id)) { /* not ours */ }
+/// var core = HandlingCore(policy: policy)
+/// let executor = HandlingExecutor(policy: policy, notifier: notifier)
+/// executor.screen = { core }
+/// executor.note = { core.note($0) }
+/// executor.respond = { event in /* core.handle(event, …), each effect through executor.carryOut */ }
 /// ```
-public final class NotificationHandler {
-    /// The decisions, and what is on screen.
-    public private(set) var core: HandlingCore
-    public var policy: HandlingPolicy { core.policy }
-    /// Called once per handled answer or immediate action.
-    public var onOutcome: (HandlingOutcome) -> Void = { _ in }
-    /// The scheduled popups on screen, waiting for an answer, by occurrence id.
-    public var onScreen: [String: DeliveredOccurrence] { core.popups }
-    /// The prompts on screen, waiting for an answer, by the id of the occurrence they ask about.
-    public var prompts: [String: DeliveredOccurrence] { core.prompts }
+public final class HandlingExecutor {
+    public let policy: HandlingPolicy
+    /// What is on screen, as the core that decides holds it.
+    public var screen: () -> HandlingCore
+    /// Tells the core what a popup or prompt shown, or a popup gone, changed on screen.
+    public var note: (ScreenChange) -> Void = { _ in }
+    /// Hands the core the user's answer to a popup or prompt, from the notifier's loop.
+    public var respond: (HandlingEvent) -> Void = { _ in }
 
     private let notifier: any Notifier
-    private let lookup: (String) -> DeliveredOccurrence?
-    private let now: () -> Instant
-    private let zone: () -> ZoneRules
 
-    /// - Parameters:
-    ///   - now: The time an answer is given at.
-    ///   - zone: The user's zone now, where a snooze until tomorrow morning ends.
-    public init(
-        policy: HandlingPolicy = HandlingPolicy(), notifier: any Notifier,
-        lookup: @escaping (String) -> DeliveredOccurrence?, now: @escaping () -> Instant,
-        zone: @escaping () -> ZoneRules = { .utc }
-    ) {
-        core = HandlingCore(policy: policy)
+    public init(policy: HandlingPolicy, notifier: any Notifier) {
+        self.policy = policy
         self.notifier = notifier
-        self.lookup = lookup
-        self.now = now
-        self.zone = zone
+        screen = { HandlingCore(policy: policy) }
     }
 
-    /// Whether `notification` is one notify-sched delivered. No side effects.
-    public func canHandleLocalNotification(_ notification: LocalNotification) -> Bool {
-        occurrence(of: notification) != nil
-    }
-
-    /// Handles `notification` if notify-sched delivered it (`HandlingEvent.handleRequested`).
+    /// Carries out `effect`, but `.finished`, which is the caller's to store and report.
     ///
-    /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`;
-    ///   the caller handles it itself. True otherwise, also when the prompt could not be shown
-    ///   (the outcome then says why).
-    @discardableResult
-    public func handleLocalNotification(_ notification: LocalNotification, showAlert: Bool = true) -> Bool {
-        guard let occurrence = occurrence(of: notification) else { return false }
-        let server = showAlert ? try? notifier.currentServer() : nil
-        perform(.handleRequested(occurrence, showAlert: showAlert, server: server))
-        return true
-    }
-
-    /// Snoozes `notification` if notify-sched delivered it (`HandlingEvent.snoozeRequested`).
-    ///
-    /// - Returns: false, having done nothing, when notify-sched did not deliver `notification`.
-    @discardableResult
-    public func snooze(_ notification: LocalNotification, _ snooze: Snooze) -> Bool {
-        guard let occurrence = occurrence(of: notification) else { return false }
-        perform(.snoozeRequested(occurrence, snooze))
-        return true
+    /// - Returns: How it went, for the core, when that is an event: a prompt not shown, a URL
+    ///   opened or not.
+    public func carryOut(_ effect: HandlingEffect) -> HandlingEvent? {
+        switch effect {
+        case .showPrompt(let occurrence):
+            do {
+                try showPrompt(about: occurrence, replacing: nil)
+            } catch {
+                return .promptFailed(occurrence, cause: CoreError(.cannotShow, "\(error)", underlyingError: error))
+            }
+            note(.promptShown(occurrence))
+            return nil
+        case .openURL(let url, let outcome):
+            do {
+                try notifier.open(url)
+            } catch {
+                return .urlOpened(outcome, failure: CoreError(.cannotOpen, "\(error)", underlyingError: error))
+            }
+            return .urlOpened(outcome, failure: nil)
+        case .close(let key):
+            _ = notifier.close(key)
+            return nil
+        case .finished:
+            return nil
+        }
     }
 
     /// Shows again, in place of popup `popupID` of the server, the prompt about `occurrence`
-    /// that a previous daemon left unanswered: its buttons answer to this handler then.
+    /// that a previous daemon left unanswered: its buttons answer here then.
     ///
     /// - Throws: `CoreError` with code `.cannotShow` when no server shows it.
     public func takeOverPrompt(about occurrence: DeliveredOccurrence, popupID: UInt32) throws(CoreError) {
@@ -82,9 +70,8 @@ public final class NotificationHandler {
             throw CoreError(
                 .cannotShow, "cannot show the prompt about \(occurrence.id) again: \(error)", underlyingError: error)
         }
-        perform(.promptShown(occurrence))
+        note(.promptShown(occurrence))
     }
-
     /// Shows `occurrence` as its scheduled popup. A click on the popup or one of its buttons is
     /// handled as `showAlert: false`: the user chose already.
     ///
@@ -111,12 +98,12 @@ public final class NotificationHandler {
     ) throws(CoreError) -> String? {
         try checkOpenable(occurrence)
         let request = popupRequest(for: occurrence, answerable: answerable)
-        let earlier = popupID == nil ? core.earlierOnScreen(occurrence) : nil
+        let earlier = popupID == nil ? screen().earlierOnScreen(occurrence) : nil
         var replaced: String?
         do {
             if let earlier {
                 // Whatever the server says, the earlier popup's answer would now go to this one.
-                perform(.popupGone(earlier.id))
+                note(.popupGone(earlier.id))
                 if try notifier.replace(.scheduled(earlier.id), with: request.layout, onResponse: request.onResponse) {
                     replaced = earlier.id
                 }
@@ -125,7 +112,7 @@ public final class NotificationHandler {
         } catch {
             throw cannotShow(occurrence, error)
         }
-        perform(.popupShown(occurrence, replacing: nil))
+        note(.popupShown(occurrence, replacing: nil))
         return replaced == occurrence.id ? nil : replaced
     }
 
@@ -153,7 +140,7 @@ public final class NotificationHandler {
         var done = done
         var together: [DeliveredOccurrence] = []
         while let occurrence = rest.first {
-            if (try? checkOpenable(occurrence)) == nil || core.earlierOnScreen(occurrence) != nil
+            if (try? checkOpenable(occurrence)) == nil || screen().earlierOnScreen(occurrence) != nil
                 || together.contains(where: occurrence.isOfTheSameEntry)
             {
                 guard together.isEmpty else { break }
@@ -169,7 +156,7 @@ public final class NotificationHandler {
                 if let failure {
                     done.append(.failure(cannotShow(occurrence, failure)))
                 } else {
-                    perform(.popupShown(occurrence, replacing: nil))
+                    note(.popupShown(occurrence, replacing: nil))
                     done.append(.success(nil))
                 }
             }
@@ -191,7 +178,7 @@ public final class NotificationHandler {
         let policy = self.policy
         return PopupRequest(
             layout: { server in policy.scheduledPopup(for: occurrence, on: server, answerable: answerable) },
-            onResponse: { [weak self] in self?.perform(.answered(occurrence, .scheduled, $0)) })
+            onResponse: { [weak self] in self?.respond(.answered(occurrence, .scheduled, $0)) })
     }
 
     private func cannotShow(_ occurrence: DeliveredOccurrence, _ error: any Error) -> CoreError {
@@ -208,7 +195,7 @@ public final class NotificationHandler {
     /// - Returns: false, having shown nothing, when no popup of `occurrence.id` is on screen.
     /// - Throws: `CoreError` with code `.cannotShow` when the server does not take the new popup.
     public func replace(_ occurrence: DeliveredOccurrence) throws(CoreError) -> Bool {
-        guard onScreen[occurrence.id] != nil else { return false }
+        guard screen().popups[occurrence.id] != nil else { return false }
         let request = popupRequest(for: occurrence, answerable: true)
         let replaced: Bool
         do {
@@ -218,7 +205,7 @@ public final class NotificationHandler {
             throw CoreError(
                 .cannotShow, "cannot update notification \(occurrence.id): \(error)", underlyingError: error)
         }
-        perform(replaced ? .popupShown(occurrence, replacing: nil) : .popupGone(occurrence.id))
+        note(replaced ? .popupShown(occurrence, replacing: nil) : .popupGone(occurrence.id))
         return replaced
     }
 
@@ -228,46 +215,15 @@ public final class NotificationHandler {
     /// - Returns: false when no popup of `occurrenceID` is on screen.
     @discardableResult
     public func withdraw(occurrenceID: String) -> Bool {
-        guard onScreen[occurrenceID] != nil else { return false }
-        perform(.popupGone(occurrenceID))
+        guard screen().popups[occurrenceID] != nil else { return false }
+        note(.popupGone(occurrenceID))
         return notifier.close(.scheduled(occurrenceID))
-    }
-
-    /// Hands `event` to the core and carries out what it decides, each result an event again.
-    private func perform(_ event: HandlingEvent) {
-        for effect in core.handle(event, at: now(), in: zone()) {
-            switch effect {
-            case .showPrompt(let occurrence):
-                do {
-                    try showPrompt(about: occurrence, replacing: nil)
-                    perform(.promptShown(occurrence))
-                } catch {
-                    perform(
-                        .promptFailed(occurrence, cause: CoreError(.cannotShow, "\(error)", underlyingError: error)))
-                }
-            case .openURL(let url, let outcome):
-                do {
-                    try notifier.open(url)
-                    perform(.urlOpened(outcome, failure: nil))
-                } catch {
-                    perform(.urlOpened(outcome, failure: CoreError(.cannotOpen, "\(error)", underlyingError: error)))
-                }
-            case .close(let key):
-                _ = notifier.close(key)
-            case .finished(let outcome):
-                onOutcome(outcome)
-            }
-        }
     }
 
     private func showPrompt(about occurrence: DeliveredOccurrence, replacing popupID: UInt32?) throws {
         let policy = self.policy
         try notifier.show(
             { server in policy.prompt(for: occurrence, on: server) }, replacing: popupID,
-            onResponse: { [weak self] response in self?.perform(.answered(occurrence, .prompt, response)) })
-    }
-
-    private func occurrence(of notification: LocalNotification) -> DeliveredOccurrence? {
-        notification.occurrenceID.flatMap(lookup)
+            onResponse: { [weak self] response in self?.respond(.answered(occurrence, .prompt, response)) })
     }
 }
