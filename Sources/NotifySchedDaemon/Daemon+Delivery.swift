@@ -128,43 +128,37 @@ extension Daemon {
     /// (not one of an earlier login, nor a server that restarted and lost them), the
     /// `takeOverLimit` most recent; the core takes those whose entry is still in its feed. A
     /// popup closed in the meantime comes back; the window and the limit bound that.
+    ///
+    /// The prompts left unanswered on the same server instance, within the same window and
+    /// limit, are candidates too: each is shown again under its id, and its answer is handled
+    /// here (the `handle` call that asked got its answer when that daemon stopped).
     func takeOverPopups(at now: Instant) {
         guard (try? notifier.currentServer()) != nil, let server = notifier.serverInstance else { return }
-        do {
-            let unanswered = try store.unanswered(
-                since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
-            let shownAlready = notifier.popupIDs.keys.filter { $0.role == .scheduled }.map(\.occurrenceID)
-            perform(.leftOnScreen(unanswered, shownAlready: Set(shownAlready)), at: now)
-        } catch {
-            log.error(error.message)
-        }
-        takeOverPrompts(on: server, at: now)
-    }
-
-    /// Takes over the prompts a previous daemon left unanswered on `server`, the notification
-    /// server instance that runs now, within the window and limit of popups: each is shown
-    /// again under its id, and its answer is handled here (the `handle` call that asked got its
-    /// answer when that daemon stopped).
-    private func takeOverPrompts(on server: String, at now: Instant) {
+        let unanswered: [PopupOnServer]
         let prompts: [PopupOnServer]
         do {
+            unanswered = try store.unanswered(
+                since: now - Self.takeOverWindow, server: server, limit: Self.takeOverLimit)
             prompts = try store.promptsToTakeOver(
                 server: server, since: now - Self.takeOverWindow, limit: Self.takeOverLimit)
         } catch {
             log.error(error.message)
             return
         }
-        for prompt in prompts {
-            let occurrence = prompt.occurrence
-            do {
-                try popups.takeOverPrompt(about: occurrence, popupID: prompt.popupID)
-            } catch {
-                log.error(error.message)
-                continue
-            }
-            recordPrompt(about: occurrence.id, at: now)
-            log.info("took over the prompt about \(occurrence.entryID) (\(occurrence.id))")
+        perform(.leftOnScreen(unanswered, prompts: prompts), at: now)
+    }
+
+    /// Shows again, in place, a prompt a previous daemon left unanswered, and stores its new id.
+    func takeOverPrompt(_ prompt: PopupOnServer, at now: Instant) {
+        let occurrence = prompt.occurrence
+        do {
+            try popups.takeOverPrompt(about: occurrence, popupID: prompt.popupID)
+        } catch {
+            log.error(error.message)
+            return
         }
+        recordPrompt(about: occurrence.id, at: now)
+        log.info("took over the prompt about \(occurrence.entryID) (\(occurrence.id))")
     }
 
     /// Stores the server's id of the prompt about `occurrenceID`, on screen since `now`, when

@@ -87,6 +87,8 @@ extension Daemon {
                 changeScreen(change)
             case .takeOver(let popup):
                 takeOver(popup)
+            case .takeOverPrompt(let prompt):
+                takeOverPrompt(prompt, at: now)
             case .takeSessionStart(let index):
                 shown += sourceEvent(.session("session:start", countsAsRun: true), sources: [index], at: now).shown
             case .takeManualCheck:

@@ -298,8 +298,15 @@ import Testing
                 DeliveredOccurrence(id: "o\(index)", entry: entry, source: "feed", deliveredAt: noon),
                 popupID: UInt32(index + 1))
         }
-        let effects = core.handle(.leftOnScreen(left, shownAlready: ["o1"]), at: noon)
-        #expect(effects == [.takeOver(left[0])], "o1 is shown already; e left the feed")
+        core.note(.popupShown(left[1].occurrence, replacing: nil))
+        let prompt = PopupOnServer(left[2].occurrence, popupID: 9)
+        let effects = core.handle(.leftOnScreen(left, prompts: [prompt]), at: noon)
+        #expect(
+            effects == [.takeOver(left[0]), .takeOverPrompt(prompt)],
+            "o1 is shown already; e left the feed, and its prompt still answers")
+        core.note(.promptShown(prompt.occurrence))
+        #expect(
+            core.handle(.leftOnScreen([], prompts: [prompt]), at: noon) == [], "a prompt up is not taken over twice")
     }
 
     /// The occurrence `id` of the entry `e` of "feed".

@@ -117,13 +117,14 @@ public struct DaemonCore: ~Copyable {
             // The popups held for want of a server go out now rather than at their next retry.
             waiting.releaseHeld()
             return takeReadyWaiting(at: now) + planner.serverAppeared(at: now).map(DaemonEffect.init)
-        case .leftOnScreen(let unanswered, let shownAlready):
+        case .leftOnScreen(let unanswered, let prompts):
             var entries: [String: [ScheduleEntry]] = [:]
             for location in Set(unanswered.map(\.occurrence.source)) {
                 entries[location] = planner.schedule(at: location)?.entries
             }
-            return ScreenPlan.takeOver(unanswered, shownAlready: shownAlready, entries: entries).map(
+            return ScreenPlan.takeOver(unanswered, shownAlready: Set(handling.popups.keys), entries: entries).map(
                 DaemonEffect.takeOver)
+                + prompts.filter { handling.prompts[$0.occurrence.id] == nil }.map(DaemonEffect.takeOverPrompt)
         case .sourceOpened(let source, let opening):
             return sourceOpened(source, opening, at: now)
         case .checkFinished(let source, let outcome):

@@ -21,6 +21,10 @@ public enum DaemonEffect: Sendable, Equatable {
     /// Show again, in place of the server's popup, a popup a previous daemon left unanswered,
     /// and store the id the server gives it.
     case takeOver(PopupOnServer)
+    /// Show again, in place of the server's popup, a prompt a previous daemon left unanswered
+    /// (the `handle` call that asked got its answer when that daemon stopped), and store the id
+    /// the server gives it.
+    case takeOverPrompt(PopupOnServer)
     /// Run the session start for `source`, whose first feed just arrived (hand the core a
     /// `sourceEvent` for it).
     case takeSessionStart(source: Int)

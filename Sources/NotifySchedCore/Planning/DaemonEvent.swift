@@ -20,11 +20,12 @@ public enum DaemonEvent: Sendable, Equatable {
     case configurationEdited(Configuration?, problems: [String], file: String)
     /// A notification server appeared on the bus.
     case serverAppeared
-    /// At start, on the notification server that runs now: the popups a previous daemon left
-    /// unanswered there (the state database's candidates, each with its id on the server) and
-    /// the occurrence ids of those this daemon shows itself. Those whose entry is still in its
-    /// feed are taken over (`DaemonEffect.takeOver`), so that their buttons work again.
-    case leftOnScreen([PopupOnServer], shownAlready: Set<String>)
+    /// At start, on the notification server that runs now: the popups and the prompts a
+    /// previous daemon left unanswered there (the state database's candidates, each with its id
+    /// on the server). The popups this daemon does not show itself, of entries still in their
+    /// feed, are taken over (`DaemonEffect.takeOver`), and the prompts
+    /// (`DaemonEffect.takeOverPrompt`), so that their buttons work again.
+    case leftOnScreen([PopupOnServer], prompts: [PopupOnServer])
     /// At start, source `source` opened: a file read, a portal URL's cached copy, or nothing
     /// usable cached. What it read goes in force, and its first check is planned.
     case sourceOpened(source: Int, SourceOpening)

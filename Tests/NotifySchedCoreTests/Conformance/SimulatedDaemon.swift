@@ -181,7 +181,8 @@ struct SimulatedDaemon {
                     let effect = effects[position]
                     position += 1
                     switch effect {
-                    case .showWaiting, .dropWaiting, .storeChoice, .changeScreen, .takeOver, .takeSessionStart,
+                    case .showWaiting, .dropWaiting, .storeChoice, .changeScreen, .takeOver, .takeOverPrompt,
+                        .takeSessionStart,
                         .takeManualCheck, .pruneLedger, .answerCalls, .showTest, .restart, .startCheck, .saveHealth,
                         .answerSync, .showPrompt, .openURL, .closePopup, .storeHandling,
                         .releaseFreedMemory, .log:

@@ -291,7 +291,8 @@ struct SimulatedEventDaemon: ~Copyable {
                 carryOut(core.handle(.handling(.urlOpened(outcome, failure: nil)), at: now), at: now)
             case .storeHandling(let outcome):
                 if let change = outcome.change { handling.apply(change, to: outcome.occurrence, at: now) }
-            case .recordMissed, .follow, .takeOver, .takeSessionStart, .takeManualCheck, .pruneLedger, .answerCalls,
+            case .recordMissed, .follow, .takeOver, .takeOverPrompt, .takeSessionStart, .takeManualCheck, .pruneLedger,
+                .answerCalls,
                 .showTest, .restart, .startCheck, .saveHealth, .answerSync, .releaseFreedMemory, .log, .showPrompt,
                 .closePopup:
                 // Timed entries are the planner suite's; the sources here all have their feeds,
