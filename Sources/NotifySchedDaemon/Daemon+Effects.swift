@@ -15,7 +15,7 @@ extension Daemon {
     /// step above all (which plans everything again), first hands the answers under way to the
     /// core.
     func perform(_ event: DaemonEvent, at now: Instant) {
-        let now = coreTime(of: now)
+        let now = core.instant(for: now)
         let onTime = if case .timerWoke(clockChanged: false) = event { true } else { false }
         if !onTime { recordDeliveries() }
         carryOut(core.handle(event, at: now), at: now, leavingAnswers: onTime)
@@ -49,7 +49,7 @@ extension Daemon {
                     shown += answered(dues, results, at: now)
                 } else {
                     // Later, from the loop: an event of its own.
-                    let now = coreTime(of: clock())
+                    let now = core.instant(for: clock())
                     answered(dues, results, at: now)
                     armTimer()
                     recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp, at: now)

@@ -92,8 +92,6 @@ public final class Daemon {
     var followsAtStart: [(source: String, entries: [FollowedEntry], since: Instant)]? = []
     /// How many times the timer woke the daemon (`DaemonStatus.timerWakeUps`).
     var timerWakeUps = 0
-    /// The wake-up the timer's last event ahead of the clock was handled at (`coreTime(of:)`).
-    var heldTimerEvent: Instant?
     /// Popups shown whose deliveries wait for the ledger (`recordDeliveriesInBackground(unlessDueBy:)`).
     var unrecordedDeliveries: [StateStore.Delivery] = []
     /// The order of the last `List` call's listing, and the planner's revision it was computed

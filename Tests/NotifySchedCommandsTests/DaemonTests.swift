@@ -56,7 +56,7 @@ struct DaemonTests: DaemonScenario {
     static let dueSeed =
         ProcessInfo.processInfo.environment["NOTIFY_SCHED_DUE_SEED"].flatMap { UInt64($0) } ?? 0x6475_6531
 
-    /// The daemon wakes `Daemon.sendingLead` ahead of a due time, lays its popups out, and their
+    /// The daemon wakes `DaemonCore.sendingLead` ahead of a due time, lays its popups out, and their
     /// calls wait on their threads until the due time: as the bus stamps them, to the
     /// microsecond, none comes before its due microsecond and none is missing, entries due
     /// within the lead of each other and repeating ones included.

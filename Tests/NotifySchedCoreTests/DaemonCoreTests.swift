@@ -16,6 +16,21 @@ import Testing
         return core
     }
 
+    @Test func theTimerFiresJustAheadOfAWakeUpWhichAnEventMeanwhileCountsFrom() throws {
+        var core = core(feed: nativeFeed(#""fireDate": "2026-06-01T13:00:00Z""#))
+        let wakeUp = core.nextWakeUp
+        let due = try #require(wakeUp)
+        let lead = DaemonCore.sendingLead
+        #expect(core.timerDeadline == due - lead)
+        #expect(core.timerEventInstant(firedAt: due - lead) == due, "handled at its wake-up")
+        #expect(core.timerEventInstant(firedAt: due - .seconds(1)) == nil, "too early: armed again")
+        #expect(core.timerEventInstant(firedAt: due + .seconds(1)) == due + .seconds(1), "late: at the clock")
+        _ = core.handle(.timerWoke(clockChanged: false), at: due)
+        #expect(core.instant(for: due - .milliseconds(1)) == due, "the core's time does not step back")
+        #expect(core.instant(for: due - lead - .milliseconds(1)) == due - lead - .milliseconds(1), "the clock did")
+        #expect(core.instant(for: due + .milliseconds(1)) == due + .milliseconds(1))
+    }
+
     @Test func wakesAtTheEarliestOfAnOccurrenceACheckAndAWaitingPopup() throws {
         let schedule = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T13:00:00Z""#)).schedule)
         /// A core whose feed came from the cache, checked every 3 h, its first check as stored

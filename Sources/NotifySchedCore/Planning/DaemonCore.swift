@@ -18,6 +18,11 @@
 public struct DaemonCore: ~Copyable {
     /// How long the ledger keeps every record; older ones go, but each entry's latest stays.
     public static let ledgerRetention = TimeSpan.days(90)
+    /// How long before a wake-up the daemon's timer fires (`timerDeadline`). The core decides
+    /// the wake-up at its instant and the popups are laid out at once; their calls then wait on
+    /// their threads and go out at the instant. Deciding and laying out take about a quarter of
+    /// a millisecond, which would otherwise come between the due time and the popup.
+    public static let sendingLead = TimeSpan.milliseconds(2)
 
     /// The decisions about timed entries, and the schedule of each source in force.
     public internal(set) var planner: OccurrencePlanner
@@ -44,6 +49,9 @@ public struct DaemonCore: ~Copyable {
     var showingTests: [Int: Bool] = [:]
     /// When the ledger was last pruned.
     private var ledgerPrunedAt: Instant?
+    /// The instant the timer's last event on time was handled at: its wake-up, up to
+    /// `sendingLead` ahead of the clock (`instant(for:)`).
+    private var timerEventHandledAt: Instant?
     /// Seeds each source event's random choices (iSmartNews's pick among meta items).
     private var generator: SplitMix64
     /// The configuration the daemon runs on: an edit of the file that changes it restarts it.
@@ -83,6 +91,25 @@ public struct DaemonCore: ~Copyable {
             .compactMap { $0 }.min()
     }
 
+    /// When the daemon's timer fires: `sendingLead` ahead of `nextWakeUp`.
+    public var timerDeadline: Instant? { nextWakeUp.map { $0 - Self.sendingLead } }
+
+    /// The instant a timer event that fired at `now`, not for a clock change, is handled at:
+    /// the wake-up it fired `sendingLead` ahead of, or `now` when it fired late; nil when it
+    /// fired early for a wake-up that has moved later since (the timer is armed again).
+    public func timerEventInstant(firedAt now: Instant) -> Instant? {
+        guard let wakeUp = nextWakeUp, now < wakeUp else { return now }
+        return wakeUp - now <= Self.sendingLead ? wakeUp : nil
+    }
+
+    /// The instant an event that comes at `now` is decided at: the timer's last event was
+    /// handled at its wake-up, up to `sendingLead` ahead of the clock, and the core's time steps
+    /// back only with the clock, so an event meanwhile counts from that wake-up.
+    public func instant(for now: Instant) -> Instant {
+        guard let held = timerEventHandledAt, now < held, held - now <= Self.sendingLead else { return now }
+        return held
+    }
+
     /// Decides what `event` at `now` makes the daemon do, and keeps what it changes.
     ///
     /// - Returns: The effects to carry out, in order. Some are answered with an event before
@@ -90,6 +117,7 @@ public struct DaemonCore: ~Copyable {
     ///   `.storeChoice` with `.popupsChosen`; `.startCheck` is answered later, with
     ///   `.checkFinished`.
     public mutating func handle(_ event: DaemonEvent, at now: Instant) -> [DaemonEffect] {
+        if case .timerWoke(clockChanged: false) = event { timerEventHandledAt = now }
         switch event {
         case .started:
             return ledgerPrune(at: now)
