@@ -60,7 +60,7 @@ extension Daemon {
                     let (shown, outcome) = delivery
                     return outcome.map { replaced in
                         // The ledger is written after the server accepted the popup, and off the
-                        // firing path (`recordDeliveriesInBackground(unlessDueBy:)`): a crash in
+                        // firing path (`recordDeliveriesInBackground(at:)`): a crash in
                         // between shows it once more on restart rather than never.
                         let record = LedgerRecord(
                             occurrenceID: shown.id, source: due.source, entryID: due.entry.id,
@@ -78,14 +78,6 @@ extension Daemon {
         }
     }
 
-    /// How close the next wake-up may be for the deliveries just shown to wait for the ledger:
-    /// a write and its sync to disk take milliseconds, which a popup due that soon must not
-    /// wait behind.
-    static let ledgerWriteGap = TimeSpan.milliseconds(10)
-    /// The most deliveries that wait for the ledger during a burst, so that a crash in one
-    /// shows only so many again.
-    static let unrecordedLimit = 256
-
     /// Takes the server's answers to the popups under way (their outcomes go to the core), then
     /// writes the deliveries shown since the last write to the ledger, in one transaction, at
     /// once: whatever reads the ledger or changes the plan calls this first (`answer(_:)`, a
@@ -101,16 +93,11 @@ extension Daemon {
     }
 
     /// Writes the deliveries shown since the last write to the ledger, in one transaction in
-    /// the background, unless a popup is due within `ledgerWriteGap` of `now` (`nextWakeUp`) and
-    /// not too many wait: the loop goes on while SQLite syncs the file, and whatever reads or
-    /// writes the store next waits for the write.
-    func recordDeliveriesInBackground(unlessDueBy nextWakeUp: Instant?, at now: Instant) {
-        guard !unrecordedDeliveries.isEmpty else { return }
-        if let nextWakeUp, unrecordedDeliveries.count < Self.unrecordedLimit,
-            nextWakeUp - now <= Self.ledgerWriteGap
-        {
-            return
-        }
+    /// the background, unless the core says they wait for the popups due next
+    /// (`DaemonCore.deliveriesWait(_:at:)`): the loop goes on while SQLite syncs the file, and
+    /// whatever reads or writes the store next waits for the write.
+    func recordDeliveriesInBackground(at now: Instant) {
+        guard !unrecordedDeliveries.isEmpty, !core.deliveriesWait(unrecordedDeliveries.count, at: now) else { return }
         store.recordDeliveriesInBackground(takeUnrecorded()) { [log] in log.error($0.message) }
     }
 

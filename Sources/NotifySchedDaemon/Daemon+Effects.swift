@@ -20,7 +20,7 @@ extension Daemon {
         if !onTime { recordDeliveries() }
         carryOut(core.handle(event, at: now), at: now, leavingAnswers: onTime)
         armTimer()
-        recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp, at: now)
+        recordDeliveriesInBackground(at: now)
     }
 
     /// Carries out the core's effects in order. How a popup's showing went goes back to the
@@ -52,7 +52,7 @@ extension Daemon {
                     let now = core.instant(for: clock())
                     answered(dues, results, at: now)
                     armTimer()
-                    recordDeliveriesInBackground(unlessDueBy: core.nextWakeUp, at: now)
+                    recordDeliveriesInBackground(at: now)
                 }
             }
             if leavingAnswers { answeredHere = false } else { notifier.awaitAnswers() }

@@ -92,7 +92,7 @@ public final class Daemon {
     var followsAtStart: [(source: String, entries: [FollowedEntry], since: Instant)]? = []
     /// How many times the timer woke the daemon (`DaemonStatus.timerWakeUps`).
     var timerWakeUps = 0
-    /// Popups shown whose deliveries wait for the ledger (`recordDeliveriesInBackground(unlessDueBy:)`).
+    /// Popups shown whose deliveries wait for the ledger (`recordDeliveriesInBackground(at:)`).
     var unrecordedDeliveries: [StateStore.Delivery] = []
     /// The order of the last `List` call's listing, and the planner's revision it was computed
     /// at: the next call brings it forward rather than sorting every entry again.

@@ -31,6 +31,22 @@ import Testing
         #expect(core.instant(for: due + .milliseconds(1)) == due + .milliseconds(1))
     }
 
+    @Test func deliveriesWaitForTheLedgerOnlyWhileAPopupIsDueWithinMillisecondsAndFewWait() throws {
+        let core = core(feed: nativeFeed(#""fireDate": "2026-06-01T13:00:00Z""#))
+        let wakeUp = core.nextWakeUp
+        let next = try #require(wakeUp)
+        let waits = [
+            core.deliveriesWait(1, at: next - DaemonCore.ledgerWriteGap),
+            core.deliveriesWait(1, at: next - DaemonCore.ledgerWriteGap - .milliseconds(1)),
+            core.deliveriesWait(DaemonCore.unrecordedLimit, at: next),
+        ]
+        #expect(
+            waits == [true, false, false], "a popup due within the gap; time to write; a crash would show too many")
+        let idle = DaemonCore(following: OccurrencePlanner(sources: [], now: noon, userZone: .utc))
+        let idleWaits = idle.deliveriesWait(1, at: noon)
+        #expect(!idleWaits, "nothing is due")
+    }
+
     @Test func wakesAtTheEarliestOfAnOccurrenceACheckAndAWaitingPopup() throws {
         let schedule = try #require(parse(nativeFeed(#""fireDate": "2026-06-01T13:00:00Z""#)).schedule)
         /// A core whose feed came from the cache, checked every 3 h, its first check as stored

@@ -91,6 +91,23 @@ public struct DaemonCore: ~Copyable {
             .compactMap { $0 }.min()
     }
 
+    /// How close the next wake-up may be for the deliveries just shown to wait for the ledger
+    /// (`deliveriesWait(_:at:)`): a write and its sync to disk take milliseconds, which a popup
+    /// due that soon must not wait behind.
+    public static let ledgerWriteGap = TimeSpan.milliseconds(10)
+    /// The most deliveries that wait for the ledger during a burst, so that a crash in one
+    /// shows only so many again.
+    public static let unrecordedLimit = 256
+
+    /// Whether `count` deliveries shown and not yet in the ledger wait for the popups due next
+    /// rather than be written at `now`: while the next wake-up is within `ledgerWriteGap` and
+    /// fewer than `unrecordedLimit` wait. The ledger is written after the server took a popup,
+    /// and off the firing path: a crash in between shows it once more on restart, never not.
+    public func deliveriesWait(_ count: Int, at now: Instant) -> Bool {
+        guard let nextWakeUp, count < Self.unrecordedLimit else { return false }
+        return nextWakeUp - now <= Self.ledgerWriteGap
+    }
+
     /// When the daemon's timer fires: `sendingLead` ahead of `nextWakeUp`.
     public var timerDeadline: Instant? { nextWakeUp.map { $0 - Self.sendingLead } }
 
