@@ -184,7 +184,7 @@ struct TestCommand: ParsableCommand {
                 try session.store.recordDelivery(
                     LedgerRecord(
                         occurrenceID: id, source: occurrence.source, entryID: id, occurrence: occurrence.deliveredAt,
-                        popupID: session.notifier.popupIDs[.scheduled(id)], outcome: .delivered,
+                        popupID: session.notifier.popupID(of: .scheduled(id)), outcome: .delivered,
                         recordedAt: occurrence.deliveredAt),
                     of: occurrence, server: nil)
                 Output.standardOutput.write("delivered: \(id)")

@@ -64,7 +64,7 @@ extension Daemon {
                         // between shows it once more on restart rather than never.
                         let record = LedgerRecord(
                             occurrenceID: shown.id, source: due.source, entryID: due.entry.id,
-                            occurrence: due.occurrence, popupID: notifier.popupIDs[.scheduled(shown.id)],
+                            occurrence: due.occurrence, popupID: notifier.popupID(of: .scheduled(shown.id)),
                             outcome: .delivered, recordedAt: now)
                         unrecordedDeliveries.append(
                             StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
@@ -151,7 +151,7 @@ extension Daemon {
     /// Stores the server's id of the prompt about `occurrenceID`, on screen since `now`, when
     /// one is, so that a restarted daemon takes it over.
     func recordPrompt(about occurrenceID: String, at now: Instant) {
-        guard let popupID = notifier.popupIDs[.prompt(occurrenceID)], let server = notifier.serverInstance else {
+        guard let popupID = notifier.popupID(of: .prompt(occurrenceID)), let server = notifier.serverInstance else {
             return
         }
         do {
@@ -172,7 +172,7 @@ extension Daemon {
         }
         do {
             try store.setPopup(
-                notifier.popupIDs[.scheduled(occurrence.id)] ?? popup.popupID, server: notifier.serverInstance,
+                notifier.popupID(of: .scheduled(occurrence.id)) ?? popup.popupID, server: notifier.serverInstance,
                 forOccurrence: occurrence.id)
         } catch {
             log.error(error.message)

@@ -32,8 +32,9 @@ extension DesktopNotifier {
         _ = notify_notification_update(notification, popup.summary, popup.body, popup.icon)
         configure(notification, as: popup, for: shown)
         // A popup that now shows another occurrence (a newer one of its entry) keeps its server id.
-        if let previous = shown.key, previous != popup.key, let popupID = popupIDs.removeValue(forKey: previous) {
-            popupIDs[popup.key] = popupID
+        if let previous = shown.key, previous != popup.key, popups[previous] === shown {
+            popups[previous] = nil
+            popups[popup.key] = shown
         }
         shown.key = popup.key
         // A late answer needs nothing more: the object is the one `shown` keeps either way.
@@ -87,20 +88,14 @@ extension DesktopNotifier {
     }
 
     func waitingPopup(_ key: PopupKey) -> ShownPopup? {
-        waiting.values.first { $0.key == key && !$0.isAnswered }
+        popups[key].flatMap { $0.isAnswered ? nil : $0 }
     }
 
     /// Forgets an answered or withdrawn popup. One answered with a button is closed on the
     /// server too: a resident popup (the prompt) would stay with buttons that no longer act,
     /// and some servers keep any popup after an action.
     func finish(_ shown: ShownPopup) {
-        waiting[ObjectIdentifier(shown)] = nil
-        if let key = shown.key, shownLate[key] === shown { shownLate[key] = nil }
-        if let key = shown.key, let notification = shown.notification,
-            popupIDs[key] == cnotify_notification_get_id(notification)
-        {
-            popupIDs[key] = nil
-        }
+        if let key = shown.key, popups[key] === shown { popups[key] = nil }
         if case .action = shown.response, let notification = shown.notification {
             closeOnServer(notification)
         } else {

@@ -119,7 +119,7 @@ extension DesktopNotifier {
         self.server = server
         // Popups already waiting go to the new server first: what the change handler shows
         // next is new, and must not be shown twice.
-        for shown in waiting.values where !shown.isAnswered {
+        for shown in popups.values where !shown.isAnswered {
             do {
                 try present(shown, on: server)
             } catch {

@@ -129,9 +129,13 @@ extension DesktopNotifier {
                 // Shown after all: the popup is on screen, and its buttons answer as usual.
                 adopt(notification, showing: popup.key, for: shown)
                 sent(shown, as: popup, on: server)
-                if waiting[ObjectIdentifier(shown)] == nil {
+                if popups[popup.key] == nil {
+                    shown.cameLate = true
                     wait(for: shown)
-                    shownLate[popup.key] = shown
+                } else if popups[popup.key] !== shown {
+                    // Its occurrence shows in another popup meanwhile: this one would be a second.
+                    shown.notification = nil
+                    closeOnServer(notification)
                 }
             }
             overdueCallEnded()
@@ -185,7 +189,6 @@ extension DesktopNotifier {
         let previous = shown.notification
         shown.notification = notification
         shown.key = key
-        popupIDs[key] = cnotify_notification_get_id(notification)
         releaseLater(previous)
     }
 

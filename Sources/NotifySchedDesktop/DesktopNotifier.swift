@@ -39,9 +39,9 @@ public final class DesktopNotifier: Notifier {
     var watchesServer = false
     var server: NotificationServer?
     var serverOwner: String?
-    var waiting: [ObjectIdentifier: ShownPopup] = [:]
-    /// Popups the server took after `answerLimit`, when their `show` had already failed.
-    var shownLate: [PopupKey: ShownPopup] = [:]
+    /// The popups on the server waiting for an answer, by key: each holds its libnotify object,
+    /// whose id is the popup's on the server (`popupID(of:)`).
+    var popups: [PopupKey: ShownPopup] = [:]
     /// Whether the server answers: calls still waiting for it after `answerLimit` make it overdue.
     var answering = Answering.yes
     /// What waits for the server to answer again: libnotify objects to drop (not while an
@@ -55,9 +55,16 @@ public final class DesktopNotifier: Notifier {
     /// The instant calls to the server wait for on their threads (`holdingCalls(until:_:)`).
     var callsNotBefore: Instant?
 
-    /// The server's ids of the popups waiting for an answer. A popup shown again for a new
-    /// server gets its new id here.
-    public internal(set) var popupIDs: [PopupKey: UInt32] = [:]
+    /// The server's id of the popup `key` while it waits for an answer. A popup shown again
+    /// for a new server has its new id.
+    public func popupID(of key: PopupKey) -> UInt32? {
+        popups[key]?.popupID
+    }
+
+    /// The server's ids of the popups waiting for an answer.
+    public var popupIDs: [PopupKey: UInt32] {
+        popups.compactMapValues(\.popupID)
+    }
 
     /// Names the notification server instance that shows popups now: the session bus's GUID
     /// and the server's unique name on it, which no other server and no later session shares.
@@ -78,7 +85,7 @@ public final class DesktopNotifier: Notifier {
     deinit {
         // Objects an overdue call may still use are left to the process's end.
         if answering == .yes {
-            for popup in waiting.values { releaseLater(popup.notification) }
+            for popup in popups.values { releaseLater(popup.notification) }
             for notification in heldReleases + heldCloses + pendingCloses { releaseLater(notification) }
         }
     }
@@ -120,9 +127,9 @@ public final class DesktopNotifier: Notifier {
     ) throws {
         let server = try currentServer()
         let key = layout(server).key
-        if popupID == nil, let late = shownLate[key] {
+        if popupID == nil, let late = popups[key], late.cameLate {
             try update(late, with: layout, onResponse: onResponse)
-            shownLate[key] = nil
+            late.cameLate = false
             return
         }
         let shown = ShownPopup(layout: layout, onResponse: onResponse)
@@ -147,7 +154,7 @@ public final class DesktopNotifier: Notifier {
             return report(requests.map { _ in error })
         }
         // One shown late under the same key is updated instead (see `show`): one at a time.
-        guard !requests.contains(where: { shownLate[$0.layout(server).key] != nil }) else {
+        guard !requests.contains(where: { popups[$0.layout(server).key]?.cameLate == true }) else {
             return report(showOneByOne(requests))
         }
         if callsUnderWay + requests.count > ServerCallThread.keptLimit { awaitAnswers() }
@@ -182,9 +189,11 @@ public final class DesktopNotifier: Notifier {
         }
     }
 
+    /// Keeps `shown`, which the server took, until it is answered or withdrawn.
     func wait(for shown: ShownPopup) {
+        guard let key = shown.key else { return }
         shown.onFinished = { [weak self] popup in self?.finish(popup) }
-        waiting[ObjectIdentifier(shown)] = shown
+        popups[key] = shown
     }
 
     public func canOpen(_ url: ActionURL) -> Bool {

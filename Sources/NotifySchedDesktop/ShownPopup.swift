@@ -16,6 +16,13 @@ final class ShownPopup {
     var key: PopupKey?
     /// How many times it went to a server: an expiry notify-sched keeps counts from the last.
     var showings = 0
+    /// Whether the server took it after `answerLimit`, when its showing had already failed:
+    /// showing its occurrence again updates it in place rather than adding a second.
+    var cameLate = false
+    /// Its id on the server, while its libnotify object has one.
+    var popupID: UInt32? {
+        notification.map(cnotify_notification_get_id).flatMap { $0 == 0 ? nil : $0 }
+    }
     /// Where the wait for an answer stands.
     private var state = State.waiting
     /// Whether the wait is over, answered or withdrawn.
