@@ -39,16 +39,6 @@ struct SimulatedDaemon {
         /// which the wall clock does not tell once it stepped back.
         var shownBefore = 0
 
-        /// The state change the answer makes (`HandlingPolicy`'s for a native or ZBiM entry).
-        var change: StateChange? {
-            switch choice {
-            case .act: .viewed
-            case .remind: .reminded
-            case .ignore: .ignored
-            case .close: nil
-            }
-        }
-
         /// What the user does to the popup for it: a button (a snooze's of its length), or its closing.
         var response: PopupResponse {
             switch choice {

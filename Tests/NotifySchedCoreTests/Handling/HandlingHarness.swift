@@ -8,7 +8,6 @@ final class HandlingHarness {
     let executor: HandlingExecutor
     /// Called once per outcome.
     var onOutcome: (HandlingOutcome) -> Void = { _ in }
-    var policy: HandlingPolicy { core.policy }
     var onScreen: [String: DeliveredOccurrence] { core.popups }
     var prompts: [String: DeliveredOccurrence] { core.prompts }
 
