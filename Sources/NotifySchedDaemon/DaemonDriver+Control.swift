@@ -6,24 +6,16 @@ import NotifySchedDesktop
 import NotifySchedPlatform
 import NotifySchedStore
 
-// The control interface on the session bus: what the CLI calls when a daemon runs.
-extension Daemon {
-    /// Answers a call on the control interface: the core decodes and checks it
-    /// (`ControlCall`), the daemon carries it out.
+// The control interface: what the CLI calls when a daemon runs (`ControlObject` on the bus).
+extension DaemonDriver {
+    /// Answers a call on the control interface, decoded and checked (`ControlCall`).
     ///
-    /// - Returns: The reply, or nil when the call is answered later (`BusCall.reply`).
-    /// - Throws: `DaemonError` with `.badCall` for a call the core refused.
-    func answer(_ call: BusCall) throws -> ControlReply? {
+    /// - Returns: The reply, or nil when the call is answered later, with `reply`.
+    /// - Throws: when the listing or the status cannot be made.
+    public func answer(_ call: ControlCall, reply: @escaping (ControlReply) -> Void) throws -> ControlReply? {
         recordDeliveries()
-        let decoded: ControlCall
-        do {
-            decoded = try ControlCall(
-                method: call.method, arguments: call.arguments, urlPolicy: configuration.urlPolicy)
-        } catch {
-            throw DaemonError(.badCall, error.message, underlyingError: error)
-        }
         let now = clock()
-        switch decoded {
+        switch call {
         case .postEvent(let name):
             return .posted(postEvent(name, at: now))
         case .list(let upcoming, let offset, let limit, let filter):
@@ -36,17 +28,17 @@ extension Daemon {
         case .handle(let id, let showAlert):
             // Which server runs is data for the core: one without buttons cannot ask.
             let server = showAlert ? try? notifier.currentServer() : nil
-            handle(id, call, at: now) { .handleRequested($0, showAlert: showAlert, server: server) }
+            handle(id, reply, at: now) { .handleRequested($0, showAlert: showAlert, server: server) }
             return nil
         case .snooze(let id, let snooze):
-            handle(id, call, at: now) { .snoozeRequested($0, snooze) }
+            handle(id, reply, at: now) { .snoozeRequested($0, snooze) }
             return nil
         case .test(let content, let delay, let wait):
-            test(content, after: delay, wait: wait, call, at: now)
+            test(content, after: delay, wait: wait, reply, at: now)
             return nil
         case .sync:
             syncSources(at: now) { reports in
-                call.reply(
+                reply(
                     .synced(
                         status: reports.contains(where: \.failed) ? "failed" : "synced",
                         report: reports.flatMap(\.lines).joined(separator: "\n")))
@@ -167,53 +159,55 @@ extension Daemon {
     }
 
     /// Hands the core the `request` (a `handle` or a snooze) for the occurrence `name` names (an
-    /// occurrence id, or an entry id for its latest delivered occurrence), `call` waiting for its
-    /// outcome; answers `unknown`, with the reason, when it names none. The call came at `now`.
+    /// occurrence id, or an entry id for its latest delivered occurrence), the call waiting for its
+    /// outcome (`reply`); answers `unknown`, with the reason, when it names none. The call came at `now`.
     private func handle(
-        _ name: String, _ call: BusCall, at now: Instant, _ request: (DeliveredOccurrence) -> HandlingEvent
+        _ name: String, _ reply: @escaping (ControlReply) -> Void, at now: Instant,
+        _ request: (DeliveredOccurrence) -> HandlingEvent
     ) {
         let lookup: OccurrenceLookup
         do {
             lookup = OccurrenceLookup(name, candidates: try store.occurrences(named: name))
         } catch {
-            call.reply(.handled(status: "failed", report: error.message))
+            reply(.handled(status: "failed", report: error.message))
             return
         }
         guard case .found(let id) = lookup else {
             let problem = lookup.problem(with: name, catalog: popups.policy.catalog) ?? ""
-            call.reply(.handled(status: "unknown", report: problem))
+            reply(.handled(status: "unknown", report: problem))
             return
         }
         guard let occurrence = deliveredOccurrence(id: id) else {
-            call.reply(.handled(status: "unknown", report: ""))
+            reply(.handled(status: "unknown", report: ""))
             return
         }
-        let token = keepReply(to: call) { ControlReply.handled(status: $1, report: $2) }
+        let token = keepReply(to: reply) { ControlReply.handled(status: $1, report: $2) }
         perform(.handleCalled(token: token, request(occurrence)), at: now)
     }
 
     /// Has the core show a test popup of `content` after `delay` from `now`, on its own timer,
-    /// and answer `call` once it is shown (or, with `wait`, once it is acted on or closed).
+    /// and answer the call (`reply`) once it is shown (or, with `wait`, once it is acted on or closed).
     private func test(
-        _ content: NotificationContent, after delay: TimeSpan, wait: Bool, _ call: BusCall, at now: Instant
+        _ content: NotificationContent, after delay: TimeSpan, wait: Bool, _ reply: @escaping (ControlReply) -> Void,
+        at now: Instant
     ) {
         let entryID = "test-" + String(UInt32.random(in: .min ... .max), radix: 16)
         let entry = ScheduleEntry(id: entryID, dialect: .native, content: content, trigger: .immediate)
-        let token = keepReply(to: call) { ControlReply.tested(id: $0, status: $1, report: $2) }
+        let token = keepReply(to: reply) { ControlReply.tested(id: $0, status: $1, report: $2) }
         if delay > .zero { log.info("a test popup is due at \((now + delay).rfc3339)") }
         perform(.testRequested(token: token, entry: entry, due: now + delay, wait: wait), at: now)
     }
 
-    /// Keeps how to answer `call` (`replies`) under a new token: with the reply `answer` makes
-    /// of the occurrence id, the status and the report the core answers it with.
+    /// Keeps how to answer a call (`replies`, through `reply`) under a new token: with the reply
+    /// `answer` makes of the occurrence id, the status and the report the core answers it with.
     ///
     /// - Returns: The call's token.
     private func keepReply(
-        to call: BusCall,
+        to reply: @escaping (ControlReply) -> Void,
         _ answer: @escaping (_ occurrenceID: String, _ status: String, _ report: String) -> ControlReply
     ) -> Int {
         let token = newCallToken()
-        replies[token] = { call.reply(answer($0, $1, $2)) }
+        replies[token] = { reply(answer($0, $1, $2)) }
         return token
     }
 
@@ -227,39 +221,5 @@ extension Daemon {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
-
-/// The control object on the session bus, exported before the daemon claims its name: D-Bus
-/// activation hands the call that started the daemon over as soon as the name is claimed, and
-/// it must find the object there. Calls are answered on the loop, once the daemon runs.
-final class ControlObject {
-    /// Answers a call; set once the daemon is ready, before its loop runs.
-    var answer: ((BusCall) throws -> ControlReply?)?
-    private var service: BusService?
-
-    /// Exports the object on the session bus.
-    ///
-    /// - Throws: `DaemonError` with `.unavailable` when the session bus cannot be reached.
-    init() throws(DaemonError) {
-        do {
-            service = try BusService(
-                path: ControlInterface.objectPath, introspection: ControlInterface.introspection
-            ) { [weak self] call in
-                guard let self else { throw DaemonError(.unavailable, "the daemon is restarting; call again") }
-                guard let answer = self.answer else {
-                    throw DaemonError(.unavailable, "the daemon is starting; call again")
-                }
-                return try answer(call)?.values
-            }
-        } catch {
-            throw DaemonError(.unavailable, "\(error)", underlyingError: error)
-        }
-    }
-
-    /// Takes the object off the bus, for the daemon that follows in this process.
-    func close() {
-        service?.unexport()
-        service = nil
     }
 }

@@ -1,18 +1,18 @@
 import NotifySchedCore
-import NotifySchedDesktop
 import NotifySchedPlatform
 
-// The one wall-clock timer: armed at the core's `timerDeadline`, a little ahead of its next
-// wake-up, it wakes the daemon to make that wake-up's popups ready before their due time; it
-// also wakes it when the wall clock steps.
-extension Daemon {
+// The one timer: armed at the core's `timerDeadline`, a little ahead of its next wake-up, it
+// wakes the daemon to make that wake-up's popups ready before their due time; it also wakes
+// it when the wall clock steps.
+extension DaemonDriver {
     func armTimer() {
         timer.arm(at: core.timerDeadline)
     }
 
-    func timerWoke() {
+    /// The timer fired, or the wall clock stepped (`.clockChanged`).
+    public func timerWoke(_ event: WallClockTimer.Event) {
         let now = clock()
-        if timer.acknowledge() == .clockChanged {
+        if event == .clockChanged {
             log.notice("the clock changed; planning again")
             timerWakeUps += 1
             return perform(.timerWoke(clockChanged: true), at: now)

@@ -14,7 +14,7 @@ struct CheckResult: Sendable {
 // answers is the core's decision (`DaemonCore+Polling.swift`). Each check runs on a
 // `WorkerThread` of its own (a fetch and a parse block) and comes back to the loop through the
 // daemon's `LoopMailbox`.
-extension Daemon {
+extension DaemonDriver {
     /// Checks every source now, ignoring periods and backoff, and calls `answer` on the loop with
     /// what each check found once all are done (`notify-sched sync`).
     func syncSources(at now: Instant, answer: @escaping ([SourceCheckReport]) -> Void) {

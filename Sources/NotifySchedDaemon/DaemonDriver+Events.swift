@@ -8,7 +8,7 @@ import NotifySchedStore
 // the core's decision (`SourceEventPlan`, through `DaemonEvent.sourceEvent`); the daemon reads
 // what the state database remembers of each source, stores each choice with the state it
 // changes, in one transaction, and the chosen popups wait in the core until they are shown.
-extension Daemon {
+extension DaemonDriver {
     /// A session event (`session:start`, `session:resume`, `session:unlock`) for every source.
     ///
     /// A source whose feed has not arrived yet (a portal URL on its first start) takes the

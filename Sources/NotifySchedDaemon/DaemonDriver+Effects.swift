@@ -5,7 +5,7 @@ import NotifySchedStore
 
 // The interpreter: each event goes to the core (`DaemonCore.handle(_:at:)`), and the daemon
 // carries out the effects it returns, deciding nothing itself.
-extension Daemon {
+extension DaemonDriver {
     /// Hands `event` to the core, carries out what it decides, and arms the timer for the
     /// core's next wake-up. The deliveries shown wait for the ledger only after the timer's
     /// event, while another popup is due within milliseconds.

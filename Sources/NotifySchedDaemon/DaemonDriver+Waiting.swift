@@ -6,7 +6,7 @@ import NotifySchedStore
 // with the state change that chose them and leave the store in the transaction that records
 // their delivery, so a crash, SIGTERM, quiet hours or a missing notification server delays
 // them but never loses them. When each goes out is the core's decision (`PopupQueue`).
-extension Daemon {
+extension DaemonDriver {
     /// Hands the core the popups a previous daemon left waiting.
     func loadWaitingPopups(at now: Instant) {
         do {

@@ -6,7 +6,7 @@ import NotifySchedStore
 
 // A feed change reconciles what is pending and what is on screen (DESIGN §5): the core decides,
 // from what the state database remembers, and the daemon changes the screen.
-extension Daemon {
+extension DaemonDriver {
     /// `schedule`, source `index`'s new feed, with what the state database remembers of its
     /// entries, for the core to put in force; nil, logged, when the
     /// state database cannot say (the planner would take delivered one-shot entries for new

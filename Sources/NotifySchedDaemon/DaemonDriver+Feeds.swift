@@ -6,7 +6,7 @@ import NotifySchedStore
 
 // Following the feeds: the state moved to each source's canonical location, and each source
 // opened at start.
-extension Daemon {
+extension DaemonDriver {
     /// Moves the state kept under another spelling of a source's location (a path as typed, by
     /// an earlier version) to its canonical location, the one sources are followed by.
     static func moveStateToCanonicalLocations(in store: StateStore, log: DaemonLog) {

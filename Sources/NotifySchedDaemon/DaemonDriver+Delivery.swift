@@ -5,7 +5,7 @@ import NotifySchedPlatform
 import NotifySchedStore
 
 // Showing popups, recording them in the ledger and storing what the user answered.
-extension Daemon {
+extension DaemonDriver {
     /// Shows one occurrence and records it once the server accepted it, waiting for the
     /// server's answer.
     func deliver(_ entry: ScheduleEntry, of source: String, occurrence: Instant, at now: Instant) -> ShowResult {
