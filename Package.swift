@@ -157,6 +157,16 @@ let package = Package(
             dependencies: ["NotifySchedStore", "NotifySchedCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // The real daemon driver embedded in virtual time: a manual clock, a recording desktop,
+        // a temporary state database.
+        .testTarget(
+            name: "NotifySchedDaemonTests",
+            dependencies: [
+                "NotifySchedDaemon", "NotifySchedCore", "NotifySchedControl", "NotifySchedPlatform",
+                "NotifySchedStore", "NotifySchedNetwork", "NotifySchedTesting",
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "NotifySchedCommandsTests",
             dependencies: [
@@ -166,9 +176,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Test support: a real HTTP(S) portal on 127.0.0.1 (Python's http.server), test certificates,
-        // and the traits that run tests off Swift concurrency's pool (`ExecutorTrait`).
+        // a recording notifier, and the traits that run tests off Swift concurrency's pool
+        // (`ExecutorTrait`).
         .target(
             name: "NotifySchedTesting",
+            dependencies: ["NotifySchedCore"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

@@ -83,7 +83,7 @@ extension DaemonDriver {
 
     /// The loop's side of `prepareListingOrder(at:)`: keeps the order unless a `List` made one
     /// meanwhile or the schedules changed since.
-    func preparedListingOrderArrived() {
+    public func preparedListingOrderArrived() {
         for prepared in preparedListingOrders.take()
         where listingOrder == nil && prepared.revision == core.planner.revision {
             listingOrder = prepared

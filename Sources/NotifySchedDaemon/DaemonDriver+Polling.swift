@@ -5,7 +5,7 @@ import NotifySchedPlatform
 import NotifySchedStore
 
 /// One source's check, as a fetch worker hands it to the loop.
-struct CheckResult: Sendable {
+public struct CheckResult: Sendable {
     var source: Int
     var feed: LoadedPortalFeed
 }
@@ -24,7 +24,7 @@ extension DaemonDriver {
     }
 
     /// The loop's side of the mailbox: hands the core every check the workers finished.
-    func checkResultsArrived() {
+    public func checkResultsArrived() {
         for result in checkResults.take() {
             let now = clock()
             for warning in result.feed.warnings { log.warning("warning: \(warning)") }

@@ -50,10 +50,10 @@ public final class DaemonDriver {
     /// carries out.
     public internal(set) var core: DaemonCore
     /// Feed checks the fetch workers finished, waiting for the loop (`checkResultsArrived()`).
-    let checkResults: LoopMailbox<CheckResult>
+    public let checkResults: LoopMailbox<CheckResult>
     /// The listing order built after start on a worker thread (`prepareListingOrder(at:)`),
     /// with the planner revision it was built for (`preparedListingOrderArrived()`).
-    let preparedListingOrders: LoopMailbox<(order: ListingOrder, revision: Int)>
+    public let preparedListingOrders: LoopMailbox<(order: ListingOrder, revision: Int)>
     var userZone: ZoneRules { core.planner.userZone }
     /// How source `index`'s feed is read: in its configured dialect, in the user's current zone
     /// (a calendar expression may end in its abbreviation), which the core holds.

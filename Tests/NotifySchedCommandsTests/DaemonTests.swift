@@ -93,61 +93,6 @@ struct DaemonTests: DaemonScenario {
         #expect(early.isEmpty, "seed \(Self.dueSeed) (NOTIFY_SCHED_DUE_SEED): \(early.sorted())\n\(log)")
     }
 
-    /// "Remind Me Later" and "Ignore" on the prompt of `handle`, through the running daemon: the
-    /// reminded occurrence comes back once the source's remind period has passed, under its id;
-    /// the ignored repeating entry shows no more.
-    @Test func aRemindedEntryComesBackAfterTheRemindPeriodAndAnIgnoredOneStops() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let feed = try CLI.temporaryFile(
-            """
-            {"notifications": [
-              {"id": "once", "title": "Once", "action": {"url": "https://example.org/once"}},
-              {"id": "tick", "title": "Tick", "calendar": "*:*:0/2", "action": {"url": "https://example.org/tick"}}
-            ]}
-            """)
-        let config = try CLI.temporaryFile("remind-period = 3s\n[source answers]\nfeed = \(feed)\n", name: "config")
-        let daemon = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        /// Answers the prompt `handle` shows for the first popup titled `title` with `key`.
-        func answer(_ title: String, with key: String) throws -> String {
-            var id = ""
-            try bus.waitUntil("a popup titled \(title)") {
-                id = try bus.notifyCalls().first { $0.summary == title }?.hints["x-notify-sched-id"] ?? ""
-                return !id.isEmpty
-            }
-            let handling = try CLI.start(["handle", id], environment: bus.environment)
-            var prompt = 0
-            try bus.waitUntil("the prompt for \(title)") {
-                let calls = try bus.notifyCalls()
-                guard let index = calls.firstIndex(where: { $0.hints["resident"] == "true" && $0.summary == title })
-                else { return false }
-                // dbusmock numbers new popups 1, 2, …; a replacement keeps its number.
-                prompt = calls[...index].filter { $0.replaces == 0 }.count
-                return true
-            }
-            try bus.invokeAction(key, onPopup: prompt)
-            #expect(handling.finish().status == 0)
-            return id
-        }
-        let reminded = try answer("Once", with: "remind")
-        let ignoredAt = Date()
-        _ = try answer("Tick", with: "ignore")
-        try bus.waitUntil("the reminder") {
-            try bus.notifyCalls().filter { $0.hints["x-notify-sched-id"] == reminded && $0.hints["resident"] == nil }
-                .count == 2
-        }
-        #expect(Date().timeIntervalSince(ignoredAt) > 2, "the reminder waits for the remind period")
-        let ticks = try bus.notifyCalls().filter { $0.summary == "Tick" && $0.hints["resident"] == nil }.count
-        Thread.sleep(forTimeInterval: 4.5)
-        let log = stop(daemon).standardError
-        #expect(
-            try bus.notifyCalls().filter { $0.summary == "Tick" && $0.hints["resident"] == nil }.count == ticks,
-            "an ignored entry shows no more\n\(log)")
-        #expect(try bus.queryState("SELECT count(*) FROM reminder") == ["0"], "the reminder was answered")
-        #expect(
-            try bus.queryState("SELECT outcome FROM ledger WHERE occurrence_id = '\(reminded)'") == ["delivered"])
-    }
-
     /// A source is its canonical location: the daemon run once with a relative `--feed` path
     /// and once through a configuration that names the feed by a symlink follows one source,
     /// and delivers a one-shot entry once.

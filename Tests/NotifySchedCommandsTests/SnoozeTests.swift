@@ -24,54 +24,6 @@ struct SnoozeTests: DaemonScenario {
         try bus.notifyCalls().filter { $0.hints["x-notify-sched-id"] == id && $0.hints["resident"] == nil }
     }
 
-    @Test func aSnoozedOccurrenceComesBackOnceOnTimeThroughARunningDaemon() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let daemon = try CLI.start(["daemon", "--config", try configuration()], environment: bus.environment)
-        let id = try #require(try bus.waitForNotifyCalls(1).first?.hints["x-notify-sched-id"])
-        let asked = Date()
-        let snoozed = try CLI.run(["handle", "call", "--snooze", "3s"], environment: bus.environment)
-        #expect(snoozed.status == 0, "\(snoozed.standardError)")
-        #expect(snoozed.standardOutput.hasPrefix("marked: reminded\nuntil: 20"), "\(snoozed.standardOutput)")
-        #expect(try bus.waitForCloseCalls(1) == [1], "the snoozed popup goes")
-        try bus.waitUntil("the snoozed popup back") { try shows(of: id, on: bus).count == 2 }
-        let back = Date().timeIntervalSince(asked)
-        #expect(back >= 2.9 && back < 4.5, "back \(back) s after a 3 s snooze")
-        Thread.sleep(forTimeInterval: 3.5)
-        let log = stop(daemon).standardError
-        #expect(try shows(of: id, on: bus).count == 2, "back once\n\(log)")
-        #expect(try bus.queryState("SELECT count(*) FROM reminder") == ["0"], "the snooze is over")
-    }
-
-    /// The prompt `handle ID` asks with offers the configured choice in place of "Remind Me
-    /// Later" (one choice fits on every server); pressing it ends `handle` with the reminder,
-    /// and the occurrence comes back once, on time, across a restart of the daemon.
-    @Test func theSnoozeButtonOfThePromptBringsTheOccurrenceBackOnceAcrossARestart() throws {
-        let bus = try PrivateSessionBus()
-        try bus.startServer(capabilities: ["actions", "body"])
-        let config = try configuration(snooze: "4s")
-        let first = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        let popup = try #require(try bus.waitForNotifyCalls(1).first)
-        let id = try #require(popup.hints["x-notify-sched-id"])
-        #expect(popup.actions == ["open", "More Info", "snooze-4", "In 4s", "default", "Call the bank"])
-        let handling = try CLI.start(["handle", id], environment: bus.environment)
-        let prompt = try #require(try bus.waitForNotifyCalls(2).last)
-        #expect(prompt.actions == ["open", "More Info", "snooze-4", "In 4s", "ignore", "Ignore"])
-        let pressed = Date()
-        try bus.invokeAction("snooze-4", onPopup: 2)
-        let handled = handling.finish()
-        #expect(handled.status == 0, "\(handled.standardError)")
-        #expect(handled.standardOutput.hasPrefix("action: snooze-4\nmarked: reminded\nuntil: 20"), "\(handled)")
-        _ = stop(first)
-        let second = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        try bus.waitUntil("the snoozed popup back") { try shows(of: id, on: bus).count >= 2 }
-        let back = Date().timeIntervalSince(pressed)
-        Thread.sleep(forTimeInterval: 4.5)
-        let log = stop(second).standardError
-        #expect(back >= 3.9 && back < 5.5, "back \(back) s after a 4 s snooze, across a restart")
-        #expect(try shows(of: id, on: bus).count == 2, "back once\n\(log)")
-    }
-
     /// A snooze button on the popup itself acts at once, as its action button does; the popup
     /// the server closed after the press is not closed a second time under no id.
     @Test func theSnoozeButtonOfThePopupActsAtOnce() throws {

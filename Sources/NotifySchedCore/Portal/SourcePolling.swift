@@ -55,7 +55,7 @@ public struct SourcePolling: Sendable {
     /// Whether a check runs.
     ///
     /// - Complexity: O(1).
-    var isChecking: Bool { !checks.running.isEmpty }
+    public var isChecking: Bool { !checks.running.isEmpty }
 
     /// Plans the first check of `source` after the daemon started at `now`
     /// (`SourceHealth.firstCheck`).

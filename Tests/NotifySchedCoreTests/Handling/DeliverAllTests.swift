@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 /// `HandlingExecutor.deliverAll(_:then:)` against its oracle, `deliver(_:)` one occurrence

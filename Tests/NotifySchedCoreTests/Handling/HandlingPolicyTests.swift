@@ -1,6 +1,7 @@
 import Foundation
 import NotifySchedCore
 import NotifySchedPlatform
+import NotifySchedTesting
 import Testing
 
 @Suite struct HandlingPolicyTests {

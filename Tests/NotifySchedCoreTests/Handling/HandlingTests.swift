@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 /// The handling scenarios of DESIGN §5 and seed semantics §5 (items 20–29, 38–41, 49–56),

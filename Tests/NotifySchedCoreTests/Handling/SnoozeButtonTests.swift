@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 /// The snooze buttons of native and ZBiM popups and prompts: where they go on each server, what

@@ -2,65 +2,75 @@ import NotifySchedCore
 
 /// A `Notifier` that shows nothing: it records each popup and URL, and lets a test answer
 /// popups the way a person at the desktop would.
-final class RecordingNotifier: Notifier {
+open class RecordingNotifier: Notifier {
     /// What the notifier was asked to do, in order.
-    enum Call: Equatable {
+    public enum Call: Equatable {
         case show(Popup)
         case replace(Popup)
         case close(PopupKey)
         case open(String)
     }
 
-    var server: NotificationServer?
+    public var server: NotificationServer?
     /// URLs whose opening fails, as when no handler is registered for them.
-    var unopenable: Set<String> = []
-    private(set) var calls: [Call] = []
+    public var unopenable: Set<String> = []
+    public private(set) var calls: [Call] = []
     /// How many popups each `showSideBySide` was given, in order.
-    private(set) var sideBySide: [Int] = []
+    public private(set) var sideBySide: [Int] = []
     /// Whether `showSideBySide` holds its answers until `giveAnswers()`, as a notifier does
     /// whose loop goes on while the server answers.
-    var holdsAnswers = false
+    public var holdsAnswers = false
     private var heldAnswers: [() -> Void] = []
     /// The popups waiting for an answer, oldest first, with their responders.
     private var responders: [(key: PopupKey, respond: (PopupResponse) -> Void)] = []
 
-    init(server: NotificationServer? = RecordingNotifier.fullServer) {
+    public init(server: NotificationServer? = RecordingNotifier.fullServer) {
         self.server = server
     }
 
     /// A server with every capability notify-sched adapts to.
-    static let fullServer = NotificationServer(
+    public static let fullServer = NotificationServer(
         name: "recording", vendor: "tests", version: "1", specVersion: "1.2",
         capabilities: ["actions", "body", "body-markup", "persistence"])
 
-    var shownPopups: [Popup] {
+    public var shownPopups: [Popup] {
         calls.compactMap { if case .show(let popup) = $0 { popup } else { nil } }
     }
 
-    var openedURLs: [String] {
+    public var replacedPopups: [Popup] {
+        calls.compactMap { if case .replace(let popup) = $0 { popup } else { nil } }
+    }
+
+    public var openedURLs: [String] {
         calls.compactMap { if case .open(let url) = $0 { url } else { nil } }
     }
 
     /// Answers the last popup shown.
-    func answer(_ response: PopupResponse) {
+    public func answer(_ response: PopupResponse) {
         responders.removeLast().respond(response)
     }
 
     /// Answers the popup `key`, as a person at the desktop would.
-    func answer(_ key: PopupKey, _ response: PopupResponse) {
+    public func answer(_ key: PopupKey, _ response: PopupResponse) {
         guard let index = responders.lastIndex(where: { $0.key == key }) else { return }
         responders.remove(at: index).respond(response)
     }
 
     /// The popups waiting for an answer, oldest first.
-    var waitingKeys: [PopupKey] { responders.map(\.key) }
+    public var waitingKeys: [PopupKey] { responders.map(\.key) }
 
-    func currentServer() throws -> NotificationServer {
-        guard let server else { throw TestFailure("no server") }
+    /// Forgets the popups waiting for an answer, as the server does with the answers to a
+    /// process that is gone: they stay on screen, and nobody hears their buttons.
+    public func forgetResponders() {
+        responders = []
+    }
+
+    open func currentServer() throws -> NotificationServer {
+        guard let server else { throw TestSupportError("no server") }
         return server
     }
 
-    func show(
+    open func show(
         _ layout: @escaping (NotificationServer) -> Popup, replacing popupID: UInt32?,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws {
@@ -69,7 +79,7 @@ final class RecordingNotifier: Notifier {
         responders.append((popup.key, onResponse))
     }
 
-    func replace(
+    open func replace(
         _ key: PopupKey, with layout: @escaping (NotificationServer) -> Popup,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
@@ -80,14 +90,14 @@ final class RecordingNotifier: Notifier {
         return true
     }
 
-    func close(_ key: PopupKey) -> Bool {
+    open func close(_ key: PopupKey) -> Bool {
         guard let index = responders.lastIndex(where: { $0.key == key }) else { return false }
         calls.append(.close(key))
         responders.remove(at: index)
         return true
     }
 
-    func showSideBySide(_ requests: [PopupRequest], then report: @escaping ([(any Error)?]) -> Void) {
+    open func showSideBySide(_ requests: [PopupRequest], then report: @escaping ([(any Error)?]) -> Void) {
         sideBySide.append(requests.count)
         let failures = showOneByOne(requests)
         if holdsAnswers {
@@ -98,44 +108,16 @@ final class RecordingNotifier: Notifier {
     }
 
     /// Gives the answers held (`holdsAnswers`) in order, and those asked for meanwhile.
-    func giveAnswers() {
+    public func giveAnswers() {
         while !heldAnswers.isEmpty { heldAnswers.removeFirst()() }
     }
 
-    func canOpen(_ url: ActionURL) -> Bool {
+    open func canOpen(_ url: ActionURL) -> Bool {
         !unopenable.contains(url.string)
     }
 
-    func open(_ url: ActionURL) throws {
+    open func open(_ url: ActionURL) throws {
         calls.append(.open(url.string))
-        if unopenable.contains(url.string) { throw TestFailure("no application handles \(url.scheme) URLs") }
-    }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Occurrences of each dialect, as the handling tests use them.
-enum Occurrences {
-    static let policy = URLPolicy()
-    static let moment = Instant(secondsSinceEpoch: 1_800_000_000)
-
-    static func url(_ text: String) -> ActionURL {
-        try! ActionURL(text, policy: policy)
-    }
-
-    static func make(
-        _ dialect: FeedDialect, id: String = "occ-1", entry: String = "2011/02/01", source: String = "feed",
-        title: String = "New version", body: String = "Get it now", label: String? = nil, url: String? = nil,
-        news: NewsHandling? = nil
-    ) -> DeliveredOccurrence {
-        DeliveredOccurrence(
-            id: id, source: source, entryID: entry, dialect: dialect,
-            content: NotificationContent(
-                title: title, body: body, action: url.map { NotificationAction(label: label, url: Occurrences.url($0)) }
-            ),
-            news: news, deliveredAt: moment)
+        if unopenable.contains(url.string) { throw TestSupportError("no application handles \(url.scheme) URLs") }
     }
 }

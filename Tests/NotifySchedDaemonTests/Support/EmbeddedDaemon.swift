@@ -1,0 +1,194 @@
+import Foundation
+import Glibc
+import NotifySchedControl
+import NotifySchedCore
+import NotifySchedDaemon
+import NotifySchedNetwork
+import NotifySchedPlatform
+import NotifySchedStore
+import NotifySchedTesting
+import Synchronization
+import Testing
+
+/// The real daemon driver (`DaemonDriver`), embedded in a test: a manual clock, a recording
+/// desktop, a manual timer, the feeds as files and the state database in a fresh folder.
+/// Time passes only through `advance(to:)`, which fires the timer at each deadline the driver
+/// armed on the way, so a month of schedule runs in milliseconds; a kill drops the driver as
+/// `kill -9` does, and a new one starts on the same state and the same desktop.
+final class EmbeddedDaemon {
+    let clock: ManualClock
+    let desktop: RecordingDesktop
+    let timer = ManualTimer()
+    let watches = RecordedWatches()
+    /// Where the feeds and the state live.
+    let folder: String
+    let configuration: Configuration
+    private let environment: [String: String]
+    private let logged = LoggedLines()
+    /// The driver running now; a new one after each restart.
+    private(set) var driver: DaemonDriver!
+    /// Its state database.
+    private(set) var store: StateStore!
+    /// How many times the driver stopped its loop.
+    private(set) var stops = 0
+
+    /// Writes `feeds` (a name and a text each) as files and starts a driver following them, at
+    /// `start`, in the zone `zone`.
+    ///
+    /// - Parameters:
+    ///   - serverRunning: Whether a notification server runs at the start.
+    ///   - configure: Changes the configuration the feeds make before the start.
+    init(
+        feeds: [(name: String, text: String)], at start: Instant, zone: String = "UTC", serverRunning: Bool = true,
+        configure: (inout Configuration) -> Void = { _ in }
+    ) throws {
+        // tmpfs where there is one: the state database syncs every commit.
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let folder = base + "/notify-sched-embedded-\(UUID().uuidString)"
+        self.folder = folder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = Configuration(
+            sources: feeds.map { SourceConfiguration(name: $0.name, feed: folder + "/" + $0.name) })
+        configure(&configuration)
+        self.configuration = configuration
+        for feed in feeds { try feed.text.write(toFile: folder + "/" + feed.name, atomically: true, encoding: .utf8) }
+        environment = ["TZ": zone, "LANG": "C.UTF-8"]
+        clock = ManualClock(start)
+        desktop = RecordingDesktop(clock: clock)
+        if !serverRunning { desktop.server = nil }
+        try startDriver()
+    }
+
+    deinit {
+        driver.stop(.stopped)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The path of the feed `name`.
+    func path(of name: String) -> String { folder + "/" + name }
+
+    /// What the driver logged, a line each.
+    var log: [String] { logged.lines.withLock { $0 } }
+
+    /// The popups the server took, in order.
+    var shown: [RecordingDesktop.Shown] { desktop.shown }
+
+    /// The scheduled popups (not prompts) the server took titled `title`, in order.
+    func shown(titled title: String) -> [RecordingDesktop.Shown] {
+        desktop.shown.filter { $0.popup.summary == title && $0.popup.role == .scheduled }
+    }
+
+    /// The ledger's outcome of each occurrence of the feed `name`, newest first.
+    func ledger(of name: String) throws -> [(entryID: String, outcome: LedgerOutcome)] {
+        try store.history(since: Instant(secondsSinceEpoch: 0), source: path(of: name)).map {
+            ($0.record.entryID, $0.record.outcome)
+        }
+    }
+
+    /// Lets virtual time pass until `instant`, firing the timer at each deadline the driver
+    /// arms on the way, and handing the driver the checks its workers finish.
+    func advance(to instant: Instant) {
+        var firedAtOnce = 0
+        while let deadline = timer.deadline, deadline <= instant {
+            if deadline > clock.now {
+                clock.set(deadline)
+                firedAtOnce = 0
+            }
+            firedAtOnce += 1
+            guard firedAtOnce < 100_000 else {
+                Issue.record("the timer fires again and again at \(clock.now.rfc3339)")
+                return
+            }
+            driver.timerWoke(.expired)
+            awaitChecks()
+        }
+        if instant > clock.now { clock.set(instant) }
+        awaitChecks()
+    }
+
+    /// Lets `span` of virtual time pass (`advance(to:)`).
+    func advance(by span: TimeSpan) {
+        advance(to: clock.now + span)
+    }
+
+    /// Calls the control interface, as the CLI does.
+    ///
+    /// - Returns: The reply: at once, or filled in when the driver answers later.
+    @discardableResult
+    func call(_ call: ControlCall) throws -> Reply {
+        let reply = Reply()
+        if let atOnce = try driver.answer(call, reply: { [reply] in reply.value = $0 }) { reply.value = atOnce }
+        awaitChecks()
+        return reply
+    }
+
+    /// A control call's reply, filled in when it comes.
+    final class Reply {
+        var value: ControlReply?
+    }
+
+    /// Writes `text` as the feed `name` and reports the edit to the driver.
+    func edit(_ name: String, to text: String) throws {
+        try text.write(toFile: path(of: name), atomically: true, encoding: .utf8)
+        watches.changed(path(of: name))
+        awaitChecks()
+    }
+
+    /// Answers the popup `key` on screen, as the user at the desktop does.
+    func answer(_ key: PopupKey, _ response: PopupResponse) {
+        desktop.answer(key, response)
+        awaitChecks()
+    }
+
+    /// Kills the driver as `kill -9` does (what it wrote stays written; the deliveries it had
+    /// not written yet are lost; its popups stay on screen, unheard) and starts a new one on
+    /// the same state and desktop, at the clock's instant.
+    func killAndRestart() throws {
+        desktop.daemonKilled()
+        watches.reset()
+        store.finishBackgroundWrites()
+        try startDriver()
+    }
+
+    /// Stops the driver as SIGTERM does and starts a new one on the same state and desktop.
+    func stopAndRestart() throws {
+        driver.stop(.stopped)
+        desktop.daemonKilled()
+        watches.reset()
+        try startDriver()
+    }
+
+    /// Hands the driver every check its workers run, waiting for each.
+    private func awaitChecks() {
+        while driver.core.polling.isChecking {
+            var ready = pollfd(fd: driver.checkResults.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 10_000) == 1 else {
+                Issue.record("a check did not finish within 10 s")
+                return
+            }
+            driver.checkResultsArrived()
+        }
+    }
+
+    /// Starts a new driver on the state in `folder`, at the clock's instant.
+    private func startDriver() throws {
+        let paths = UserDirectories(
+            configuration: folder + "/config", cache: folder + "/cache", state: folder + "/state")
+        let logged = logged
+        store = try StateStore(path: paths.stateDatabase)
+        driver = try DaemonDriver(
+            configuration: configuration, environment: environment,
+            log: DaemonLog(environment: [:]) { line in logged.lines.withLock { $0.append(line) } },
+            ports: DaemonPorts(
+                desktop: desktop, timer: timer, files: watches, store: store,
+                loader: PortalFeedLoader(fetcher: nil, directories: paths), clock: clock.read
+            ) { [weak self] in self?.stops += 1 })
+        driver.start()
+        awaitChecks()
+    }
+}
+
+/// The lines a driver logged, from whichever thread logs them.
+private final class LoggedLines: Sendable {
+    let lines = Mutex<[String]>([])
+}
