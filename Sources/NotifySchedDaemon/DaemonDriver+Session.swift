@@ -24,7 +24,8 @@ extension DaemonDriver {
     public func zoneChanged(to name: String?) {
         let now = clock()
         let zone =
-            name.flatMap { zones.zone(named: $0) } ?? SystemTimeZone.current(environment: [:], database: zones)
+            name.flatMap { zones.zone(named: $0) }
+            ?? SystemTimeZone.current(environment: [:], database: zones, localtimePath: localtimePath)
         perform(.zoneChanged(zone), at: now)
     }
 }

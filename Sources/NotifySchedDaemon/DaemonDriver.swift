@@ -38,6 +38,8 @@ public final class DaemonDriver {
     let store: StateStore
     let loader: PortalFeedLoader
     let stopLoop: () -> Void
+    /// The link that names the system's zone (`DaemonPorts.localtimePath`).
+    let localtimePath: String
     /// The user's language, for the feeds' translations.
     let language: LanguagePreference
     /// Where log lines go, each with its priority.
@@ -123,7 +125,8 @@ public final class DaemonDriver {
         } catch {
             throw DaemonError(.unavailable, error.message, underlyingError: error)
         }
-        let userZone = SystemTimeZone.current(environment: environment, database: zones)
+        localtimePath = ports.localtimePath
+        let userZone = SystemTimeZone.current(environment: environment, database: zones, localtimePath: localtimePath)
         language = LanguagePreference.fromEnvironment(environment)
         Self.moveStateToCanonicalLocations(in: store, log: log)
         var followed: [FollowedSource] = []

@@ -67,7 +67,8 @@ extension FileWatching {
 extension FileWatcher: FileWatching {}
 
 /// Everything outside the driver it acts through: the desktop, the timer, the files watched,
-/// the state database, the feed loader, the wall clock, and how its loop stops. `Daemon`
+/// the state database, the feed loader, the wall clock, the system's zone, and how its loop
+/// stops. `Daemon`
 /// gives the real ones; a test gives recording ones and a manual clock, and drives the same
 /// driver in virtual time.
 public struct DaemonPorts {
@@ -80,10 +81,13 @@ public struct DaemonPorts {
     public var clock: @Sendable () -> Instant
     /// Ends the loop the driver runs on, once it has stopped (`DaemonDriver.stop(_:)`).
     public var stopLoop: () -> Void
+    /// The link that names the system's zone, read when `TZ` is unset.
+    public var localtimePath: String
 
     public init(
         desktop: any DesktopPort, timer: any WakeUpTimer, files: any FileWatching, store: StateStore,
-        loader: PortalFeedLoader, clock: @escaping @Sendable () -> Instant, stopLoop: @escaping () -> Void
+        loader: PortalFeedLoader, clock: @escaping @Sendable () -> Instant, localtimePath: String = "/etc/localtime",
+        stopLoop: @escaping () -> Void
     ) {
         self.desktop = desktop
         self.timer = timer
@@ -92,5 +96,6 @@ public struct DaemonPorts {
         self.loader = loader
         self.clock = clock
         self.stopLoop = stopLoop
+        self.localtimePath = localtimePath
     }
 }

@@ -107,6 +107,9 @@ open class RecordingNotifier: Notifier {
         }
     }
 
+    /// Whether answers are held (`holdsAnswers`) until `giveAnswers()`.
+    public var hasHeldAnswers: Bool { !heldAnswers.isEmpty }
+
     /// Gives the answers held (`holdsAnswers`) in order, and those asked for meanwhile.
     public func giveAnswers() {
         while !heldAnswers.isEmpty { heldAnswers.removeFirst()() }

@@ -115,4 +115,24 @@ import Testing
         #expect(daemon.shown(titled: "Once").count == 1)
         #expect(try daemon.ledger(of: "answers.json").first { $0.entryID == "once" }?.outcome == .closed)
     }
+
+    /// A popup whose entry changed in the feed is replaced in place, and the user's answer to it
+    /// still holds for the entry: a reminder brings the occurrence back, whatever its entry
+    /// became (here a calendar entry became one due at once, which owes nothing more).
+    @Test func anAnswerToAPopupWhoseEntryChangedStillHolds() throws {
+        let daemon = try EmbeddedDaemon(
+            feeds: [
+                ("feed.json", #"{"notifications": [{"id": "daily", "title": "Daily", "calendar": "*-*-* 08:30 UTC"}]}"#)
+            ],
+            at: Self.start
+        ) { $0.sources[0].settings.iNotify.remindPeriod = .minutes(10) }
+        daemon.advance(by: .hours(1))
+        let shown = try #require(daemon.shown(titled: "Daily").first)
+        try daemon.edit("feed.json", to: #"{"notifications": [{"id": "daily", "title": "Daily", "body": "now"}]}"#)
+        #expect(daemon.desktop.replacedPopups.map(\.body) == ["now"], "replaced in place")
+        daemon.answer(shown.popup.key, .action("remind"))
+        daemon.advance(by: .hours(1))
+        let shows = daemon.shown(titled: "Daily").filter(\.isDelivery)
+        #expect(shows.map(\.at) == [shown.at, Self.start + .hours(1) + .minutes(10)], "back after the remind period")
+    }
 }

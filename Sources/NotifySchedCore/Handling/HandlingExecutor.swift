@@ -119,7 +119,8 @@ public final class HandlingExecutor {
     /// Shows occurrences due together as `deliver(_:)` does each, new popups side by side
     /// (`Notifier.showSideBySide(_:then:)`): popups due at one instant reach the server together
     /// rather than one round trip to it apart. One that replaces a popup of its entry, or that is
-    /// not shown for its URL, goes alone, in its turn, once the server answered those before it.
+    /// not shown for its URL, goes alone, at once: it waits for no answer to the new popups. A
+    /// second occurrence of an entry among them waits for the server's answer to the first.
     ///
     /// `report` gets, for each occurrence, in order, what `deliver(_:)` returns or throws: at
     /// once, or later on the notifier's loop when the notifier takes the server's answers then.
@@ -130,37 +131,38 @@ public final class HandlingExecutor {
     }
 
     /// Delivers `rest` (`deliverAll(_:then:)`) after the occurrences whose results are `done`:
-    /// those that go alone up to a run of new popups, that run side by side, and the rest once
-    /// the server answered it.
+    /// up to a second occurrence of an entry of the run of new popups, those that go alone at
+    /// once and the run side by side; the rest once the server answered the run.
     private func deliver(
         _ rest: ArraySlice<DeliveredOccurrence>, after done: [Result<String?, CoreError>],
         then report: @escaping ([Result<String?, CoreError>]) -> Void
     ) {
         var rest = rest
-        var done = done
-        var together: [DeliveredOccurrence] = []
-        while let occurrence = rest.first {
-            if (try? checkOpenable(occurrence)) == nil || screen().earlierOnScreen(occurrence) != nil
-                || together.contains(where: occurrence.isOfTheSameEntry)
-            {
-                guard together.isEmpty else { break }
-                done.append(Result { () throws(CoreError) in try deliver(occurrence) })
+        // This turn's results, in order: those of the run once the server answered it.
+        var turn: [Result<String?, CoreError>?] = []
+        var together: [(place: Int, occurrence: DeliveredOccurrence)] = []
+        while let occurrence = rest.first, !together.contains(where: { $0.occurrence.isOfTheSameEntry(as: occurrence) })
+        {
+            if (try? checkOpenable(occurrence)) == nil || screen().earlierOnScreen(occurrence) != nil {
+                turn.append(Result { () throws(CoreError) in try deliver(occurrence) })
             } else {
-                together.append(occurrence)
+                together.append((turn.count, occurrence))
+                turn.append(nil)
             }
             rest.removeFirst()
         }
-        guard !together.isEmpty else { return report(done) }
-        notifier.showSideBySide(together.map { popupRequest(for: $0, answerable: true) }) { [self] failures in
-            for (occurrence, failure) in zip(together, failures) {
+        guard !together.isEmpty else { return report(done + turn.compactMap { $0 }) }
+        notifier.showSideBySide(together.map { popupRequest(for: $0.occurrence, answerable: true) }) {
+            [self] failures in
+            for ((place, occurrence), failure) in zip(together, failures) {
                 if let failure {
-                    done.append(.failure(cannotShow(occurrence, failure)))
+                    turn[place] = .failure(cannotShow(occurrence, failure))
                 } else {
                     note(.popupShown(occurrence, replacing: nil))
-                    done.append(.success(nil))
+                    turn[place] = .success(nil)
                 }
             }
-            deliver(rest, after: done, then: report)
+            deliver(rest, after: done + turn.compactMap { $0 }, then: report)
         }
     }
 

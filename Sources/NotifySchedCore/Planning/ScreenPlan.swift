@@ -36,7 +36,8 @@ public enum ScreenPlan {
             if withdrawn.contains(shown.entryID) { return .close(shown) }
             guard let entry = changed[shown.entryID] else { return nil }
             return .replace(
-                DeliveredOccurrence(id: shown.id, entry: entry, source: source, deliveredAt: shown.deliveredAt))
+                DeliveredOccurrence(
+                    id: shown.id, entry: entry, source: source, deliveredAt: shown.deliveredAt, due: shown.due))
         }
     }
 

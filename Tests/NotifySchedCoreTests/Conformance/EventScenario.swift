@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 
 /// One generated month of a desktop session's events, for the sources they drive: an iNotify
 /// feed, an iSmartNews feed and a portal feed of event-driven entries, each with settings drawn
@@ -91,7 +92,7 @@ struct EventScenario {
             + Int64.random(in: 0..<(28 * 86_400), using: &random)
         start = Instant(microseconds: startSeconds * 1_000_000 + Int64.random(in: 0..<1_000_000, using: &random))
         length = .days(30)
-        zone = NotifySchedCoreTests.zone(ConformanceScenario.zoneNames.randomElement(using: &random)!)
+        zone = NotifySchedCoreTests.zone(ConformanceSeeds.zoneNames.randomElement(using: &random)!)
         quietHours =
             Bool.random(using: &random)
             ? nil

@@ -31,9 +31,11 @@ final class EmbeddedDaemon {
     private(set) var store: StateStore!
     /// How many times the driver stopped its loop.
     private(set) var stops = 0
+    /// Whether the driver runs: started, and neither stopped nor killed since.
+    private(set) var running = false
 
     /// Writes `feeds` (a name and a text each) as files and starts a driver following them, at
-    /// `start`, in the zone `zone`.
+    /// `start`, with `zone` the system's zone (`TZ` unset).
     ///
     /// - Parameters:
     ///   - serverRunning: Whether a notification server runs at the start.
@@ -52,7 +54,8 @@ final class EmbeddedDaemon {
         configure(&configuration)
         self.configuration = configuration
         for feed in feeds { try feed.text.write(toFile: folder + "/" + feed.name, atomically: true, encoding: .utf8) }
-        environment = ["TZ": zone, "LANG": "C.UTF-8"]
+        try Self.link(folder + "/localtime", toZone: zone)
+        environment = ["LANG": "C.UTF-8"]
         clock = ManualClock(start)
         desktop = RecordingDesktop(clock: clock)
         if !serverRunning { desktop.server = nil }
@@ -60,7 +63,7 @@ final class EmbeddedDaemon {
     }
 
     deinit {
-        driver.stop(.stopped)
+        if running { driver.stop(.stopped) }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -90,19 +93,21 @@ final class EmbeddedDaemon {
     func advance(to instant: Instant) {
         var firedAtOnce = 0
         while let deadline = timer.deadline, deadline <= instant {
-            if deadline > clock.now {
-                clock.set(deadline)
-                firedAtOnce = 0
-            }
-            firedAtOnce += 1
+            firedAtOnce = deadline > clock.now ? 0 : firedAtOnce + 1
             guard firedAtOnce < 100_000 else {
                 Issue.record("the timer fires again and again at \(clock.now.rfc3339)")
                 return
             }
-            driver.timerWoke(.expired)
-            awaitChecks()
+            fireTimer()
         }
         if instant > clock.now { clock.set(instant) }
+        awaitChecks()
+    }
+
+    /// Fires the timer at its deadline (the clock moves there, unless it is past already).
+    func fireTimer() {
+        if let deadline = timer.deadline, deadline > clock.now { clock.set(deadline) }
+        driver.timerWoke(.expired)
         awaitChecks()
     }
 
@@ -129,9 +134,14 @@ final class EmbeddedDaemon {
 
     /// Writes `text` as the feed `name` and reports the edit to the driver.
     func edit(_ name: String, to text: String) throws {
-        try text.write(toFile: path(of: name), atomically: true, encoding: .utf8)
+        try write(name, text)
         watches.changed(path(of: name))
         awaitChecks()
+    }
+
+    /// Writes `text` as the feed `name`, as while no daemon runs.
+    func write(_ name: String, _ text: String) throws {
+        try text.write(toFile: path(of: name), atomically: true, encoding: .utf8)
     }
 
     /// Answers the popup `key` on screen, as the user at the desktop does.
@@ -144,18 +154,54 @@ final class EmbeddedDaemon {
     /// not written yet are lost; its popups stay on screen, unheard) and starts a new one on
     /// the same state and desktop, at the clock's instant.
     func killAndRestart() throws {
-        desktop.daemonKilled()
-        watches.reset()
-        store.finishBackgroundWrites()
+        kill()
         try startDriver()
     }
 
     /// Stops the driver as SIGTERM does and starts a new one on the same state and desktop.
     func stopAndRestart() throws {
+        stop()
+        try start()
+    }
+
+    /// Stops the driver as SIGTERM does; its popups stay on screen, unheard, until `start()`.
+    func stop() {
+        running = false
         driver.stop(.stopped)
         desktop.daemonKilled()
         watches.reset()
+    }
+
+    /// Starts a new driver on the same state and desktop, at the clock's instant, after `stop()`.
+    func start() throws {
         try startDriver()
+    }
+
+    /// Kills the driver as `kill -9` does (`killAndRestart()`), without starting another.
+    func kill() {
+        running = false
+        desktop.daemonKilled()
+        watches.reset()
+        store.finishBackgroundWrites()
+    }
+
+    /// The system's zone changes to `name` (`/etc/localtime` links to it from now on), as
+    /// timedated reports it.
+    func changeSystemZone(to name: String, running: Bool = true) throws {
+        try FileManager.default.removeItem(atPath: folder + "/localtime")
+        try Self.link(folder + "/localtime", toZone: name)
+        if running { driver.zoneChanged(to: nil) }
+    }
+
+    /// Steps the wall clock by `step` (back when negative), as the kernel reports it to the timer.
+    func stepClock(by step: TimeSpan) {
+        clock.set(clock.now + step)
+        driver.timerWoke(.clockChanged)
+        awaitChecks()
+    }
+
+    private static func link(_ path: String, toZone name: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/usr/share/zoneinfo/" + name)
     }
 
     /// Hands the driver every check its workers run, waiting for each.
@@ -181,9 +227,11 @@ final class EmbeddedDaemon {
             log: DaemonLog(environment: [:]) { line in logged.lines.withLock { $0.append(line) } },
             ports: DaemonPorts(
                 desktop: desktop, timer: timer, files: watches, store: store,
-                loader: PortalFeedLoader(fetcher: nil, directories: paths), clock: clock.read
+                loader: PortalFeedLoader(fetcher: nil, directories: paths), clock: clock.read,
+                localtimePath: folder + "/localtime"
             ) { [weak self] in self?.stops += 1 })
         driver.start()
+        running = true
         awaitChecks()
     }
 }

@@ -12,6 +12,9 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
         /// The instant its call reached the server: the clock's, or later when the calls were
         /// held until a due time (`holdingCalls(until:_:)`).
         var at: Instant
+        /// A popup of an occurrence to deliver, rather than one shown again in place: taken over
+        /// by a new daemon (under the id of the popup a killed daemon left), or changed.
+        var isDelivery = true
         var description: String { "\(popup.role) \(popup.occurrenceID) at \(at.rfc3339)" }
     }
 
@@ -26,6 +29,11 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
     private var serverStarts = 1
     /// Schemes the desktop has no handler for.
     var unhandledSchemes: Set<String> = []
+    /// Whether the daemon dies in the middle of its next new popup: the server takes it, and
+    /// the daemon hears that it failed and shows nothing more until it is killed (`crashed`).
+    var crashesOnNextPopup = false
+    /// Whether the daemon died in the middle of a popup and waits to be killed.
+    private(set) var crashed = false
 
     init(clock: ManualClock) {
         self.clock = clock
@@ -61,26 +69,43 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
         _ layout: @escaping (NotificationServer) -> Popup, replacing popupID: UInt32?,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws {
+        try refuseWhileCrashed()
         try super.show(layout, replacing: popupID, onResponse: onResponse)
         guard let popup = shownPopups.last else { return }
         // In place of a popup of this server still on screen, under its id; else a new one.
         let onScreen = popupID.flatMap { id in ids.first { $0.value == id }?.key }
         if let onScreen { ids[onScreen] = nil }
         ids[popup.key] = onScreen == nil ? newID() : popupID
-        shown.append(Shown(popup: popup, at: max(clock.now, callsNotBefore ?? clock.now)))
+        let isDelivery = onScreen == nil
+        shown.append(Shown(popup: popup, at: max(clock.now, callsNotBefore ?? clock.now), isDelivery: isDelivery))
+        if isDelivery, popup.role == .scheduled { try crashIfDue() }
     }
 
     override func replace(
         _ key: PopupKey, with layout: @escaping (NotificationServer) -> Popup,
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
+        try refuseWhileCrashed()
         guard try super.replace(key, with: layout, onResponse: onResponse), let popup = replacedPopups.last else {
             return false
         }
         // Under the id of the popup it replaces.
         ids[popup.key] = ids.removeValue(forKey: key)
-        shown.append(Shown(popup: popup, at: max(clock.now, callsNotBefore ?? clock.now)))
+        let isDelivery = popup.key != key
+        shown.append(Shown(popup: popup, at: max(clock.now, callsNotBefore ?? clock.now), isDelivery: isDelivery))
+        if isDelivery, popup.role == .scheduled { try crashIfDue() }
         return true
+    }
+
+    private func refuseWhileCrashed() throws {
+        if crashed { throw TestSupportError("the daemon is dying") }
+    }
+
+    private func crashIfDue() throws {
+        guard crashesOnNextPopup else { return }
+        crashesOnNextPopup = false
+        crashed = true
+        throw TestSupportError("the daemon died in the middle of this popup")
     }
 
     override func close(_ key: PopupKey) -> Bool {
@@ -91,6 +116,8 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
     /// The daemon was killed: its popups stay on screen under their ids, and nobody hears them.
     func daemonKilled() {
         forgetResponders()
+        crashed = false
+        onServerChange = { _ in }
     }
 
     /// The notification server goes away.

@@ -1,9 +1,11 @@
 import NotifySchedCore
+import NotifySchedPlatform
+import NotifySchedTesting
 
 /// One generated life of the daemon: a feed with timed entries of every kind, a user zone, and
 /// the disruptions of a month (restarts and crashes, downtimes, clock steps, zone changes, a
 /// missing notification server, quiet hours, the feed changing), all drawn from one seed, as
-/// are the user's answers to the popups (`SimulatedDaemon.Answer`).
+/// are the user's answers to the popups (`EmbeddedConformanceRun.Answer`).
 struct ConformanceScenario {
     /// Something that happens to the daemon, at an instant of true (not wall-clock) time.
     enum Disruption {
@@ -34,13 +36,6 @@ struct ConformanceScenario {
     let feeds: [String]
     /// The disruptions, by when they happen in true time since `start`, ascending.
     let disruptions: [(after: TimeSpan, disruption: Disruption)]
-
-    /// Zones with DST in both hemispheres, a 30-minute DST (Lord Howe), negative DST (Dublin),
-    /// 45-minute offsets and none at all.
-    static let zoneNames = [
-        "UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe", "Europe/Dublin",
-        "Asia/Kolkata", "America/Sao_Paulo", "Asia/Kathmandu", "Pacific/Chatham",
-    ]
 
     /// Calendar expressions of every shape the feeds use, a day apart or more.
     static let calendars = [
@@ -103,7 +98,7 @@ struct ConformanceScenario {
     }
 
     private static func randomZone(using random: inout SplitMix64) -> ZoneRules {
-        NotifySchedCoreTests.zone(zoneNames.randomElement(using: &random)!)
+        systemZones.zone(named: ConformanceSeeds.zoneNames.randomElement(using: &random)!)!
     }
 
     private static func randomDisruptions(
@@ -148,7 +143,7 @@ struct ConformanceScenario {
             case 0: return #""fireDate": "\#(instant.rfc3339)""#
             case 1: return #""fireDate": "\#(ZoneRules.utc.civil(at: instant))""#
             default:
-                let zone = zoneNames.randomElement(using: &random)!
+                let zone = ConformanceSeeds.zoneNames.randomElement(using: &random)!
                 return #""fireDate": "\#(ZoneRules.utc.civil(at: instant))", "timeZone": "\#(zone)""#
             }
         }
@@ -201,6 +196,6 @@ struct ConformanceScenario {
         let civil = ZoneRules.utc.civil(at: instant)
         let isUTC = Bool.random(using: &random) ? 1 : 0
         return
-            #"{"uuid": "\#(id)", "uri": "zbimdb://content/\#(id)", "year": \#(civil.year), "month": \#(civil.month), "day": \#(civil.day), "hour": \#(civil.hour), "minute": \#(civil.minute), "is_utc": \#(isUTC)}"#
+            #"{"uuid": "\#(id)", "title": "Entry \#(id.dropFirst())", "uri": "zbimdb://content/\#(id)", "year": \#(civil.year), "month": \#(civil.month), "day": \#(civil.day), "hour": \#(civil.hour), "minute": \#(civil.minute), "is_utc": \#(isUTC)}"#
     }
 }

@@ -1,7 +1,7 @@
 import NotifySchedCore
 
 /// What the schedule says the daemon must show of one entry, given the facts of the daemon's
-/// life (`SimulatedDaemon.Segment`): the rules of DESIGN §3 written out a second time, from
+/// life (`EmbeddedConformanceRun.Segment`): the rules of DESIGN §3 written out a second time, from
 /// the entry's occurrences as `list` computes them (`Trigger.occurrences`), walking forward.
 ///
 /// It shares no planning code with the planner: no `OccurrencePlan`, no `lastOccurrence`, no
@@ -37,13 +37,13 @@ struct DeliveryOracle {
     /// the very instants it crashed (where the order of entries due together decides) and what
     /// the user answered.
     func expectedShows(
-        segments: [SimulatedDaemon.Segment], shown: [SimulatedDaemon.Shown]
-    ) -> [SimulatedDaemon.Shown] {
-        var expected: [SimulatedDaemon.Shown] = []
+        segments: [EmbeddedConformanceRun.Segment], shown: [EmbeddedConformanceRun.Shown]
+    ) -> [EmbeddedConformanceRun.Shown] {
+        var expected: [EmbeddedConformanceRun.Shown] = []
         var settled: Instant?
         var ignored = false
         var reminder: (occurrence: Instant, due: Instant)?
-        func apply(_ answer: SimulatedDaemon.Answer) {
+        func apply(_ answer: EmbeddedConformanceRun.Answer) {
             switch answer.choice {
             case .ignore: ignored = true
             case .remind:
@@ -104,13 +104,13 @@ struct DeliveryOracle {
                     let onTime =
                         isImmediate || latest >= segment.watchedFrom || at - max(latest, heldUntil) <= entry.maxLateness
                     if onTime {
-                        expected.append(SimulatedDaemon.Shown(entryID: id, occurrence: latest, at: at))
+                        expected.append(EmbeddedConformanceRun.Shown(entryID: id, occurrence: latest, at: at))
                     }
                     settled = latest
                     // A later occurrence takes the reminded one's place.
                     reminder = nil
                 } else if let due = reminder, due.due <= at {
-                    expected.append(SimulatedDaemon.Shown(entryID: id, occurrence: due.occurrence, at: at))
+                    expected.append(EmbeddedConformanceRun.Shown(entryID: id, occurrence: due.occurrence, at: at))
                     reminder = nil
                 }
                 from = following
@@ -124,7 +124,7 @@ struct DeliveryOracle {
     /// The first instant at or after `instant`, inside `segment`, at which a popup of the entry
     /// can go out: a server is there and quiet hours do not hold it. Nil when none is left.
     private func firstChance(
-        from instant: Instant, in segment: SimulatedDaemon.Segment, for entry: ScheduleEntry
+        from instant: Instant, in segment: EmbeddedConformanceRun.Segment, for entry: ScheduleEntry
     ) -> Instant? {
         var candidate = instant
         for _ in 0..<10_000 {
@@ -143,7 +143,7 @@ struct DeliveryOracle {
     }
 
     /// When the server comes back if it is away at `instant`; nil when it is there.
-    private func serverReturn(after instant: Instant, in segment: SimulatedDaemon.Segment) -> Instant? {
+    private func serverReturn(after instant: Instant, in segment: EmbeddedConformanceRun.Segment) -> Instant? {
         var present = segment.serverPresentAtStart
         for change in segment.serverChanges where change.at <= instant { present = change.present }
         guard !present else { return nil }

@@ -1,0 +1,4 @@
+import NotifySchedPlatform
+
+/// The machine's tz database, read once for every test.
+let systemZones = TimeZoneDatabase()
