@@ -111,7 +111,8 @@ struct DaemonTests: DaemonScenario {
         let config = try CLI.temporaryFile(
             "[source team]\nfeed = \(link)/\(URL(fileURLWithPath: feed).lastPathComponent)\n", name: "config")
         let again = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        Thread.sleep(forTimeInterval: 1)
+        // What is due shows before the daemon says it is ready.
+        try again.waitForStandardError(containing: "ready:")
         let log = stop(again).standardError
         #expect(
             try bus.notifyCalls().filter { $0.replaces == 0 }.count == 1, "welcome is delivered once\n\(log)")
@@ -158,11 +159,12 @@ extension DaemonTests {
         }
         let path = try CLI.temporaryFile(#"{"notifications": [\#(entries.joined(separator: ", "))]}"#)
         let first = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        Thread.sleep(until: start + 2.5)
+        // Killed in the middle of the run: once the third popup is out.
+        _ = try bus.waitForNotifyCalls(3)
         kill(first.process.processIdentifier, SIGKILL)
         _ = first.finish()
         let second = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        Thread.sleep(until: start + 7)
+        try bus.waitUntil("the ledger records all six") { try bus.queryState("SELECT count(*) FROM ledger") == ["6"] }
         #expect(stop(second).status == 0)
         // Popups taken over in place (replaces_id set) are not new ones.
         let titles = try bus.notifyCalls().filter { $0.replaces == 0 }.map(\.summary)
@@ -180,7 +182,7 @@ extension DaemonTests {
         let (path, _) = try feed(dueIn: 3600)
         let daemons = try (0..<20).map { _ in try CLI.start(["daemon", "--feed", path], environment: bus.environment) }
         _ = try bus.waitForNotifyCalls(1)
-        Thread.sleep(forTimeInterval: 2)
+        try bus.waitUntil("the nineteen others exited") { daemons.filter(\.process.isRunning).count <= 1 }
         let running = daemons.filter(\.process.isRunning)
         #expect(running.count == 1, "exactly one daemon may own the bus name")
         for daemon in daemons where !daemon.process.isRunning {
