@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDesktop
 import NotifySchedPlatform
 import NotifySchedStore
 

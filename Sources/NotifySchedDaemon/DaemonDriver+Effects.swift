@@ -1,5 +1,4 @@
 import NotifySchedCore
-import NotifySchedDesktop
 import NotifySchedPlatform
 import NotifySchedStore
 

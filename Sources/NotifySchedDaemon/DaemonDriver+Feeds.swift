@@ -1,5 +1,4 @@
 import NotifySchedCore
-import NotifySchedDesktop
 import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore

@@ -1,6 +1,5 @@
 import NotifySchedControl
 import NotifySchedCore
-import NotifySchedDesktop
 import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
