@@ -69,38 +69,38 @@ extension StateStore {
             try Self.upsert(record, in: database)
             try Self.removeWaiting(record.occurrenceID, in: database)
             // Shown again, or a later occurrence shown: the entry's reminder is answered.
-            try database.execute(
-                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?",
-                arguments: [record.source, record.entryID])
+            try database.cachedStatement(
+                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?"
+            ).execute(arguments: [record.source, record.entryID])
             if let replaced {
-                try database.execute(
+                try database.cachedStatement(
                     sql: """
                         UPDATE ledger SET outcome = ?, popup_id = NULL, recorded_us = ?
                         WHERE occurrence_id = ? AND outcome = ?
-                        """,
-                    arguments: [
-                        LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
-                        LedgerOutcome.delivered.rawValue,
-                    ])
+                        """
+                ).execute(arguments: [
+                    LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
+                    LedgerOutcome.delivered.rawValue,
+                ])
             }
             let content = occurrence.content
             let action = content.action
             let news = occurrence.news
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     INSERT OR REPLACE INTO delivered (
                         occurrence_id, dialect, title, body, icon, urgency, category, action_label, action_url,
                         news_ok_label, news_cancel_label, news_repeats, news_always, news_hash, news_is_classic,
                         delivered_us, server, timeout_us, sound, image, markup)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
-                    content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
-                    news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
-                    occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
-                    content.image, content.markup,
-                ])
+                    """
+            ).execute(arguments: [
+                record.occurrenceID, occurrence.dialect.rawValue, content.title, content.body, content.icon,
+                content.urgency.rawValue, occurrence.category, action?.label, action?.url.string, news?.okLabel,
+                news?.cancelLabel, news?.repeats, news?.always, news?.contentHash, news?.isClassic,
+                occurrence.deliveredAt.microseconds, server, content.timeout?.microseconds, content.sound,
+                content.image, content.markup,
+            ])
         }
     }
 
@@ -108,11 +108,12 @@ extension StateStore {
     /// restarted, or when a restarted daemon re-issued it).
     public func setPopup(_ popupID: UInt32, server: String?, forOccurrence occurrenceID: String) throws(StoreError) {
         try write("record the popup of \(occurrenceID)") { database in
-            try database.execute(
-                sql: "UPDATE ledger SET popup_id = ? WHERE occurrence_id = ?",
-                arguments: [Int64(popupID), occurrenceID])
-            try database.execute(
-                sql: "UPDATE delivered SET server = ? WHERE occurrence_id = ?", arguments: [server, occurrenceID])
+            try database.cachedStatement(
+                sql: "UPDATE ledger SET popup_id = ? WHERE occurrence_id = ?"
+            ).execute(arguments: [Int64(popupID), occurrenceID])
+            try database.cachedStatement(
+                sql: "UPDATE delivered SET server = ? WHERE occurrence_id = ?"
+            ).execute(arguments: [server, occurrenceID])
         }
     }
 
@@ -120,11 +121,11 @@ extension StateStore {
     public func deliveredOccurrence(id: String) throws(StoreError) -> DeliveredOccurrence? {
         try read("read delivered occurrence \(id)") { database in
             try Row.fetchOne(
-                database,
-                sql: """
-                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us FROM delivered
-                    JOIN ledger USING (occurrence_id) WHERE occurrence_id = ?
-                    """,
+                database.cachedStatement(
+                    sql: """
+                        SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us FROM delivered
+                        JOIN ledger USING (occurrence_id) WHERE occurrence_id = ?
+                        """),
                 arguments: [id]
             ).flatMap(DeliveredOccurrence.init(row:))
         }
@@ -138,14 +139,14 @@ extension StateStore {
     public func occurrences(named id: String) throws(StoreError) -> [OccurrenceLookup.Candidate] {
         try read("look up \(id)") { database in
             try Row.fetchAll(
-                database,
-                sql: """
-                    SELECT occurrence_id, source, entry_id, occurrence_us FROM ledger JOIN delivered USING (occurrence_id)
-                    WHERE occurrence_id = ?
-                    UNION
-                    SELECT occurrence_id, source, entry_id, max(occurrence_us) FROM ledger JOIN delivered USING (occurrence_id)
-                    WHERE entry_id = ? GROUP BY source
-                    """,
+                database.cachedStatement(
+                    sql: """
+                        SELECT occurrence_id, source, entry_id, occurrence_us FROM ledger JOIN delivered USING (occurrence_id)
+                        WHERE occurrence_id = ?
+                        UNION
+                        SELECT occurrence_id, source, entry_id, max(occurrence_us) FROM ledger JOIN delivered USING (occurrence_id)
+                        WHERE entry_id = ? GROUP BY source
+                        """),
                 arguments: [id, id]
             ).map { row in
                 OccurrenceLookup.Candidate(
@@ -165,17 +166,17 @@ extension StateStore {
     ) throws(StoreError) -> [PopupOnServer] {
         try read("read the popups on screen") { database in
             try Row.fetchAll(
-                database,
-                sql: """
-                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us, ledger.popup_id FROM delivered
-                    JOIN ledger USING (occurrence_id)
-                    WHERE delivered.delivered_us >= ? AND delivered.server = ? AND ledger.outcome = ?
-                        AND ledger.popup_id IS NOT NULL
-                        AND ledger.occurrence_us = (
-                            SELECT max(later.occurrence_us) FROM ledger AS later
-                            WHERE later.source = ledger.source AND later.entry_id = ledger.entry_id)
-                    ORDER BY delivered.delivered_us DESC LIMIT ?
-                    """,
+                database.cachedStatement(
+                    sql: """
+                        SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us, ledger.popup_id FROM delivered
+                        JOIN ledger USING (occurrence_id)
+                        WHERE delivered.delivered_us >= ? AND delivered.server = ? AND ledger.outcome = ?
+                            AND ledger.popup_id IS NOT NULL
+                            AND ledger.occurrence_us = (
+                                SELECT max(later.occurrence_us) FROM ledger AS later
+                                WHERE later.source = ledger.source AND later.entry_id = ledger.entry_id)
+                        ORDER BY delivered.delivered_us DESC LIMIT ?
+                        """),
                 arguments: [since.microseconds, server, LedgerOutcome.delivered.rawValue, Int64(clamping: limit)]
             ).reversed().compactMap(Self.shownPopup)
         }
@@ -187,9 +188,9 @@ extension StateStore {
         about occurrenceID: String, popupID: UInt32, server: String, at now: Instant
     ) throws(StoreError) {
         try write("record the prompt about \(occurrenceID)") { database in
-            try database.execute(
-                sql: "INSERT OR REPLACE INTO prompt (occurrence_id, popup_id, server, shown_us) VALUES (?, ?, ?, ?)",
-                arguments: [occurrenceID, Int64(popupID), server, now.microseconds])
+            try database.cachedStatement(
+                sql: "INSERT OR REPLACE INTO prompt (occurrence_id, popup_id, server, shown_us) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [occurrenceID, Int64(popupID), server, now.microseconds])
         }
     }
 
@@ -202,15 +203,16 @@ extension StateStore {
         server: String, since: Instant, limit: Int
     ) throws(StoreError) -> [PopupOnServer] {
         try write("take over the prompts on screen") { database in
-            try database.execute(
-                sql: "DELETE FROM prompt WHERE server != ? OR shown_us < ?", arguments: [server, since.microseconds])
+            try database.cachedStatement(
+                sql: "DELETE FROM prompt WHERE server != ? OR shown_us < ?"
+            ).execute(arguments: [server, since.microseconds])
             return try Row.fetchAll(
-                database,
-                sql: """
-                    SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us, prompt.popup_id FROM prompt
-                    JOIN delivered USING (occurrence_id) JOIN ledger USING (occurrence_id)
-                    ORDER BY prompt.shown_us DESC LIMIT ?
-                    """,
+                database.cachedStatement(
+                    sql: """
+                        SELECT delivered.*, ledger.source, ledger.entry_id, ledger.occurrence_us, prompt.popup_id FROM prompt
+                        JOIN delivered USING (occurrence_id) JOIN ledger USING (occurrence_id)
+                        ORDER BY prompt.shown_us DESC LIMIT ?
+                        """),
                 arguments: [Int64(clamping: limit)]
             ).reversed().compactMap(Self.shownPopup)
         }
@@ -245,41 +247,44 @@ extension StateStore {
                 var state = HandlingState(sources: [occurrence.source: stored])
                 // A meta item's closing notes the version the source's last session started in.
                 let version = try String.fetchOne(
-                    database, sql: "SELECT application_version FROM source_state WHERE source = ?",
+                    database.cachedStatement(sql: "SELECT application_version FROM source_state WHERE source = ?"),
                     arguments: [occurrence.source])
                 state.apply(
                     change, to: occurrence, at: now, applicationVersion: version, remindUntil: outcome.remindUntil)
                 try Self.writeChange(from: stored, to: state[occurrence.source], for: occurrence.source, in: database)
             }
             if outcome.endsPrompt {
-                try database.execute(sql: "DELETE FROM prompt WHERE occurrence_id = ?", arguments: [occurrence.id])
+                try database.cachedStatement(sql: "DELETE FROM prompt WHERE occurrence_id = ?").execute(arguments: [
+                    occurrence.id
+                ])
             }
             if let ledgerOutcome = LedgerOutcome(outcome) {
-                try database.execute(
-                    sql: "UPDATE ledger SET outcome = ?, recorded_us = ? WHERE occurrence_id = ?",
-                    arguments: [ledgerOutcome.rawValue, now.microseconds, occurrence.id])
+                try database.cachedStatement(
+                    sql: "UPDATE ledger SET outcome = ?, recorded_us = ? WHERE occurrence_id = ?"
+                ).execute(arguments: [ledgerOutcome.rawValue, now.microseconds, occurrence.id])
             }
         }
     }
 
     static func upsert(_ record: LedgerRecord, in database: Database) throws {
-        try database.execute(
+        try database.cachedStatement(
             sql: """
                 INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (occurrence_id) DO UPDATE SET
                     popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us
-                """,
-            arguments: [
-                record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
-                record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
-            ])
+                """
+        ).execute(arguments: [
+            record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
+            record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
+        ])
     }
 
     private static func handlingState(_ source: String, in database: Database) throws -> SourceHandlingState {
         var state = SourceHandlingState()
         for row in try Row.fetchAll(
-            database, sql: "SELECT list, entry_id FROM handling_mark WHERE source = ? ORDER BY position",
+            database.cachedStatement(
+                sql: "SELECT list, entry_id FROM handling_mark WHERE source = ? ORDER BY position"),
             arguments: [source])
         {
             if row["list"] == "viewed" {
@@ -289,19 +294,22 @@ extension StateStore {
             }
         }
         let lastReminded = try Int64.fetchOne(
-            database, sql: "SELECT last_reminded_us FROM source_state WHERE source = ?", arguments: [source])
+            database.cachedStatement(sql: "SELECT last_reminded_us FROM source_state WHERE source = ?"),
+            arguments: [source])
         state.lastReminded = lastReminded.map(Instant.init(microseconds:))
         for row in try Row.fetchAll(
-            database, sql: "SELECT entry_id, reminded_us, until_us FROM reminder WHERE source = ?",
+            database.cachedStatement(sql: "SELECT entry_id, reminded_us, until_us FROM reminder WHERE source = ?"),
             arguments: [source])
         {
             state.reminded[row["entry_id"]] = Reminder(row: row)
         }
         state.shownNews = Set(
             try String.fetchAll(
-                database, sql: "SELECT content_hash FROM news_shown WHERE source = ?", arguments: [source]))
+                database.cachedStatement(sql: "SELECT content_hash FROM news_shown WHERE source = ?"),
+                arguments: [source]))
         for row in try Row.fetchAll(
-            database, sql: "SELECT uuid, closing, closed_us, application_version FROM meta_closing WHERE source = ?",
+            database.cachedStatement(
+                sql: "SELECT uuid, closing, closed_us, application_version FROM meta_closing WHERE source = ?"),
             arguments: [source])
         {
             guard let closing = MetaClosing(rawValue: row["closing"]) else { continue }
@@ -321,50 +329,56 @@ extension StateStore {
             if after.starts(with: before) {
                 added = after.dropFirst(before.count)
             } else {
-                try database.execute(
-                    sql: "DELETE FROM handling_mark WHERE source = ? AND list = ?", arguments: [source, list])
+                try database.cachedStatement(
+                    sql: "DELETE FROM handling_mark WHERE source = ? AND list = ?"
+                ).execute(arguments: [source, list])
             }
             for key in added {
-                try database.execute(
-                    sql: "INSERT INTO handling_mark (source, list, entry_id) VALUES (?, ?, ?)",
-                    arguments: [source, list, key])
+                try database.cachedStatement(
+                    sql: "INSERT INTO handling_mark (source, list, entry_id) VALUES (?, ?, ?)"
+                ).execute(arguments: [source, list, key])
             }
         }
         if new.lastReminded != old.lastReminded {
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     INSERT INTO source_state (source, last_reminded_us) VALUES (?, ?)
                     ON CONFLICT (source) DO UPDATE SET last_reminded_us = excluded.last_reminded_us
-                    """,
-                arguments: [source, new.lastReminded?.microseconds])
+                    """
+            ).execute(arguments: [source, new.lastReminded?.microseconds])
         }
         for key in Set(old.reminded.keys).union(new.reminded.keys) where old.reminded[key] != new.reminded[key] {
-            try database.execute(
-                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?", arguments: [source, key])
+            try database.cachedStatement(
+                sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?"
+            ).execute(arguments: [source, key])
             if let reminder = new.reminded[key] {
-                try database.execute(
-                    sql: "INSERT INTO reminder (source, entry_id, reminded_us, until_us) VALUES (?, ?, ?, ?)",
-                    arguments: [source, key, reminder.requestedAt.microseconds, reminder.until?.microseconds])
+                try database.cachedStatement(
+                    sql: "INSERT INTO reminder (source, entry_id, reminded_us, until_us) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [source, key, reminder.requestedAt.microseconds, reminder.until?.microseconds])
             }
         }
         for hash in new.shownNews.subtracting(old.shownNews) {
-            try database.execute(
-                sql: "INSERT INTO news_shown (source, content_hash) VALUES (?, ?)", arguments: [source, hash])
+            try database.cachedStatement(
+                sql: "INSERT INTO news_shown (source, content_hash) VALUES (?, ?)"
+            ).execute(arguments: [source, hash])
         }
         for hash in old.shownNews.subtracting(new.shownNews) {
-            try database.execute(
-                sql: "DELETE FROM news_shown WHERE source = ? AND content_hash = ?", arguments: [source, hash])
+            try database.cachedStatement(
+                sql: "DELETE FROM news_shown WHERE source = ? AND content_hash = ?"
+            ).execute(arguments: [source, hash])
         }
         for (uuid, closings) in new.metaClosings {
             for (closing, record) in closings where old.metaClosings[uuid]?[closing] != record {
-                try database.execute(
+                try database.cachedStatement(
                     sql: """
                         INSERT INTO meta_closing (source, uuid, closing, closed_us, application_version)
                         VALUES (?, ?, ?, ?, ?)
                         ON CONFLICT (source, uuid, closing) DO UPDATE SET
                             closed_us = excluded.closed_us, application_version = excluded.application_version
-                        """,
-                    arguments: [source, uuid, closing.rawValue, record.at.microseconds, record.applicationVersion])
+                        """
+                ).execute(arguments: [
+                    source, uuid, closing.rawValue, record.at.microseconds, record.applicationVersion,
+                ])
             }
         }
     }

@@ -7,7 +7,7 @@ extension StateStore {
         try read("read the health of \(source)") { database in
             guard
                 let row = try Row.fetchOne(
-                    database, sql: "SELECT * FROM source_state WHERE source = ?", arguments: [source])
+                    database.cachedStatement(sql: "SELECT * FROM source_state WHERE source = ?"), arguments: [source])
             else { return SourceHealth(location: source) }
             func instant(_ column: String) -> Instant? {
                 (row[column] as Int64?).map(Instant.init(microseconds:))
@@ -31,7 +31,7 @@ extension StateStore {
     /// Replaces the stored health of `health.location`, leaving the source's other state alone.
     public func setSourceHealth(_ health: SourceHealth) throws(StoreError) {
         try write("write the health of \(health.location)") { database in
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     INSERT INTO source_state (
                         source, health_checked_us, health_succeeded_us, health_error, health_error_code,
@@ -48,14 +48,14 @@ extension StateStore {
                         health_feed_version = excluded.health_feed_version,
                         health_copy_taken_us = excluded.health_copy_taken_us,
                         health_portal_period_us = excluded.health_portal_period_us
-                    """,
-                arguments: [
-                    health.location, health.lastCheck?.microseconds, health.lastSuccess?.microseconds,
-                    health.lastError?.message, health.lastError?.code, health.failures, health.nextCheck?.microseconds,
-                    health.etag,
-                    health.lastModified, health.feedVersion, health.copyTakenAt?.microseconds,
-                    health.portalPeriod?.microseconds,
-                ])
+                    """
+            ).execute(arguments: [
+                health.location, health.lastCheck?.microseconds, health.lastSuccess?.microseconds,
+                health.lastError?.message, health.lastError?.code, health.failures, health.nextCheck?.microseconds,
+                health.etag,
+                health.lastModified, health.feedVersion, health.copyTakenAt?.microseconds,
+                health.portalPeriod?.microseconds,
+            ])
         }
     }
 }

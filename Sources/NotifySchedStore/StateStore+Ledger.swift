@@ -12,8 +12,10 @@ extension StateStore {
     /// The record of the occurrence with `occurrenceID`, or nil when notify-sched never recorded it.
     public func ledgerRecord(occurrenceID: String) throws(StoreError) -> LedgerRecord? {
         try read("read occurrence \(occurrenceID)") { database in
-            try Row.fetchOne(database, sql: "SELECT * FROM ledger WHERE occurrence_id = ?", arguments: [occurrenceID])
-                .flatMap(LedgerRecord.init(row:))
+            try Row.fetchOne(
+                database.cachedStatement(sql: "SELECT * FROM ledger WHERE occurrence_id = ?"), arguments: [occurrenceID]
+            )
+            .flatMap(LedgerRecord.init(row:))
         }
     }
 
@@ -54,8 +56,8 @@ extension StateStore {
         }
         // SQLite takes the bare columns of an aggregate query from the row holding the max().
         let rows = try Row.fetchCursor(
-            database,
-            sql: "SELECT *, max(occurrence_us) FROM ledger WHERE source = ?\(named ?? "") GROUP BY entry_id",
+            database.cachedStatement(
+                sql: "SELECT *, max(occurrence_us) FROM ledger WHERE source = ?\(named ?? "") GROUP BY entry_id"),
             arguments: StatementArguments([source] + Array(entryIDs ?? [])))
         while let row = try rows.next() {
             if let record = LedgerRecord(row: row) { latest[record.entryID] = record }
@@ -66,7 +68,8 @@ extension StateStore {
     public func onScreen() throws(StoreError) -> [LedgerRecord] {
         try read("read the popups on screen") { database in
             try Row.fetchAll(
-                database, sql: "SELECT * FROM ledger WHERE outcome = ? AND popup_id IS NOT NULL ORDER BY occurrence_us",
+                database.cachedStatement(
+                    sql: "SELECT * FROM ledger WHERE outcome = ? AND popup_id IS NOT NULL ORDER BY occurrence_us"),
                 arguments: [LedgerOutcome.delivered.rawValue]
             ).compactMap(LedgerRecord.init(row:))
         }
@@ -83,12 +86,13 @@ extension StateStore {
     public func pruneLedger(recordedBefore cutoff: Instant) throws(StoreError) -> Int {
         try write("prune the ledger") { database in
             // Each row's delivered occurrence goes with it (ON DELETE CASCADE).
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     DELETE FROM ledger WHERE recorded_us < ? AND occurrence_us < (
                         SELECT max(latest.occurrence_us) FROM ledger AS latest
                         WHERE latest.source = ledger.source AND latest.entry_id = ledger.entry_id)
-                    """, arguments: [cutoff.microseconds])
+                    """
+            ).execute(arguments: [cutoff.microseconds])
             return database.changesCount
         }
     }

@@ -30,18 +30,21 @@ extension StateStore {
         try write("move sources to their canonical locations") { database in
             var names: Set<String> = []
             for (table, _) in Self.tablesBySource {
-                names.formUnion(try String.fetchAll(database, sql: "SELECT DISTINCT source FROM \(table)"))
+                names.formUnion(
+                    try String.fetchAll(database.cachedStatement(sql: "SELECT DISTINCT source FROM \(table)")))
             }
             var moved: [(from: String, to: String)] = []
             for name in names.sorted() {
                 let target = canonical(name)
                 guard target != name else { continue }
                 for (table, conflicts) in Self.tablesBySource {
-                    try database.execute(
-                        sql: "UPDATE \(conflicts ? "OR IGNORE " : "")\(table) SET source = ? WHERE source = ?",
-                        arguments: [target, name])
+                    try database.cachedStatement(
+                        sql: "UPDATE \(conflicts ? "OR IGNORE " : "")\(table) SET source = ? WHERE source = ?"
+                    ).execute(arguments: [target, name])
                     if conflicts {
-                        try database.execute(sql: "DELETE FROM \(table) WHERE source = ?", arguments: [name])
+                        try database.cachedStatement(sql: "DELETE FROM \(table) WHERE source = ?").execute(arguments: [
+                            name
+                        ])
                     }
                 }
                 moved.append((name, target))

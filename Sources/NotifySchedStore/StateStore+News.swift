@@ -8,11 +8,11 @@ extension StateStore {
         try read("read the news state of \(source)") { database in
             var state = NewsState()
             if let row = try Row.fetchOne(
-                database,
-                sql: """
-                    SELECT run_counter, first_start_us, application_version, upgraded
-                    FROM source_state WHERE source = ?
-                    """,
+                database.cachedStatement(
+                    sql: """
+                        SELECT run_counter, first_start_us, application_version, upgraded
+                        FROM source_state WHERE source = ?
+                        """),
                 arguments: [source])
             {
                 state.runCounter = row["run_counter"]
@@ -21,29 +21,34 @@ extension StateStore {
                 state.upgraded = row["upgraded"]
             }
             for row in try Row.fetchAll(
-                database, sql: "SELECT queue, next_index FROM queue_index WHERE source = ?", arguments: [source])
+                database.cachedStatement(sql: "SELECT queue, next_index FROM queue_index WHERE source = ?"),
+                arguments: [source])
             {
                 state.queueIndexes[row["queue"]] = row["next_index"]
             }
             for row in try Row.fetchAll(
-                database, sql: "SELECT event_key, pattern_text, position FROM event_progress WHERE source = ?",
+                database.cachedStatement(
+                    sql: "SELECT event_key, pattern_text, position FROM event_progress WHERE source = ?"),
                 arguments: [source])
             {
                 state.eventProgress[row["event_key"]] = EventProgress(
                     patternText: row["pattern_text"], position: row["position"])
             }
             for row in try Row.fetchAll(
-                database, sql: "SELECT event_names, last_uuid FROM meta_rotation WHERE source = ?", arguments: [source])
+                database.cachedStatement(sql: "SELECT event_names, last_uuid FROM meta_rotation WHERE source = ?"),
+                arguments: [source])
             {
                 state.lastMetaShown[row["event_names"]] = row["last_uuid"]
             }
             for row in try Row.fetchAll(
-                database, sql: "SELECT uuid, shown_us FROM meta_shown WHERE source = ?", arguments: [source])
+                database.cachedStatement(sql: "SELECT uuid, shown_us FROM meta_shown WHERE source = ?"),
+                arguments: [source])
             {
                 state.metaShownAt[row["uuid"]] = Instant(microseconds: row["shown_us"])
             }
             for row in try Row.fetchAll(
-                database, sql: "SELECT range_key, period, shown FROM range_shown WHERE source = ?", arguments: [source])
+                database.cachedStatement(sql: "SELECT range_key, period, shown FROM range_shown WHERE source = ?"),
+                arguments: [source])
             {
                 state.rangeShows[row["range_key"]] = RangeShows(period: row["period"], count: row["shown"])
             }
@@ -62,7 +67,7 @@ extension StateStore {
     public func setNewsState(_ state: NewsState, for source: String, waiting: [WaitingPopup] = []) throws(StoreError) {
         try write("write the news state of \(source)") { database in
             try Self.insert(waiting, in: database)
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     INSERT INTO source_state
                         (source, run_counter, first_start_us, application_version, upgraded)
@@ -70,37 +75,37 @@ extension StateStore {
                     ON CONFLICT (source) DO UPDATE SET run_counter = excluded.run_counter,
                         first_start_us = excluded.first_start_us, application_version = excluded.application_version,
                         upgraded = excluded.upgraded
-                    """,
-                arguments: [
-                    source, state.runCounter, state.firstStart?.microseconds, state.applicationVersion, state.upgraded,
-                ])
+                    """
+            ).execute(arguments: [
+                source, state.runCounter, state.firstStart?.microseconds, state.applicationVersion, state.upgraded,
+            ])
             for table in ["queue_index", "event_progress", "meta_rotation", "meta_shown", "range_shown"] {
-                try database.execute(sql: "DELETE FROM \(table) WHERE source = ?", arguments: [source])
+                try database.cachedStatement(sql: "DELETE FROM \(table) WHERE source = ?").execute(arguments: [source])
             }
             for (queue, index) in state.queueIndexes {
-                try database.execute(
-                    sql: "INSERT INTO queue_index (source, queue, next_index) VALUES (?, ?, ?)",
-                    arguments: [source, queue, index])
+                try database.cachedStatement(
+                    sql: "INSERT INTO queue_index (source, queue, next_index) VALUES (?, ?, ?)"
+                ).execute(arguments: [source, queue, index])
             }
             for (key, progress) in state.eventProgress {
-                try database.execute(
-                    sql: "INSERT INTO event_progress (source, event_key, pattern_text, position) VALUES (?, ?, ?, ?)",
-                    arguments: [source, key, progress.patternText, progress.position])
+                try database.cachedStatement(
+                    sql: "INSERT INTO event_progress (source, event_key, pattern_text, position) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [source, key, progress.patternText, progress.position])
             }
             for (names, uuid) in state.lastMetaShown {
-                try database.execute(
-                    sql: "INSERT INTO meta_rotation (source, event_names, last_uuid) VALUES (?, ?, ?)",
-                    arguments: [source, names, uuid])
+                try database.cachedStatement(
+                    sql: "INSERT INTO meta_rotation (source, event_names, last_uuid) VALUES (?, ?, ?)"
+                ).execute(arguments: [source, names, uuid])
             }
             for (uuid, instant) in state.metaShownAt {
-                try database.execute(
-                    sql: "INSERT INTO meta_shown (source, uuid, shown_us) VALUES (?, ?, ?)",
-                    arguments: [source, uuid, instant.microseconds])
+                try database.cachedStatement(
+                    sql: "INSERT INTO meta_shown (source, uuid, shown_us) VALUES (?, ?, ?)"
+                ).execute(arguments: [source, uuid, instant.microseconds])
             }
             for (key, shows) in state.rangeShows {
-                try database.execute(
-                    sql: "INSERT INTO range_shown (source, range_key, period, shown) VALUES (?, ?, ?, ?)",
-                    arguments: [source, key, shows.period, shows.count])
+                try database.cachedStatement(
+                    sql: "INSERT INTO range_shown (source, range_key, period, shown) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [source, key, shows.period, shows.count])
             }
         }
     }

@@ -14,7 +14,8 @@ extension StateStore {
         try read("read the ledger of \(source)") { database in
             var settled = StoredSettledInstants()
             let batches = try Row.fetchCursor(
-                database, sql: "SELECT since_us, entries FROM followed_batch WHERE source = ?", arguments: [source])
+                database.cachedStatement(sql: "SELECT since_us, entries FROM followed_batch WHERE source = ?"),
+                arguments: [source])
             while let row = try batches.next() {
                 let since = Instant(microseconds: row[0])
                 try row.withUnsafeData(atIndex: 1) { data in
@@ -22,8 +23,8 @@ extension StateStore {
                 }
             }
             let recorded = try Row.fetchCursor(
-                database,
-                sql: "SELECT entry_id, max(occurrence_us) FROM ledger WHERE source = ? GROUP BY entry_id",
+                database.cachedStatement(
+                    sql: "SELECT entry_id, max(occurrence_us) FROM ledger WHERE source = ? GROUP BY entry_id"),
                 arguments: [source])
             while let row = try recorded.next() {
                 settled.addRecorded(id: row[0], occurrence: Instant(microseconds: row[1]))
@@ -48,9 +49,9 @@ extension StateStore {
         writeInBackground(
             "store the entries followed in \(source)",
             { database in
-                try database.execute(
-                    sql: "INSERT INTO followed_batch (source, since_us, entries) VALUES (?, ?, ?)",
-                    arguments: [source, since.microseconds, Data(FollowedEntry.encoded(entries))])
+                try database.cachedStatement(
+                    sql: "INSERT INTO followed_batch (source, since_us, entries) VALUES (?, ?, ?)"
+                ).execute(arguments: [source, since.microseconds, Data(FollowedEntry.encoded(entries))])
             }, failed: failed)
     }
 
@@ -61,14 +62,14 @@ extension StateStore {
         try read("read the answers in \(source)") { database in
             var answers: [String: EntryAnswer] = [:]
             let reminders = try Row.fetchCursor(
-                database,
-                sql: """
-                    SELECT entry_id, reminded_us, until_us, (
-                        SELECT max(occurrence_us) FROM ledger
-                        WHERE ledger.source = reminder.source AND ledger.entry_id = reminder.entry_id
-                            AND ledger.outcome = ?2) AS occurrence_us
-                    FROM reminder WHERE source = ?1
-                    """,
+                database.cachedStatement(
+                    sql: """
+                        SELECT entry_id, reminded_us, until_us, (
+                            SELECT max(occurrence_us) FROM ledger
+                            WHERE ledger.source = reminder.source AND ledger.entry_id = reminder.entry_id
+                                AND ledger.outcome = ?2) AS occurrence_us
+                        FROM reminder WHERE source = ?1
+                        """),
                 arguments: [source, LedgerOutcome.reminded.rawValue])
             while let row = try reminders.next() {
                 // A reminder whose occurrence the ledger no longer has brings nothing back.
@@ -76,7 +77,8 @@ extension StateStore {
                 answers[row["entry_id"]] = .remind(occurrence: Instant(microseconds: occurrence), Reminder(row: row))
             }
             let ignored = try String.fetchCursor(
-                database, sql: "SELECT DISTINCT entry_id FROM handling_mark WHERE source = ? AND list = 'ignored'",
+                database.cachedStatement(
+                    sql: "SELECT DISTINCT entry_id FROM handling_mark WHERE source = ? AND list = 'ignored'"),
                 arguments: [source])
             while let entryID = try ignored.next() { answers[entryID] = .ignored }
             return answers

@@ -7,7 +7,7 @@ extension StateStore {
         try read("read the state of \(source)") { database in
             guard
                 let row = try Row.fetchOne(
-                    database, sql: "SELECT * FROM source_state WHERE source = ?", arguments: [source])
+                    database.cachedStatement(sql: "SELECT * FROM source_state WHERE source = ?"), arguments: [source])
             else { return SourceState() }
             let lastChecked: Int64? = row["last_checked_us"]
             return SourceState(hasRun: row["has_run"], lastChecked: lastChecked.map(Instant.init(microseconds:)))
@@ -27,14 +27,16 @@ extension StateStore {
         _ state: SourceState, for source: String, waiting: [WaitingPopup] = [], forgettingSeen: Bool = false
     ) throws(StoreError) {
         try write("write the state of \(source)") { database in
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     INSERT INTO source_state (source, has_run, last_checked_us) VALUES (?, ?, ?)
                     ON CONFLICT (source) DO UPDATE SET has_run = excluded.has_run, last_checked_us = excluded.last_checked_us
-                    """,
-                arguments: [source, state.hasRun, state.lastChecked?.microseconds])
+                    """
+            ).execute(arguments: [source, state.hasRun, state.lastChecked?.microseconds])
             if forgettingSeen {
-                try database.execute(sql: "DELETE FROM handling_mark WHERE source = ?", arguments: [source])
+                try database.cachedStatement(sql: "DELETE FROM handling_mark WHERE source = ?").execute(arguments: [
+                    source
+                ])
             }
             try Self.insert(waiting, in: database)
         }

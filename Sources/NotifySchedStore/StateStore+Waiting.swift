@@ -7,7 +7,8 @@ extension StateStore {
     public func waitingPopups() throws(StoreError) -> [WaitingPopup] {
         try read("read the waiting popups") { database in
             try Row.fetchAll(
-                database, sql: "SELECT source, entry_id, occurrence_us FROM waiting_popup ORDER BY occurrence_us, rowid"
+                database.cachedStatement(
+                    sql: "SELECT source, entry_id, occurrence_us FROM waiting_popup ORDER BY occurrence_us, rowid")
             ).map { row in
                 WaitingPopup(
                     source: row["source"], entryID: row["entry_id"],
@@ -24,16 +25,18 @@ extension StateStore {
 
     static func insert(_ popups: [WaitingPopup], in database: Database) throws {
         for popup in popups {
-            try database.execute(
+            try database.cachedStatement(
                 sql: """
                     INSERT OR IGNORE INTO waiting_popup (occurrence_id, source, entry_id, occurrence_us)
                     VALUES (?, ?, ?, ?)
-                    """,
-                arguments: [popup.occurrenceID, popup.source, popup.entryID, popup.occurrence.microseconds])
+                    """
+            ).execute(arguments: [popup.occurrenceID, popup.source, popup.entryID, popup.occurrence.microseconds])
         }
     }
 
     static func removeWaiting(_ occurrenceID: String, in database: Database) throws {
-        try database.execute(sql: "DELETE FROM waiting_popup WHERE occurrence_id = ?", arguments: [occurrenceID])
+        try database.cachedStatement(sql: "DELETE FROM waiting_popup WHERE occurrence_id = ?").execute(arguments: [
+            occurrenceID
+        ])
     }
 }
