@@ -17,9 +17,26 @@ extension DaemonDriver {
         let now = core.instant(for: now)
         let onTime = if case .timerWoke(clockChanged: false) = event { true } else { false }
         if !onTime { recordDeliveries() }
-        carryOut(core.handle(event, at: now), at: now, leavingAnswers: onTime)
+        carryOut(decide(event, at: now), at: now, leavingAnswers: onTime)
+        finishEvent(at: now)
+    }
+
+    /// Ends an event: arms the timer for the core's next wake-up, and writes the deliveries
+    /// it showed (`recordDeliveriesInBackground(at:)`), which a kill -9 would otherwise show
+    /// again.
+    func finishEvent(at now: Instant) {
         armTimer()
         recordDeliveriesInBackground(at: now)
+    }
+
+    /// Hands `event` to the core at `now`: the one place the driver asks it to decide.
+    ///
+    /// - Returns: The effects it decided on, to carry out.
+    func decide(_ event: DaemonEvent, at now: Instant) -> [DaemonEffect] {
+        decisions?.deciding(event, at: now, core: core)
+        let effects = core.handle(event, at: now)
+        decisions?.decided(effects)
+        return effects
     }
 
     /// Carries out the core's effects in order. How a popup's showing went goes back to the
@@ -50,8 +67,7 @@ extension DaemonDriver {
                     // Later, from the loop: an event of its own.
                     let now = core.instant(for: clock())
                     answered(dues, results, at: now)
-                    armTimer()
-                    recordDeliveriesInBackground(at: now)
+                    finishEvent(at: now)
                 }
             }
             if leavingAnswers { answeredHere = false } else { notifier.awaitAnswers() }
@@ -71,7 +87,7 @@ extension DaemonDriver {
                     item.entry.map { deliver($0, of: item.popup.source, occurrence: item.popup.occurrence, at: now) }
                     ?? .passedOver
                 if result == .shown { shown.append(item.popup.occurrenceID) }
-                shown += carryOut(core.handle(.waitingShown(item, result), at: now), at: now)
+                shown += carryOut(decide(.waitingShown(item, result), at: now), at: now)
             case .dropWaiting(let popup, let reason):
                 dropWaiting(popup, because: reason)
             case .recordMissed(let source, let entryID, let occurrence):
@@ -124,7 +140,7 @@ extension DaemonDriver {
                     try show(entry, of: DeliveredOccurrence.testSource, occurrence: now, at: now)
                 }
                 if case .success(let id) = result { shown.append(id) }
-                shown += carryOut(core.handle(.testShown(token: token, result), at: now), at: now)
+                shown += carryOut(decide(.testShown(token: token, result), at: now), at: now)
             }
         }
         showTogether(leavingAnswers: leavingAnswers)
@@ -136,7 +152,7 @@ extension DaemonDriver {
     /// - Returns: The occurrence ids of the popups shown then.
     private func carryOut(_ effect: HandlingEffect, at now: Instant) -> [String] {
         guard let result = popups.carryOut(effect) else { return [] }
-        return carryOut(core.handle(.handling(result), at: now), at: now)
+        return carryOut(decide(.handling(result), at: now), at: now)
     }
 
     /// Hands the core how the popups of `dues` went, in turn, and carries out what it decides.
@@ -150,7 +166,7 @@ extension DaemonDriver {
                 shown.append(
                     LedgerRecord.occurrenceID(source: due.location, entryID: due.entry.id, occurrence: due.occurrence))
             }
-            shown += carryOut(core.handle(.shown(due, result), at: now), at: now)
+            shown += carryOut(decide(.shown(due, result), at: now), at: now)
         }
         return shown
     }

@@ -14,7 +14,7 @@ extension DaemonDriver {
     /// session start when its feed arrives: iNotify checks after downloading, too.
     func sessionEvent(_ name: String, countsAsRun: Bool, at now: Instant) {
         sourceEvent(.session(name, countsAsRun: countsAsRun), sources: Array(sources.indices), at: now)
-        armTimer()
+        finishEvent(at: now)
     }
 
     /// An event posted with `notify-sched event NAME`: every iSmartNews source runs a cycle of
@@ -23,7 +23,7 @@ extension DaemonDriver {
     /// - Returns: What it showed, in words, for the caller to print.
     func postEvent(_ name: String, at now: Instant) -> String {
         let (chosen, shownNow) = sourceEvent(.posted(name), sources: Array(sources.indices), at: now)
-        armTimer()
+        finishEvent(at: now)
         let shown = chosen.filter(Set(shownNow).contains).count
         let later = chosen.count - shown
         let result = "\(name): \(shown) shown" + (later > 0 ? ", \(later) to follow" : "")
@@ -45,7 +45,7 @@ extension DaemonDriver {
             schemes.formUnion(SourceEventPlan.schemesAskedAbout(in: schedule))
         }
         let urlHandlers = notifier.urlHandlers(among: schemes)
-        let effects = core.handle(.sourceEvent(event, sources: contexts, urlHandlers: urlHandlers), at: now)
+        let effects = decide(.sourceEvent(event, sources: contexts, urlHandlers: urlHandlers), at: now)
         let chosen = effects.flatMap { effect -> [String] in
             guard case .storeChoice(_, let plan) = effect else { return [] }
             return plan.popups.map(\.popup.occurrenceID)
@@ -71,7 +71,7 @@ extension DaemonDriver {
             log.error("\(location): \(error)")
             return []
         }
-        return carryOut(core.handle(.popupsChosen(plan.popups), at: now), at: now)
+        return carryOut(decide(.popupsChosen(plan.popups), at: now), at: now)
     }
 
     /// Source `index` as a source event finds it; nil, logged, when the state database cannot say.

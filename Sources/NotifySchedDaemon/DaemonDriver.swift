@@ -37,6 +37,8 @@ public final class DaemonDriver {
     let store: StateStore
     let loader: PortalFeedLoader
     let stopLoop: () -> Void
+    /// Sees each decision (`DaemonPorts.decisions`).
+    let decisions: (any DecisionObserver)?
     /// The link that names the system's zone (`DaemonPorts.localtimePath`).
     let localtimePath: String
     /// The user's language, for the feeds' translations.
@@ -118,6 +120,7 @@ public final class DaemonDriver {
         store = ports.store
         loader = ports.loader
         stopLoop = ports.stopLoop
+        decisions = ports.decisions
         do {
             checkResults = try LoopMailbox()
             preparedListingOrders = try LoopMailbox()

@@ -83,11 +83,13 @@ public struct DaemonPorts {
     public var stopLoop: () -> Void
     /// The link that names the system's zone, read when `TZ` is unset.
     public var localtimePath: String
+    /// Sees each decision as it is made, to record or check it: nil in the daemon.
+    public var decisions: (any DecisionObserver)?
 
     public init(
         desktop: any DesktopPort, timer: any WakeUpTimer, files: any FileWatching, store: StateStore,
         loader: PortalFeedLoader, clock: @escaping @Sendable () -> Instant, localtimePath: String = "/etc/localtime",
-        stopLoop: @escaping () -> Void
+        stopLoop: @escaping () -> Void, decisions: (any DecisionObserver)? = nil
     ) {
         self.desktop = desktop
         self.timer = timer
@@ -97,5 +99,15 @@ public struct DaemonPorts {
         self.clock = clock
         self.stopLoop = stopLoop
         self.localtimePath = localtimePath
+        self.decisions = decisions
     }
+}
+
+/// Sees each decision of the core as the driver asks for it: the event and its instant with the
+/// core as it stands, then the effects it returned. One decision ends before the next begins.
+public protocol DecisionObserver: AnyObject {
+    /// The driver hands `event` to `core` at `instant`.
+    func deciding(_ event: DaemonEvent, at instant: Instant, core: borrowing DaemonCore)
+    /// The core decided `effects` about the event it was handed last.
+    func decided(_ effects: [DaemonEffect])
 }

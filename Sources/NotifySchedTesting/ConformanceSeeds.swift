@@ -1,7 +1,7 @@
 import Foundation
+import Synchronization
 
-/// The seeds a batch of a conformance suite checks: its own, or alone the one that
-/// `NOTIFY_SCHED_CONFORMANCE_SEED` names, to replay a failing scenario with all it did.
+/// What the conformance suites share of their scenarios' seeds.
 public enum ConformanceSeeds {
     /// The zones scenarios are drawn from: DST in both hemispheres, a 30-minute DST (Lord
     /// Howe), negative DST (Dublin), 45-minute offsets and none at all.
@@ -9,24 +9,54 @@ public enum ConformanceSeeds {
         "UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Australia/Lord_Howe", "Europe/Dublin",
         "Asia/Kolkata", "America/Sao_Paulo", "Asia/Kathmandu", "Pacific/Chatham",
     ]
+}
 
-    /// How many batches a suite runs: `NOTIFY_SCHED_CONFORMANCE_BATCHES`, else `count`.
-    public static func batches(default count: Int) -> Int {
-        ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_BATCHES"].flatMap { Int($0) } ?? count
+/// A conformance suite's seeded scenarios, in batches its test runs side by side, and the totals
+/// of what they checked, printed once the last batch is done. A batch checks its own seeds, or
+/// alone the one `NOTIFY_SCHED_CONFORMANCE_SEED` names, to replay a failing scenario with all
+/// it did.
+public final class ConformanceBatches<Totals: Sendable>: Sendable {
+    /// How many batches run: `NOTIFY_SCHED_CONFORMANCE_BATCHES`, else the default.
+    public let count: Int
+    /// How many scenarios a batch checks.
+    public let size: Int
+    /// The first scenario's seed; the others follow.
+    private let base: UInt64
+    private let summed: Mutex<(scenarios: Int, totals: Totals)>
+
+    /// - Parameters:
+    ///   - count: How many batches run, unless `NOTIFY_SCHED_CONFORMANCE_BATCHES` says.
+    ///   - size: How many scenarios a batch checks.
+    ///   - base: The first scenario's seed.
+    ///   - totals: The totals before any scenario.
+    public init(default count: Int, of size: Int, from base: UInt64, totals: Totals) {
+        self.count =
+            ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_BATCHES"].flatMap { Int($0) } ?? count
+        self.size = size
+        self.base = base
+        summed = Mutex((0, totals))
     }
 
     /// Calls `check` with each seed of `batch` (not verbose), or, when a seed is to be replayed,
-    /// with that seed in batch 0 alone (verbose).
-    ///
-    /// - Returns: Whether a seed was replayed: the batch's totals then mean nothing.
-    public static func check(
-        batch: Int, of size: Int, from base: UInt64, _ check: (_ seed: UInt64, _ verbose: Bool) throws -> Void
-    ) rethrows -> Bool {
+    /// with that seed in batch 0 alone (verbose); once every batch's scenarios added to the
+    /// totals (`add(_:)`), prints `summary` of them.
+    public func run(
+        _ batch: Int, _ check: (_ seed: UInt64, _ verbose: Bool) throws -> Void, summary: (Totals) -> String
+    ) rethrows {
         if let replay = ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_SEED"] {
             if batch == 0, let seed = UInt64(replay) { try check(seed, true) }
-            return true
+            return
         }
         for index in 0..<size { try check(base + UInt64(batch * size + index), false) }
-        return false
+        let (scenarios, totals) = summed.withLock { $0 }
+        if scenarios == count * size { print(summary(totals)) }
+    }
+
+    /// Adds what one scenario checked to the totals.
+    public func add(_ scenario: (inout Totals) -> Void) {
+        summed.withLock {
+            $0.scenarios += 1
+            scenario(&$0.totals)
+        }
     }
 }

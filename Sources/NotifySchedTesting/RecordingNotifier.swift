@@ -59,6 +59,11 @@ open class RecordingNotifier: Notifier {
     /// The popups waiting for an answer, oldest first.
     public var waitingKeys: [PopupKey] { responders.map(\.key) }
 
+    /// Forgets the popup `key`, replaced on screen by another: nobody hears its buttons.
+    public func forgetResponder(of key: PopupKey) {
+        responders.removeAll { $0.key == key }
+    }
+
     /// Forgets the popups waiting for an answer, as the server does with the answers to a
     /// process that is gone: they stay on screen, and nobody hears their buttons.
     public func forgetResponders() {

@@ -102,13 +102,13 @@ import Testing
         }
         #expect(daemon.shown.map(\.popup.summary).sorted() == ["Update", "Welcome back"])
         daemon.advance(by: .hours(1))
-        daemon.driver.resumed()
+        daemon.resume()
         #expect(daemon.shown.count == 3)
         #expect(daemon.shown.last?.popup.summary == "Welcome back")
         let update = try #require(daemon.shown.first { $0.popup.summary == "Update" })
         daemon.answer(update.popup.key, .closed(.dismissed))
         daemon.advance(by: .hours(1))
-        daemon.driver.resumed()
+        daemon.resume()
         #expect(daemon.shown.dropFirst(3).map(\.popup.summary).sorted() == ["Update", "Welcome back"])
         #expect(daemon.log.contains("notify-sched: resumed from suspend; planning again"))
     }

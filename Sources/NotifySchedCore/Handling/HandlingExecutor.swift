@@ -110,6 +110,13 @@ public final class HandlingExecutor {
             }
             if replaced == nil { try notifier.show(request.layout, replacing: popupID, onResponse: request.onResponse) }
         } catch {
+            // The earlier popup is gone for the core: the notifier lets go of it too (under its
+            // key, or this one's once the replacement began), or a server that comes back would
+            // show it again with nobody to hear it.
+            if let earlier {
+                _ = notifier.close(.scheduled(earlier.id))
+                _ = notifier.close(.scheduled(occurrence.id))
+            }
             throw cannotShow(occurrence, error)
         }
         note(.popupShown(occurrence, replacing: nil))

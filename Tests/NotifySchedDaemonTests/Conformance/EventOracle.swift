@@ -9,6 +9,11 @@ import NotifySchedCore
 ///
 /// Patterns are read from `EventScenario.patterns`, a table written out by hand.
 struct EventOracle {
+    /// What the user does with a popup or a prompt: a button (by its action key), or a close.
+    enum Answer: String {
+        case open, ok, remind, ignore, cancel, close
+    }
+
     /// A popup an event must choose: its message (iNotify key, iSmartNews title, entry id) and
     /// its occurrence.
     struct Choice: Equatable, CustomStringConvertible {
@@ -187,7 +192,7 @@ struct EventOracle {
 
     /// What the user answered to a popup of `name` (§1.7, §2.4; Ignore stops an event-driven
     /// entry as it stops a portal entry).
-    mutating func answered(_ answer: SimulatedEventDaemon.Answer, name: String, source: Int, now: Instant) {
+    mutating func answered(_ answer: Answer, name: String, source: Int, now: Instant) {
         switch (source, answer) {
         case (0, .open), (0, .ok):
             viewed.insert(name)

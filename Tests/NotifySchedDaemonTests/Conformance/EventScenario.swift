@@ -1,11 +1,12 @@
 import NotifySchedCore
+import NotifySchedPlatform
 import NotifySchedTesting
 
 /// One generated month of a desktop session's events, for the sources they drive: an iNotify
 /// feed, an iSmartNews feed and a portal feed of event-driven entries, each with settings drawn
 /// at random, and the session's life (restarts with downtimes, resumes, unlocks, posted events,
 /// `sync`'s manual checks, a notification server that goes away, quiet hours), all from one seed,
-/// as are the user's answers to the popups (`SimulatedEventDaemon`).
+/// as are the user's answers to the popups (`EmbeddedEventRun`).
 struct EventScenario {
     /// Something that happens, at an instant since `start`.
     enum Happening: Equatable {
@@ -92,7 +93,7 @@ struct EventScenario {
             + Int64.random(in: 0..<(28 * 86_400), using: &random)
         start = Instant(microseconds: startSeconds * 1_000_000 + Int64.random(in: 0..<1_000_000, using: &random))
         length = .days(30)
-        zone = NotifySchedCoreTests.zone(ConformanceSeeds.zoneNames.randomElement(using: &random)!)
+        zone = systemZones.zone(named: ConformanceSeeds.zoneNames.randomElement(using: &random)!)!
         quietHours =
             Bool.random(using: &random)
             ? nil

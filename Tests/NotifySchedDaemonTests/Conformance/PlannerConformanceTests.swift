@@ -1,6 +1,5 @@
 import NotifySchedCore
 import NotifySchedTesting
-import Synchronization
 import Testing
 
 /// The daemon's decisions about timed entries, made by the real driver (`EmbeddedConformanceRun`)
@@ -15,13 +14,10 @@ import Testing
 /// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter PlannerConformanceTests` replays it
 /// alone, with what was shown and what was expected.
 @Suite(.computeThreads) struct PlannerConformanceTests {
-    static let batches = ConformanceSeeds.batches(default: 10)
-    static let scenariosPerBatch = 100
-    /// What every batch checked, for the closing line.
-    static let totals = Mutex(Totals())
+    /// Its scenarios, and what they checked.
+    static let batches = ConformanceBatches(default: 10, of: 100, from: 0xC0DE_0000, totals: Totals())
 
     struct Totals {
-        var scenarios = 0
         var simulatedDays = 0
         var showsChecked = 0
         var coreEvents = 0
@@ -31,21 +27,14 @@ import Testing
         var feedChanges = 0
     }
 
-    @Test(arguments: 0..<batches)
+    @Test(arguments: 0..<batches.count)
     func generatedMonthsShowExactlyWhatTheScheduleSays(batch: Int) throws {
-        let replayed = try ConformanceSeeds.check(batch: batch, of: Self.scenariosPerBatch, from: 0xC0DE_0000) {
-            try check(seed: $0, verbose: $1)
-        }
-        guard !replayed else { return }
-        // The last batch to finish prints what all of them checked.
-        let totals = Self.totals.withLock { $0 }
-        if totals.scenarios == Self.batches * Self.scenariosPerBatch {
-            print(
-                "planner conformance: \(totals.scenarios) scenarios, \(totals.simulatedDays) simulated days, "
-                    + "\(totals.showsChecked) popups checked, \(totals.answers) answers, \(totals.feedChanges) feed changes, "
-                    + "\(totals.coreEvents) events handed to the core, "
-                    + "\(totals.timerEventsBeforeAnswers) of the timer's before the server's answers to earlier popups, "
-                    + "\(totals.divergences) divergences")
+        try Self.batches.run(batch, { try check(seed: $0, verbose: $1) }) { totals in
+            "planner conformance: \(Self.batches.count * Self.batches.size) scenarios, \(totals.simulatedDays) simulated days, "
+                + "\(totals.showsChecked) popups checked, \(totals.answers) answers, \(totals.feedChanges) feed changes, "
+                + "\(totals.coreEvents) events handed to the core, "
+                + "\(totals.timerEventsBeforeAnswers) of the timer's before the server's answers to earlier popups, "
+                + "\(totals.divergences) divergences"
         }
     }
 
@@ -122,8 +111,7 @@ import Testing
                     "seed \(seed): \(id) shown after it was ignored at \(ignored.at.rfc3339)")
             }
         }
-        Self.totals.withLock {
-            $0.scenarios += 1
+        Self.batches.add {
             $0.simulatedDays += Int(scenario.length.seconds / 86_400)
             $0.showsChecked += checked
             $0.coreEvents += daemon.steps

@@ -24,6 +24,8 @@ final class EmbeddedDaemon {
     let folder: String
     let configuration: Configuration
     private let environment: [String: String]
+    /// Sees each decision of every driver started (`DaemonPorts.decisions`).
+    private let decisions: (any DecisionObserver)?
     private let logged = LoggedLines()
     /// The driver running now; a new one after each restart.
     private(set) var driver: DaemonDriver!
@@ -37,10 +39,11 @@ final class EmbeddedDaemon {
     ///
     /// - Parameters:
     ///   - serverRunning: Whether a notification server runs at the start.
+    ///   - decisions: Sees each decision of every driver started.
     ///   - configure: Changes the configuration the feeds make before the start.
     init(
         feeds: [(name: String, text: String)], at start: Instant, zone: String = "UTC", serverRunning: Bool = true,
-        configure: (inout Configuration) -> Void = { _ in }
+        decisions: (any DecisionObserver)? = nil, configure: (inout Configuration) -> Void = { _ in }
     ) throws {
         // tmpfs where there is one: the state database syncs every commit.
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
@@ -54,6 +57,7 @@ final class EmbeddedDaemon {
         for feed in feeds { try feed.text.write(toFile: folder + "/" + feed.name, atomically: true, encoding: .utf8) }
         try Self.link(folder + "/localtime", toZone: zone)
         environment = ["LANG": "C.UTF-8"]
+        self.decisions = decisions
         clock = ManualClock(start)
         desktop = RecordingDesktop(clock: clock)
         if !serverRunning { desktop.server = nil }
@@ -148,6 +152,18 @@ final class EmbeddedDaemon {
         awaitChecks()
     }
 
+    /// The session resumes from suspend, as logind reports it.
+    func resume() {
+        driver.resumed()
+        awaitChecks()
+    }
+
+    /// The screen is unlocked, as the session reports it.
+    func unlock() {
+        driver.unlocked()
+        awaitChecks()
+    }
+
     /// Kills the driver as `kill -9` does (what it wrote stays written; the deliveries it had
     /// not written yet are lost; its popups stay on screen, unheard) and starts a new one on
     /// the same state and desktop, at the clock's instant.
@@ -227,7 +243,7 @@ final class EmbeddedDaemon {
                 desktop: desktop, timer: timer, files: watches, store: store,
                 loader: PortalFeedLoader(fetcher: nil, directories: paths), clock: clock.read,
                 // The test is the loop: there is none to end.
-                localtimePath: folder + "/localtime", stopLoop: {}))
+                localtimePath: folder + "/localtime", stopLoop: {}, decisions: decisions))
         driver.start()
         running = true
         awaitChecks()

@@ -30,7 +30,8 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
     /// Schemes the desktop has no handler for.
     var unhandledSchemes: Set<String> = []
     /// Whether the daemon dies in the middle of its next new popup: the server takes it, and
-    /// the daemon hears that it failed and shows nothing more until it is killed (`crashed`).
+    /// the daemon hears that it failed and shows or closes nothing more until it is killed
+    /// (`crashed`).
     var crashesOnNextPopup = false
     /// Whether the daemon died in the middle of a popup and waits to be killed.
     private(set) var crashed = false
@@ -74,7 +75,10 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
         guard let popup = shownPopups.last else { return }
         // In place of a popup of this server still on screen, under its id; else a new one.
         let onScreen = popupID.flatMap { id in ids.first { $0.value == id }?.key }
-        if let onScreen { ids[onScreen] = nil }
+        if let onScreen, onScreen != popup.key {
+            ids[onScreen] = nil
+            forgetResponder(of: onScreen)
+        }
         ids[popup.key] = onScreen == nil ? newID() : popupID
         let isDelivery = onScreen == nil
         shown.append(Shown(popup: popup, at: max(clock.now, callsNotBefore ?? clock.now), isDelivery: isDelivery))
@@ -109,6 +113,8 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
     }
 
     override func close(_ key: PopupKey) -> Bool {
+        // A daemon that is dying closes nothing more.
+        guard !crashed else { return false }
         ids[key] = nil
         return super.close(key)
     }
