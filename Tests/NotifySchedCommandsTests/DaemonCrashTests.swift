@@ -4,7 +4,7 @@ import NotifySchedCore
 import NotifySchedTesting
 import Testing
 
-/// The daemon process killed with SIGKILL at random instants of a run of scheduled popups, and
+/// The daemon process killed with SIGKILL at random points of a run of scheduled popups, and
 /// stopped with SIGTERM while it delivers hundreds at once; each time restarted on the same
 /// state: nothing is lost, duplicates stay within the bound and the state database stays intact.
 @Suite(
@@ -13,7 +13,7 @@ import Testing
 struct DaemonCrashTests {
     typealias CLI = CommandLineHarness
 
-    /// The seed of the kill instants; set `NOTIFY_SCHED_CRASH_SEED` to replay a failure.
+    /// The seed of the kill points; set `NOTIFY_SCHED_CRASH_SEED` to replay a failure.
     static let seed =
         ProcessInfo.processInfo.environment["NOTIFY_SCHED_CRASH_SEED"].flatMap { UInt64($0) }
         ?? 0x6E6F_7469_6679
@@ -37,32 +37,31 @@ struct DaemonCrashTests {
         return try CLI.start(["daemon", "--feed", feed], environment: bus.environment)
     }
 
-    /// `count` instants in `0...span`, at least `gap` apart, drawn uniformly among such sets.
-    static func killInstants(_ count: Int, within span: Double, gap: Double, seed: UInt64) -> [Double] {
+    /// `count` distinct numbers of popups in `0..<entries`, ascending, drawn uniformly.
+    static func killPoints(_ count: Int, among entries: Int, seed: UInt64) -> [Int] {
         var generator = SplitMix64(seed: seed)
-        let slack = span - Double(count - 1) * gap
-        let points = (0..<count).map { _ in Double.random(in: 0...slack, using: &generator) }.sorted()
-        return points.enumerated().map { index, point in point + Double(index) * gap }
+        return Array(Array(0..<entries).shuffled(using: &generator).prefix(count)).sorted()
     }
 
-    @Test func killMinus9AtRandomInstantsLosesNothingAndDuplicatesAtMostOncePerCrash() throws {
+    @Test func killMinus9AtRandomPointsLosesNothingAndDuplicatesAtMostOncePerCrash() throws {
         let bus = try PrivateSessionBus()
         try bus.startServer(capabilities: ["actions", "body"])
         let count = 16
         let spacing = 0.4
         let start = Date(timeIntervalSinceNow: 2.5)
         let path = try feed(due: (0..<count).map { start + Double($0) * spacing })
-        // From half a second before the first entry is due to half a second after the last.
-        let offsets = Self.killInstants(4, within: Double(count - 1) * spacing + 1, gap: 0.8, seed: Self.seed)
-            .map { $0 - 0.5 }
+        // Each kill comes as soon as the server took that many of the entries' popups: at the
+        // start (none yet), or between a popup and its ledger record, or just after it.
+        let points = Self.killPoints(4, among: count, seed: Self.seed)
         let replay =
-            "seed \(Self.seed) (NOTIFY_SCHED_CRASH_SEED), kills at "
-            + offsets.map { String(format: "%+.2f s", $0) }.joined(separator: ", ")
-            + " from the first due time, entries every \(spacing) s"
+            "seed \(Self.seed) (NOTIFY_SCHED_CRASH_SEED), kills once \(points.map(String.init).joined(separator: ", ")) "
+            + "entries reached the server, entries every \(spacing) s"
 
         var daemon = try CLI.start(["daemon", "--feed", path], environment: bus.environment)
-        for offset in offsets {
-            Thread.sleep(until: start + offset)
+        for point in points {
+            try bus.waitUntil("\(point) entries reached the server; \(replay)") {
+                Set(try bus.notifyCalls().map(\.summary)).count >= point
+            }
             kill(daemon.process.processIdentifier, SIGKILL)
             let killed = daemon.finish()
             #expect(
@@ -83,8 +82,8 @@ struct DaemonCrashTests {
             #expect(titles.contains("Entry \(index)"), "Entry \(index) was lost; \(replay)")
         }
         #expect(
-            titles.count <= count + offsets.count,
-            "at most one duplicate per crash, \(titles.count - count) after \(offsets.count): \(titles); \(replay)")
+            titles.count <= count + points.count,
+            "at most one duplicate per crash, \(titles.count - count) after \(points.count): \(titles); \(replay)")
         #expect(try bus.queryState("PRAGMA integrity_check") == ["ok"], "\(replay)")
         #expect(
             try bus.queryState("SELECT outcome, count(DISTINCT entry_id), count(*) FROM ledger GROUP BY outcome")

@@ -106,7 +106,11 @@ final class EmbeddedEventRun: DecisionObserver {
                 serverBack = nil
                 daemon.desktop.serverComes()
                 // The popups show there again, and the user may answer them.
-                for key in daemon.desktop.waitingKeys where key.role == .scheduled { drawAnswer(to: key, at: now) }
+                for key in daemon.desktop.waitingKeys where key.role == .scheduled {
+                    if let shown = daemon.desktop.shown.last(where: { $0.popup.key == key }) {
+                        drawAnswer(to: shown.popup, at: now)
+                    }
+                }
             } else if let at = restartAt, at <= now {
                 restartAt = nil
                 try daemon.start()
@@ -271,16 +275,15 @@ final class EmbeddedEventRun: DecisionObserver {
                 if popup.urgency != .critical, isQuiet(record.at) { failures.append("\(record) in quiet hours") }
                 shown.append(record)
             }
-            drawAnswer(to: popup.key, at: shownPopup.at)
+            drawAnswer(to: popup, at: shownPopup.at)
         }
     }
 
-    /// Draws what the user will do with the popup `key`, if anything: a button of its, a close,
-    /// or (for a scheduled popup) `handle` and an answer to its prompt.
-    private func drawAnswer(to key: PopupKey, at now: Instant) {
-        guard let daemon, let popup = daemon.desktop.shownPopups.last(where: { $0.key == key }),
-            let source = occurrence(of: key).flatMap({ source(of: $0.source) })
-        else { return }
+    /// Draws what the user will do with `popup`, if anything: a button of its, a close, or (for
+    /// a scheduled popup) `handle` and an answer to its prompt.
+    private func drawAnswer(to popup: Popup, at now: Instant) {
+        let key = popup.key
+        guard let source = occurrence(of: key).flatMap({ source(of: $0.source) }) else { return }
         let buttons = Set(popup.buttons.map(\.key))
         let kinds: [Answer] =
             switch source {

@@ -72,7 +72,7 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
     ) throws {
         try refuseWhileCrashed()
         try super.show(layout, replacing: popupID, onResponse: onResponse)
-        guard let popup = shownPopups.last else { return }
+        guard case .show(let popup) = calls.last else { return }
         // In place of a popup of this server still on screen, under its id; else a new one.
         let onScreen = popupID.flatMap { id in ids.first { $0.value == id }?.key }
         if let onScreen, onScreen != popup.key {
@@ -90,7 +90,7 @@ final class RecordingDesktop: RecordingNotifier, DesktopPort {
         onResponse: @escaping (PopupResponse) -> Void
     ) throws -> Bool {
         try refuseWhileCrashed()
-        guard try super.replace(key, with: layout, onResponse: onResponse), let popup = replacedPopups.last else {
+        guard try super.replace(key, with: layout, onResponse: onResponse), case .replace(let popup) = calls.last else {
             return false
         }
         // Under the id of the popup it replaces.
