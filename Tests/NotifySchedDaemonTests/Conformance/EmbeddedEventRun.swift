@@ -18,7 +18,6 @@ final class EmbeddedEventRun: DecisionObserver {
     /// A popup of an occurrence the server took.
     struct Shown: CustomStringConvertible {
         var id: String
-        var source: Int
         var name: String
         var occurrence: Instant
         var at: Instant
@@ -269,7 +268,7 @@ final class EmbeddedEventRun: DecisionObserver {
                     return
                 }
                 let record = Shown(
-                    id: id, source: choice.source, name: choice.name, occurrence: choice.occurrence, at: shownPopup.at)
+                    id: id, name: choice.name, occurrence: choice.occurrence, at: shownPopup.at)
                 if shown.contains(where: { $0.id == id }) { failures.append("\(record) shown twice") }
                 if record.at < record.occurrence { failures.append("\(record) came early") }
                 if popup.urgency != .critical, isQuiet(record.at) { failures.append("\(record) in quiet hours") }
