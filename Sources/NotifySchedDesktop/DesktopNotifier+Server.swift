@@ -62,8 +62,8 @@ extension DesktopNotifier {
         let closes = heldCloses
         heldCloses = []
         for notification in closes { closeOnServer(notification) }
-        guard serverOwner != nil, let server = try? readServer() else { return }
-        self.server = server
+        guard case .owned(let owner, _) = serverState, let server = try? readServer() else { return }
+        serverState = .owned(by: owner, server)
         onServerChange(server)
     }
 
@@ -71,17 +71,19 @@ extension DesktopNotifier {
 
     /// Watches the server's bus name from the first use on.
     func connect() throws {
-        guard !watchesServer else { return }
+        guard serverState == .unwatched else { return }
         try bus.watch(
             Self.serverBusName, appeared: { [weak self] in self?.serverAppeared(owner: $0) },
             vanished: { [weak self] in self?.serverVanished() })
-        watchesServer = true
+        if serverState == .unwatched { serverState = .absent }
     }
 
     func readServer() throws -> NotificationServer {
         try checkAnswering()
         let read = try callServer(Self.askServer) { [weak self] server in
-            if let server { self?.server = server }
+            // An answer after the limit, from the owner the notifier knows still.
+            guard let self, let server, case .owned(let owner, _) = serverState else { return }
+            serverState = .owned(by: owner, server)
         }
         guard let read else {
             throw DesktopError(
@@ -107,16 +109,16 @@ extension DesktopNotifier {
     }
 
     func serverAppeared(owner: String) {
-        guard owner != serverOwner else { return }
-        serverOwner = owner
+        if case .owned(owner, _) = serverState { return }
+        serverState = .owned(by: owner, nil)
         // Let every other watcher of the name (libnotify's proxy among them) see the new owner
         // before popups are sent to it.
         MainLoop.whenIdle { [weak self] in self?.serverReplaced() }
     }
 
     func serverReplaced() {
-        guard let server = try? readServer() else { return }
-        self.server = server
+        guard case .owned(let owner, _) = serverState, let server = try? readServer() else { return }
+        serverState = .owned(by: owner, server)
         // Popups already waiting go to the new server first: what the change handler shows
         // next is new, and must not be shown twice.
         for shown in popups.values where !shown.isAnswered {
@@ -131,11 +133,20 @@ extension DesktopNotifier {
     }
 
     func serverVanished() {
-        guard serverOwner != nil else { return }
-        serverOwner = nil
-        server = nil
+        guard case .owned = serverState else { return }
+        serverState = .absent
         onServerChange(nil)
     }
+}
+
+/// What a `DesktopNotifier` knows of the notification server.
+enum ServerState: Equatable {
+    /// Its bus name is not watched yet: nothing asked for a server (`connect()`).
+    case unwatched
+    /// Watched, and no process owns the name as far as the notifier knows.
+    case absent
+    /// The process of this unique bus name owns it; its information once read.
+    case owned(by: String, NotificationServer?)
 }
 
 /// Whether the notification server answers the notifier's calls.

@@ -35,10 +35,8 @@ public final class DesktopNotifier: Notifier {
     public var answerLimit = TimeSpan.seconds(3)
 
     let bus: SessionBus
-    /// Whether the server's bus name is watched yet (`connect()`).
-    var watchesServer = false
-    var server: NotificationServer?
-    var serverOwner: String?
+    /// What the notifier knows of the notification server (`DesktopNotifier+Server.swift`).
+    var serverState = ServerState.unwatched
     /// The popups on the server waiting for an answer, by key: each holds its libnotify object,
     /// whose id is the popup's on the server (`popupID(of:)`).
     var popups: [PopupKey: ShownPopup] = [:]
@@ -70,8 +68,8 @@ public final class DesktopNotifier: Notifier {
     /// and the server's unique name on it, which no other server and no later session shares.
     /// Nil when no server was seen yet or none runs.
     public var serverInstance: String? {
-        guard let serverOwner, let guid = bus.guid else { return nil }
-        return guid + " " + serverOwner
+        guard case .owned(let owner, _) = serverState, let guid = bus.guid else { return nil }
+        return guid + " " + owner
     }
 
     /// Sets libnotify up under `applicationName` (the app name servers show), on `bus`; popups
@@ -104,11 +102,11 @@ public final class DesktopNotifier: Notifier {
     // MARK: Notifier
 
     public func currentServer() throws -> NotificationServer {
-        if let server { return server }
+        if case .owned(_, let server?) = serverState { return server }
         try connect()
         let server = try readServer()
-        self.server = server
-        serverOwner = bus.owner(of: Self.serverBusName)
+        // A server whose owner the bus does not name yet is read again next time.
+        serverState = bus.owner(of: Self.serverBusName).map { .owned(by: $0, server) } ?? .absent
         return server
     }
 
