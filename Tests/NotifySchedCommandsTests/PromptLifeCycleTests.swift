@@ -2,9 +2,10 @@ import Foundation
 import NotifySchedTesting
 import Testing
 
-/// The prompt `notify-sched handle ID` asks with, through a running daemon, from its showing to
-/// its closing: only an answer on it (or its dismissal) ends `handle`, it is closed once
-/// answered with the occurrence's popup, and it outlives a daemon restart.
+/// The prompt `notify-sched handle ID` asks with, through a running daemon on a private bus: only
+/// an answer on it (or its dismissal) ends `handle`, it is closed once answered with the
+/// occurrence's popup, it outlives a kill -9, and a new server shows nothing answered again.
+/// The live twins of `EmbeddedPromptTests`, which pin the same decisions in virtual time.
 @Suite(
     .serialized, .ownThread,
     .enabled(if: PrivateSessionBus.isAvailable, Comment(rawValue: PrivateSessionBus.unavailableReason)))
@@ -76,55 +77,6 @@ struct PromptLifeCycleTests {
         #expect(try bus.waitForCloseCalls(1) == [2], "the answered prompt is closed")
         #expect(try ledgerOutcome(of: id, on: bus) == "acted")
         _ = stop(daemon)
-    }
-
-    @Test func anAnswerOnThePromptClosesThePopupItAsksAbout() throws {
-        let bus = try PrivateSessionBus()
-        let (daemon, id, _) = try daemonWithPopup(on: bus)
-        let handle = try prompt(about: id, on: bus)
-        try bus.invokeAction("ignore", onPopup: 2)
-        #expect(handle.finish().standardOutput.contains("marked: ignored"))
-        #expect(Set(try bus.waitForCloseCalls(2)) == [1, 2], "neither the popup nor the prompt acts twice")
-        _ = stop(daemon)
-    }
-
-    @Test func anAnswerOnThePopupClosesItsPromptWhichNoDaemonTakesOverAgain() throws {
-        let bus = try PrivateSessionBus()
-        let (daemon, id, config) = try daemonWithPopup(on: bus)
-        let handle = try storedPrompt(about: id, on: bus)
-        try bus.invokeAction("open", onPopup: 1)
-        let outcome = handle.finish()
-        #expect(outcome.status == 0, "\(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("opened: https://example.org/now"), "handle ends with that answer")
-        #expect(try bus.waitForCloseCalls(2).contains(2), "the prompt would act a second time")
-        #expect(try bus.queryState("SELECT count(*) FROM prompt") == ["0"])
-        _ = stop(daemon)
-        let next = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        try next.waitForStandardError(containing: "notify-sched: ready")
-        #expect(try bus.notifyCalls().count == 2, "nothing is shown again")
-        _ = stop(next)
-    }
-
-    @Test func aPromptOutlivesADaemonRestartAndItsHandleIsToldSo() throws {
-        let bus = try PrivateSessionBus()
-        let (daemon, id, config) = try daemonWithPopup(on: bus)
-        let handle = try storedPrompt(about: id, on: bus)
-
-        _ = stop(daemon)
-        let told = handle.finish()
-        #expect(told.status == 1)
-        #expect(
-            told.standardError.contains("the daemon stopped before the prompt was answered"), "\(told.standardError)")
-
-        let next = try CLI.start(["daemon", "--config", config], environment: bus.environment)
-        let calls = try bus.waitForNotifyCalls(4)
-        let takenOver = try #require(calls.dropFirst(2).first { $0.replaces == 2 }, "\(calls)")
-        #expect(takenOver.hints["urgency"] == "2", "the prompt, shown again in place")
-        try bus.invokeAction("open", onPopup: 2)
-        #expect(try bus.waitForOpenedURLs(1) == ["https://example.org/now"])
-        try bus.waitUntil("the answer is recorded") { try ledgerOutcome(of: id, on: bus) == "acted" }
-        #expect(try bus.queryState("SELECT count(*) FROM prompt") == ["0"])
-        _ = stop(next)
     }
 
     @Test func aHandleWhoseDaemonIsKilledSaysSoAndThePromptIsTakenOverByTheNext() throws {

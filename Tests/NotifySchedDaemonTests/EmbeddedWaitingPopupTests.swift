@@ -29,6 +29,23 @@ import Testing
         #expect(daemon.shown.count == 2, "the second session start added no popup beside the waiting ones")
     }
 
+    /// A popup a session event shows is written to the ledger with the event, not at the
+    /// daemon's next one: a kill -9 minutes later does not deliver its occurrence again (the
+    /// next daemon takes the popup over in place).
+    @Test func aPopupAnUnlockShowedIsNotShownAgainAfterAKill() throws {
+        let news = #"[{"title": "Build news", "text": "Read it", "always": true}]"#
+        let daemon = try EmbeddedDaemon(feeds: [("news.json", news)], at: Self.start) {
+            $0.sources[0].dialect = .iSmartNews
+        }
+        daemon.advance(by: .minutes(1))
+        daemon.unlock()
+        daemon.advance(by: .minutes(10))
+        try daemon.killAndRestart()
+        daemon.advance(by: .minutes(1))
+        let delivered = daemon.shown.filter(\.isDelivery).map(\.popup.occurrenceID)
+        #expect(Set(delivered).count == delivered.count, "an occurrence delivered twice: \(delivered)")
+    }
+
     @Test func aQueuedNewsMessageFollowsOnTimeAcrossARestart() throws {
         let news = """
             [{"queues": [{"name": "tips", "timeout": 40}]},

@@ -150,6 +150,20 @@ import Testing
         #expect(sink.outcomes.map(\.occurrence.id).sorted() == [second.id, other.id])
     }
 
+    /// With no server, a newer occurrence cannot replace its entry's popup: the earlier one is
+    /// gone for handling, and the notifier lets go of it too, so that a server that comes back
+    /// does not show it again with nobody to hear its buttons.
+    @Test func aReplacementThatNoServerTakesLetsGoOfTheEarlierPopup() throws {
+        let first = Occurrences.make(.native, id: "occ-1", entry: "tip", url: "https://example.org/a")
+        let second = Occurrences.make(.native, id: "occ-2", entry: "tip", url: "https://example.org/a")
+        let handler = handler([first, second], sink: OutcomeSink())
+        try handler.deliver(first)
+        notifier.server = nil
+        #expect(throws: CoreError.self) { try handler.deliver(second) }
+        #expect(handler.onScreen.isEmpty)
+        #expect(notifier.waitingKeys.isEmpty, "the notifier holds no popup handling does not")
+    }
+
     @Test func aWithdrawnEntryClosesItsPopupAndNothingIsHandled() throws {
         let sink = OutcomeSink()
         let occurrence = Occurrences.make(.native, url: "https://example.org/notes")
