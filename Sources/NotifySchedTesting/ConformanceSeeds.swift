@@ -39,9 +39,10 @@ public final class ConformanceBatches<Totals: Sendable>: Sendable {
 
     /// Calls `check` with each seed of `batch` (not verbose), or, when a seed is to be replayed,
     /// with that seed in batch 0 alone (verbose); once every batch's scenarios added to the
-    /// totals (`add(_:)`), prints `summary` of them.
+    /// totals (`add(_:)`), prints `summary` of how many scenarios there were and their totals.
     public func run(
-        _ batch: Int, _ check: (_ seed: UInt64, _ verbose: Bool) throws -> Void, summary: (Totals) -> String
+        _ batch: Int, _ check: (_ seed: UInt64, _ verbose: Bool) throws -> Void,
+        summary: (_ scenarios: Int, Totals) -> String
     ) rethrows {
         if let replay = ProcessInfo.processInfo.environment["NOTIFY_SCHED_CONFORMANCE_SEED"] {
             if batch == 0, let seed = UInt64(replay) { try check(seed, true) }
@@ -49,7 +50,7 @@ public final class ConformanceBatches<Totals: Sendable>: Sendable {
         }
         for index in 0..<size { try check(base + UInt64(batch * size + index), false) }
         let (scenarios, totals) = summed.withLock { $0 }
-        if scenarios == count * size { print(summary(totals)) }
+        if scenarios == count * size { print(summary(scenarios, totals)) }
     }
 
     /// Adds what one scenario checked to the totals.

@@ -40,7 +40,7 @@ struct DaemonCrashTests {
     /// `count` distinct numbers of popups in `0..<entries`, ascending, drawn uniformly.
     static func killPoints(_ count: Int, among entries: Int, seed: UInt64) -> [Int] {
         var generator = SplitMix64(seed: seed)
-        return Array(Array(0..<entries).shuffled(using: &generator).prefix(count)).sorted()
+        return Array(0..<entries).shuffled(using: &generator).prefix(count).sorted()
     }
 
     @Test func killMinus9AtRandomPointsLosesNothingAndDuplicatesAtMostOncePerCrash() throws {

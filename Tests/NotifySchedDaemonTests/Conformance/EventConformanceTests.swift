@@ -34,8 +34,8 @@ import Testing
 
     @Test(arguments: 0..<batches.count)
     func generatedMonthsChooseWhatTheSeedsSay(batch: Int) throws {
-        try Self.batches.run(batch, { try check(seed: $0, verbose: $1) }) { totals in
-            "event conformance: \(Self.batches.count * Self.batches.size) scenarios, \(totals.simulatedDays) simulated days, "
+        try Self.batches.run(batch, { try check(seed: $0, verbose: $1) }) { scenarios, totals in
+            "event conformance: \(scenarios) scenarios, \(totals.simulatedDays) simulated days, "
                 + "\(totals.events) source events, \(totals.chosen) popups chosen, \(totals.shown) shown, "
                 + "\(totals.answers) answers, \(totals.prompts) prompts asked with handle, \(totals.kills) kills, "
                 + "\(totals.feedChanges) feed changes, \(totals.divergences) divergences"
