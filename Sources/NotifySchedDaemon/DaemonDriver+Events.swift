@@ -78,11 +78,9 @@ extension DaemonDriver {
     private func context(of index: Int) -> SourceContext? {
         let location = sources[index].location
         do {
-            let memory = SourceMemory(
-                check: try store.sourceState(location), news: try store.newsState(location),
-                handling: try store.handlingState(location))
             return SourceContext(
-                source: index, memory: memory, settings: core.polling.sources[index].settings.iNotify)
+                source: index, memory: try store.memory(of: location),
+                settings: core.polling.sources[index].settings.iNotify)
         } catch {
             log.error("\(location): \(error)")
             return nil

@@ -280,7 +280,7 @@ extension StateStore {
         ])
     }
 
-    private static func handlingState(_ source: String, in database: Database) throws -> SourceHandlingState {
+    static func handlingState(_ source: String, in database: Database) throws -> SourceHandlingState {
         var state = SourceHandlingState()
         for row in try Row.fetchAll(
             database.cachedStatement(

@@ -5,55 +5,57 @@ extension StateStore {
     /// The iSmartNews state of `source`: run counter, queue indexes, pattern progress, rotation,
     /// meta items shown, install and upgrade.
     public func newsState(_ source: String) throws(StoreError) -> NewsState {
-        try read("read the news state of \(source)") { database in
-            var state = NewsState()
-            if let row = try Row.fetchOne(
-                database.cachedStatement(
-                    sql: """
-                        SELECT run_counter, first_start_us, application_version, upgraded
-                        FROM source_state WHERE source = ?
-                        """),
-                arguments: [source])
-            {
-                state.runCounter = row["run_counter"]
-                state.firstStart = (row["first_start_us"] as Int64?).map(Instant.init(microseconds:))
-                state.applicationVersion = row["application_version"]
-                state.upgraded = row["upgraded"]
-            }
-            for row in try Row.fetchAll(
-                database.cachedStatement(sql: "SELECT queue, next_index FROM queue_index WHERE source = ?"),
-                arguments: [source])
-            {
-                state.queueIndexes[row["queue"]] = row["next_index"]
-            }
-            for row in try Row.fetchAll(
-                database.cachedStatement(
-                    sql: "SELECT event_key, pattern_text, position FROM event_progress WHERE source = ?"),
-                arguments: [source])
-            {
-                state.eventProgress[row["event_key"]] = EventProgress(
-                    patternText: row["pattern_text"], position: row["position"])
-            }
-            for row in try Row.fetchAll(
-                database.cachedStatement(sql: "SELECT event_names, last_uuid FROM meta_rotation WHERE source = ?"),
-                arguments: [source])
-            {
-                state.lastMetaShown[row["event_names"]] = row["last_uuid"]
-            }
-            for row in try Row.fetchAll(
-                database.cachedStatement(sql: "SELECT uuid, shown_us FROM meta_shown WHERE source = ?"),
-                arguments: [source])
-            {
-                state.metaShownAt[row["uuid"]] = Instant(microseconds: row["shown_us"])
-            }
-            for row in try Row.fetchAll(
-                database.cachedStatement(sql: "SELECT range_key, period, shown FROM range_shown WHERE source = ?"),
-                arguments: [source])
-            {
-                state.rangeShows[row["range_key"]] = RangeShows(period: row["period"], count: row["shown"])
-            }
-            return state
+        try read("read the news state of \(source)") { try Self.newsState(source, in: $0) }
+    }
+
+    static func newsState(_ source: String, in database: Database) throws -> NewsState {
+        var state = NewsState()
+        if let row = try Row.fetchOne(
+            database.cachedStatement(
+                sql: """
+                    SELECT run_counter, first_start_us, application_version, upgraded
+                    FROM source_state WHERE source = ?
+                    """),
+            arguments: [source])
+        {
+            state.runCounter = row["run_counter"]
+            state.firstStart = (row["first_start_us"] as Int64?).map(Instant.init(microseconds:))
+            state.applicationVersion = row["application_version"]
+            state.upgraded = row["upgraded"]
         }
+        for row in try Row.fetchAll(
+            database.cachedStatement(sql: "SELECT queue, next_index FROM queue_index WHERE source = ?"),
+            arguments: [source])
+        {
+            state.queueIndexes[row["queue"]] = row["next_index"]
+        }
+        for row in try Row.fetchAll(
+            database.cachedStatement(
+                sql: "SELECT event_key, pattern_text, position FROM event_progress WHERE source = ?"),
+            arguments: [source])
+        {
+            state.eventProgress[row["event_key"]] = EventProgress(
+                patternText: row["pattern_text"], position: row["position"])
+        }
+        for row in try Row.fetchAll(
+            database.cachedStatement(sql: "SELECT event_names, last_uuid FROM meta_rotation WHERE source = ?"),
+            arguments: [source])
+        {
+            state.lastMetaShown[row["event_names"]] = row["last_uuid"]
+        }
+        for row in try Row.fetchAll(
+            database.cachedStatement(sql: "SELECT uuid, shown_us FROM meta_shown WHERE source = ?"),
+            arguments: [source])
+        {
+            state.metaShownAt[row["uuid"]] = Instant(microseconds: row["shown_us"])
+        }
+        for row in try Row.fetchAll(
+            database.cachedStatement(sql: "SELECT range_key, period, shown FROM range_shown WHERE source = ?"),
+            arguments: [source])
+        {
+            state.rangeShows[row["range_key"]] = RangeShows(period: row["period"], count: row["shown"])
+        }
+        return state
     }
 
     /// Replaces the iSmartNews state of `source` in one transaction with the popups the cycle or

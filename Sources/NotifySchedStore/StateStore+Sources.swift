@@ -4,14 +4,26 @@ import NotifySchedCore
 extension StateStore {
     /// The state of `source`; a source never seen has the empty state.
     public func sourceState(_ source: String) throws(StoreError) -> SourceState {
+        try read("read the state of \(source)") { try Self.sourceState(source, in: $0) }
+    }
+
+    /// What the daemon remembers of `source` for its session and posted events, read at one
+    /// instant: its checks, its iSmartNews state and its handling state.
+    public func memory(of source: String) throws(StoreError) -> SourceMemory {
         try read("read the state of \(source)") { database in
-            guard
-                let row = try Row.fetchOne(
-                    database.cachedStatement(sql: "SELECT * FROM source_state WHERE source = ?"), arguments: [source])
-            else { return SourceState() }
-            let lastChecked: Int64? = row["last_checked_us"]
-            return SourceState(hasRun: row["has_run"], lastChecked: lastChecked.map(Instant.init(microseconds:)))
+            SourceMemory(
+                check: try Self.sourceState(source, in: database), news: try Self.newsState(source, in: database),
+                handling: try Self.handlingState(source, in: database))
         }
+    }
+
+    private static func sourceState(_ source: String, in database: Database) throws -> SourceState {
+        guard
+            let row = try Row.fetchOne(
+                database.cachedStatement(sql: "SELECT * FROM source_state WHERE source = ?"), arguments: [source])
+        else { return SourceState() }
+        let lastChecked: Int64? = row["last_checked_us"]
+        return SourceState(hasRun: row["has_run"], lastChecked: lastChecked.map(Instant.init(microseconds:)))
     }
 
     /// Replaces the state of `source`, in one transaction with what the check that changed it

@@ -69,7 +69,7 @@ public final class StateStore: Sendable {
     func write<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         writer.waitUntilDone()
         do {
-            return try database.write(body)
+            return try database.writeWithoutTransaction { try Self.transaction(.immediate, in: $0, body) }
         } catch {
             throw Self.failure(at: path, what, error)
         }
@@ -85,7 +85,7 @@ public final class StateStore: Sendable {
     ) {
         let write: @Sendable () -> Void = { [database, path] in
             do {
-                try database.write(body)
+                try database.writeWithoutTransaction { try StateStore.transaction(.immediate, in: $0, body) }
             } catch {
                 failed(StateStore.failure(at: path, what, error))
             }
@@ -112,16 +112,30 @@ public final class StateStore: Sendable {
     func read<T>(_ what: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         writer.waitUntilDone()
         do {
-            return try database.writeWithoutTransaction { database in
-                var result: T?
-                try database.inTransaction(.deferred) {
-                    result = try body(database)
-                    return .commit
-                }
-                return result!
-            }
+            return try database.writeWithoutTransaction { try Self.transaction(.deferred, in: $0, body) }
         } catch {
             throw Self.failure(at: path, what, error)
+        }
+    }
+
+    /// Runs `body` in a transaction of `kind` that commits when it returns and rolls back when
+    /// it throws: reads begin deferred; writes begin immediate, taking the write lock first, so
+    /// a `handle` writing in another process makes them wait (the busy timeout) rather than fail.
+    ///
+    /// Its own `BEGIN` and `COMMIT`, compiled once per connection, rather than GRDB's
+    /// `inTransaction`, which compiles both again for every transaction.
+    private static func transaction<T>(
+        _ kind: Database.TransactionKind, in database: Database, _ body: (Database) throws -> T
+    ) throws -> T {
+        try database.cachedStatement(sql: kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
+        do {
+            let result = try body(database)
+            try database.cachedStatement(sql: "COMMIT").execute()
+            return result
+        } catch {
+            // Some errors end the transaction themselves; GRDB's rollback allows for that.
+            try? database.rollback()
+            throw error
         }
     }
 

@@ -18,7 +18,7 @@ final class PrivateSessionBus {
         guard FileManager.default.isExecutableFile(atPath: daemonPath),
             FileManager.default.isExecutableFile(atPath: pythonPath)
         else { return false }
-        return (try? runPython(["-c", "import dbusmock, dbus"], environment: [:]).status) == 0
+        return pythonHasDBusMock()
     }()
 
     static let unavailableReason =
@@ -30,6 +30,8 @@ final class PrivateSessionBus {
     private var server: Process?
     /// dbus-monitor, once `monitorNotifyCalls()` ran.
     private var monitor: Process?
+    /// Asks the server what it received, presses its buttons, reads the state database.
+    private var busDriver: BusDriver?
 
     /// One `Notify` call the server received.
     struct NotifyCall: Decodable, Equatable {
@@ -76,6 +78,7 @@ final class PrivateSessionBus {
         stopServer()
         if let monitor { Self.kill(monitor) }
         for process in mocks { Self.kill(process) }
+        busDriver = nil
         Self.kill(daemon)
         if let systemBus { Self.kill(systemBus) }
         try? FileManager.default.removeItem(at: folder)
@@ -140,15 +143,7 @@ final class PrivateSessionBus {
     /// `startSystemBus`) to these buses, and returns what it printed.
     @discardableResult
     func drive(_ code: String) throws -> String {
-        let prelude = """
-            import dbus, dbus.bus, sys
-            session = dbus.bus.BusConnection(sys.argv[1])
-            system = dbus.bus.BusConnection(sys.argv[2]) if sys.argv[2] else None
-
-            """
-        let outcome = try Self.runPython(["-c", prelude + code, address, systemAddress ?? ""], environment: [:])
-        guard outcome.status == 0 else { throw BusError("driving the bus failed: \(outcome.error)") }
-        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try helper(["run", code, systemAddress ?? ""])
     }
 
     /// What `notify-sched` needs to run on this bus and desktop.
@@ -171,25 +166,13 @@ final class PrivateSessionBus {
     /// The rows `sql` selects from the state database, each row's columns joined by `|`, read
     /// by Python's sqlite3 as another process would.
     func queryState(_ sql: String) throws -> [String] {
-        try runOnState(
-            "for row in database.execute(sys.argv[2]):\n    print('|'.join(map(str, row)))", sql, what: "query"
-        ).split(separator: "\n").map(String.init)
+        try helper(["query", stateDatabase, sql]).split(separator: "\n").map(String.init)
     }
 
     /// Runs the statements of `sql` on the state database and commits them, as another process
     /// would: what happened while no daemon ran (a downtime, a clock that was ahead).
     func updateState(_ sql: String) throws {
-        _ = try runOnState("database.executescript(sys.argv[2])\ndatabase.commit()", sql, what: "update")
-    }
-
-    /// Runs Python `code` with `database`, a sqlite3 connection to the state database, and
-    /// `sql` in `sys.argv[2]`; returns what it printed.
-    private func runOnState(_ code: String, _ sql: String, what: String) throws -> String {
-        let outcome = try Self.runPython(
-            ["-c", "import sqlite3, sys\ndatabase = sqlite3.connect(sys.argv[1])\n" + code, stateDatabase, sql],
-            environment: [:])
-        guard outcome.status == 0 else { throw BusError("\(what) \(sql) failed: \(outcome.error)") }
-        return outcome.output
+        _ = try helper(["update", stateDatabase, sql])
     }
 
     // MARK: The notification server
@@ -351,32 +334,23 @@ final class PrivateSessionBus {
         process.waitUntilExit()
     }
 
-    private func helper(_ arguments: [String]) throws -> String {
-        let outcome = try Self.runPython(
-            ["-c", Self.helperScript] + arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-        guard outcome.status == 0 else { throw BusError("mock helper \(arguments) failed: \(outcome.error)") }
-        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Asks the bus driver, started at the first request; returns its answer, trimmed.
+    private func helper(_ request: [String]) throws -> String {
+        if busDriver == nil { busDriver = try BusDriver(python: Self.pythonPath, sessionAddress: address) }
+        return try busDriver!.ask(request).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    private static func runPython(
-        _ arguments: [String], environment: [String: String]
-    ) throws -> (status: Int32, output: String, error: String) {
+    /// Whether Debian's Python imports dbusmock and dbus-python.
+    private static func pythonHasDBusMock() -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: pythonPath)
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.arguments = ["-c", "import dbusmock, dbus"]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        return process.terminationStatus == 0
     }
 
     /// Polls `condition` every 50 ms for up to 20 s: these wait for other processes, not for a schedule.
@@ -416,9 +390,8 @@ final class PrivateSessionBus {
         """.write(to: folder.appendingPathComponent("config/mimeapps.list"), atomically: true, encoding: .utf8)
     }
 
-    /// A session bus that starts no services, so no installed notification server can answer
-    /// in the mock's place.
-    /// The bus's configuration, activating the services in the folder `services`.
+    /// The bus's configuration: a session bus that activates only the services in the folder
+    /// `services`, so no installed notification server can answer in the mock's place.
     private static func configuration(services: String) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -437,44 +410,6 @@ final class PrivateSessionBus {
 
         """
     }
-
-    /// Talks to the mock through dbus-python: `has-owner`, `calls`, `close-calls`, `action ID KEY`,
-    /// `closed ID REASON`.
-    private static let helperScript = """
-        import dbus, json, sys
-        bus = dbus.SessionBus()
-        command = sys.argv[1]
-        name = "org.freedesktop.Notifications"
-        if command == "has-owner":
-            print("true" if bus.name_has_owner(name) else "false")
-            sys.exit(0)
-        mock = dbus.Interface(
-            bus.get_object(name, "/org/freedesktop/Notifications", introspect=False), "org.freedesktop.DBus.Mock")
-        def text(value):
-            if isinstance(value, dbus.Boolean):
-                return "true" if value else "false"
-            return str(int(value)) if isinstance(value, int) else str(value)
-        if command == "calls":
-            calls = []
-            for _, args in mock.GetMethodCalls("Notify"):
-                app, replaces, icon, summary, body, actions, hints, timeout = args
-                calls.append({"app": str(app), "replaces": int(replaces), "icon": str(icon), "summary": str(summary),
-                              "body": str(body), "actions": [str(a) for a in actions],
-                              "hints": {str(k): text(v) for k, v in hints.items() if k != "sender-pid"},
-                              "timeout": int(timeout)})
-            print(json.dumps(calls))
-        elif command == "close-calls":
-            print(json.dumps([int(args[0]) for _, args in mock.GetMethodCalls("CloseNotification")]))
-        elif command in ("action", "action-closing"):
-            mock.EmitSignal(name, "ActionInvoked", "us", [dbus.UInt32(int(sys.argv[2])), sys.argv[3]], signature="sssav")
-            if command == "action-closing":
-                mock.EmitSignal(name, "NotificationClosed", "uu", [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(2)],
-                                signature="sssav")
-        elif command == "closed":
-            mock.EmitSignal(
-                name, "NotificationClosed", "uu", [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(int(sys.argv[3]))],
-                signature="sssav")
-        """
 }
 
 struct BusError: Error, CustomStringConvertible {

@@ -230,11 +230,26 @@ final class EmbeddedDaemon {
         }
     }
 
+    /// An empty state database of the current schema, made once per test process: each new
+    /// daemon starts on a copy rather than running every migration again, which took a fifth of
+    /// a generated month's time.
+    private static let migratedState = Result<Data, any Error> {
+        let path = NSTemporaryDirectory() + "/notify-sched-embedded-\(UUID().uuidString).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Closed at once, which checkpoints the write-ahead log into the file.
+        _ = try StateStore(path: path)
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
     /// Starts a new driver on the state in `folder`, at the clock's instant.
     private func startDriver() throws {
         let paths = UserDirectories(
             configuration: folder + "/config", cache: folder + "/cache", state: folder + "/state")
         let logged = logged
+        if !FileManager.default.fileExists(atPath: paths.stateDatabase) {
+            try FileManager.default.createDirectory(atPath: paths.state, withIntermediateDirectories: true)
+            try Self.migratedState.get().write(to: URL(fileURLWithPath: paths.stateDatabase))
+        }
         store = try StateStore(path: paths.stateDatabase)
         driver = try DaemonDriver(
             configuration: configuration, environment: environment,
