@@ -22,8 +22,10 @@ public final class PortalTestServer: @unchecked Sendable {
     public init(certificate: TestCertificateAuthority? = nil) throws {
         root = try TestFolder.make("portal")
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", Self.script.path, root.path]
+        // Debian's Python, not one found on PATH: a version manager's shim there takes longer
+        // to start Python than the test takes.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        var arguments = [Self.script.path, root.path]
         if let certificate {
             arguments += ["--cert", certificate.serverCertificate.path, "--key", certificate.serverKey.path]
         }
@@ -42,7 +44,7 @@ public final class PortalTestServer: @unchecked Sendable {
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
             process.terminate()
-            throw TestSupportError("the portal test server did not start (python3 \(Self.script.path))")
+            throw TestSupportError("the portal test server did not start (/usr/bin/python3 \(Self.script.path))")
         }
         self.port = port
         baseURL = "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)"

@@ -1,4 +1,5 @@
 import NotifySchedCore
+import NotifySchedTesting
 import Testing
 
 /// The searches a catch-up makes find the same instants as a walk over every occurrence, at a
@@ -30,7 +31,7 @@ import Testing
         return last
     }
 
-    @Test func lastCalendarOccurrenceIsTheLastElapseBeforeNow() throws {
+    @Test(.computeThreads) func lastCalendarOccurrenceIsTheLastElapseBeforeNow() throws {
         var random = SplitMix64(seed: Self.seed)
         for index in 0..<400 {
             let (text, dense) = Self.expressions[index % Self.expressions.count]

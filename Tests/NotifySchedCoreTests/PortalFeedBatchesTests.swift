@@ -1,5 +1,6 @@
 import NotifySchedCore
 import NotifySchedPlatform
+import NotifySchedTesting
 import Testing
 
 /// A big portal feed is mapped in batches, side by side on worker threads and, in JSON, while
@@ -70,7 +71,7 @@ import Testing
         var takesID: Bool { kind != .missingID && kind != .notADictionary }
     }
 
-    @Test(arguments: 0..<UInt64(3))
+    @Test(.computeThreads, arguments: 0..<UInt64(3))
     func batchesMappedSideBySideGiveWhatTheModelOfEachEntrySays(seed: UInt64) throws {
         var random = SplitMix64(seed: 0x91EC_E500 + seed)
         // Three batches and a part: twins and errors fall on both sides of every border.

@@ -4,7 +4,7 @@ import NotifySchedNetwork
 import NotifySchedTesting
 import Testing
 
-@Suite struct FeedFetcherTests {
+@Suite(.ownThread) struct FeedFetcherTests {
     static let feed = #"{"version": 1, "notifications": [{"id": "a", "title": "Hello"}]}"#
 
     /// A fetcher with short timeouts, so the failure tests are quick; shut down after `body`.
@@ -253,7 +253,7 @@ private final class ResultBox: @unchecked Sendable {
 }
 
 /// DESIGN §8: no periodic wake-ups in the daemon's steady state, a fetch's thread included.
-@Suite struct FetcherIdleTests {
+@Suite(.ownThread) struct FetcherIdleTests {
     /// The voluntary context switches of thread `id` of this process.
     private func switches(_ id: pid_t) throws -> Int {
         let status = try String(contentsOfFile: "/proc/self/task/\(id)/status", encoding: .utf8)
@@ -286,7 +286,7 @@ private final class ResultBox: @unchecked Sendable {
     }
 }
 
-@Suite struct HTTPSFetchTests {
+@Suite(.ownThread) struct HTTPSFetchTests {
     @Test func aSelfSignedCAIsRefusedUntilTrusted() throws {
         let authority = try TestCertificateAuthority.make()
         let server = try PortalTestServer(certificate: authority)

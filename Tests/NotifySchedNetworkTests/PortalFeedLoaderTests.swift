@@ -6,7 +6,7 @@ import NotifySchedTesting
 import Testing
 
 /// Fetch, verify, cache and fall back, against a real server and real files.
-@Suite struct PortalFeedLoaderTests {
+@Suite(.ownThread) struct PortalFeedLoaderTests {
     let server: PortalTestServer
     let directories: UserDirectories
     let fetcher: FeedFetcher
@@ -301,7 +301,7 @@ import Testing
 }
 
 /// The pure acceptance rules, with the real Ed25519.
-@Suite struct FeedAuthenticatorTests {
+@Suite(.ownThread) struct FeedAuthenticatorTests {
     let keys = Ed25519.generateKeyPair()
     let now = Instant(secondsSinceEpoch: 1_800_000_000)
 

@@ -9,13 +9,13 @@ import Testing
 /// occurrence back after the remind period, through restarts, kills, clock steps, zone changes,
 /// a missing server and changes of the feed.
 ///
-/// 1 000 seeded scenarios, each a month of true time; `NOTIFY_SCHED_CONFORMANCE_BATCHES=100`
-/// runs 10 000 (about ten minutes on two cores). A failing scenario names its seed;
+/// 250 seeded scenarios, each a month of true time; `NOTIFY_SCHED_CONFORMANCE_SCENARIOS=10000`
+/// runs 10 000 (about five minutes on two cores). A failing scenario names its seed;
 /// `NOTIFY_SCHED_CONFORMANCE_SEED=<seed> swift test --filter PlannerConformanceTests` replays it
 /// alone, with what was shown and what was expected.
 @Suite(.computeThreads) struct PlannerConformanceTests {
     /// Its scenarios, and what they checked.
-    static let batches = ConformanceBatches(default: 10, of: 100, from: 0xC0DE_0000, totals: Totals())
+    static let batches = ConformanceBatches(default: 250, inBatchesOf: 25, from: 0xC0DE_0000, totals: Totals())
 
     struct Totals {
         var simulatedDays = 0
