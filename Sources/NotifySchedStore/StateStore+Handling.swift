@@ -225,11 +225,6 @@ extension StateStore {
         return DeliveredOccurrence(row: row).map { PopupOnServer($0, popupID: UInt32(truncatingIfNeeded: popupID)) }
     }
 
-    /// What the user has done with the notifications of `source`.
-    public func handlingState(_ source: String) throws(StoreError) -> SourceHandlingState {
-        try read("read the handling state of \(source)") { try Self.handlingState(source, in: $0) }
-    }
-
     /// Stores what handling one notification came to, in one transaction: the state change the
     /// answer made, applied to the stored state (so a `handle` in another process and the
     /// daemon never undo each other's changes), and the ledger outcome of the occurrence.
@@ -280,6 +275,7 @@ extension StateStore {
         ])
     }
 
+    /// What the user has done with the notifications of `source`.
     static func handlingState(_ source: String, in database: Database) throws -> SourceHandlingState {
         var state = SourceHandlingState()
         for row in try Row.fetchAll(

@@ -4,10 +4,6 @@ import NotifySchedCore
 extension StateStore {
     /// The iSmartNews state of `source`: run counter, queue indexes, pattern progress, rotation,
     /// meta items shown, install and upgrade.
-    public func newsState(_ source: String) throws(StoreError) -> NewsState {
-        try read("read the news state of \(source)") { try Self.newsState(source, in: $0) }
-    }
-
     static func newsState(_ source: String, in database: Database) throws -> NewsState {
         var state = NewsState()
         if let row = try Row.fetchOne(

@@ -2,13 +2,9 @@ import GRDB
 import NotifySchedCore
 
 extension StateStore {
-    /// The state of `source`; a source never seen has the empty state.
-    public func sourceState(_ source: String) throws(StoreError) -> SourceState {
-        try read("read the state of \(source)") { try Self.sourceState(source, in: $0) }
-    }
-
     /// What the daemon remembers of `source` for its session and posted events, read at one
-    /// instant: its checks, its iSmartNews state and its handling state.
+    /// instant: its checks, its iSmartNews state and its handling state; a source never seen
+    /// has the empty state.
     public func memory(of source: String) throws(StoreError) -> SourceMemory {
         try read("read the state of \(source)") { database in
             SourceMemory(

@@ -127,7 +127,7 @@ public final class StateStore: Sendable {
     private static func transaction<T>(
         _ kind: Database.TransactionKind, in database: Database, _ body: (Database) throws -> T
     ) throws -> T {
-        try database.cachedStatement(sql: kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
+        try database.cachedStatement(sql: "BEGIN \(kind.rawValue)").execute()
         do {
             let result = try body(database)
             try database.cachedStatement(sql: "COMMIT").execute()

@@ -101,20 +101,21 @@ import Testing
         let second = try deliver("2026/02/01", at: now + .seconds(1), to: store)
         try store.recordHandling(
             HandlingOutcome(occurrence: first, origin: .popup, choice: .remindLater, change: .reminded), at: now)
-        #expect(try store.handlingState("feed") == SourceHandlingState(lastReminded: now))
+        #expect(try store.memory(of: "feed").handling == SourceHandlingState(lastReminded: now))
         try store.recordHandling(
             HandlingOutcome(occurrence: second, origin: .popup, choice: .ignore, change: .ignored), at: now)
         try store.recordHandling(
             HandlingOutcome(occurrence: first, origin: .popup, choice: .open, change: .viewed), at: now)
         #expect(
-            try store.handlingState("feed") == SourceHandlingState(viewed: ["2026/01/01"], ignored: ["2026/02/01"]),
+            try store.memory(of: "feed").handling
+                == SourceHandlingState(viewed: ["2026/01/01"], ignored: ["2026/02/01"]),
             "viewing and ignoring clear iNotify's reminder")
         #expect(try store.ledgerRecord(occurrenceID: first.id)?.outcome == .acted)
         #expect(try store.ledgerRecord(occurrenceID: second.id)?.outcome == .ignored)
         try store.recordHandling(
             HandlingOutcome(occurrence: second, origin: .popup, response: .closed(.dismissed)), at: now)
         #expect(try store.ledgerRecord(occurrenceID: second.id)?.outcome == .closed)
-        #expect(try store.handlingState("other") == SourceHandlingState())
+        #expect(try store.memory(of: "other").handling == SourceHandlingState())
     }
 
     @Test func aMetaItemsClosingsAreKeptPerWayWithTheLatestTimeAndTheVersionOfTheSession() throws {
@@ -131,7 +132,7 @@ import Testing
         try store.recordHandling(
             HandlingOutcome(occurrence: meta, origin: .popup, choice: .open, change: .metaOK), at: now + .hours(2))
         #expect(
-            try store.handlingState("feed").metaClosings == [
+            try store.memory(of: "feed").handling.metaClosings == [
                 "survey": [
                     .cancel: MetaClosingRecord(at: now, applicationVersion: "2.1"),
                     .ok: MetaClosingRecord(at: now + .hours(2), applicationVersion: "2.1"),
@@ -207,7 +208,7 @@ import Testing
             }
         }
         #expect(failures.messages == [])
-        #expect(try stores[1].handlingState("feed").viewed.count == 100)
+        #expect(try stores[1].memory(of: "feed").handling.viewed.count == 100)
         #expect(try stores[0].isIntact())
     }
 
@@ -263,7 +264,7 @@ extension StateStoreHandlingTests {
         }
         let store = try StateStore(path: path)
         #expect(try store.waitingPopups() == [first, update, later], "earliest first, then in the order chosen")
-        #expect(try store.newsState("news").runCounter == 1, "the state the cycle changed was stored with them")
+        #expect(try store.memory(of: "news").news.runCounter == 1, "the state the cycle changed was stored with them")
         _ = try deliver("2026/01/01", at: now, to: store)
         #expect(try store.waitingPopups() == [first, later], "recording a delivery takes its popup off the list")
         try store.removeWaitingPopup(occurrenceID: first.occurrenceID)
@@ -281,7 +282,7 @@ extension StateStoreHandlingTests {
         try store.recordHandling(
             HandlingOutcome(occurrence: ignored, origin: .popup, choice: .ignore, change: .ignored), at: now)
         try store.setSourceState(SourceState(hasRun: true, lastChecked: now), for: "feed", forgettingSeen: true)
-        #expect(try store.handlingState("feed") == SourceHandlingState())
-        #expect(try store.handlingState("other") == SourceHandlingState(viewed: ["2026/01/01"]))
+        #expect(try store.memory(of: "feed").handling == SourceHandlingState())
+        #expect(try store.memory(of: "other").handling == SourceHandlingState(viewed: ["2026/01/01"]))
     }
 }

@@ -43,11 +43,12 @@ import Testing
         }
         let store = try StateStore(path: path)
         #expect(try store.settledThrough(source: "feed").instantsByID == ["daily": occurrence])
-        #expect(try store.sourceState("feed") == SourceState(hasRun: true, lastChecked: now))
+        #expect(try store.memory(of: "feed").check == SourceState(hasRun: true, lastChecked: now))
         #expect(try store.waitingPopups() == [], "the newest tables exist, empty")
         // Migration 8 dates a source's install from the ledger it finds; one written after it is not.
         let installed = migration < "8" ? now : nil
-        #expect(try store.newsState("feed").firstStart == installed, "a source followed before was installed by then")
+        #expect(
+            try store.memory(of: "feed").news.firstStart == installed, "a source followed before was installed by then")
         #expect(try store.isIntact())
     }
 
@@ -100,7 +101,7 @@ import Testing
             try store.settledThrough(source: canonical).instantsByID == ["welcome": now + .seconds(1), "daily": now],
             "both ledgers and the followed entry are the canonical source's")
         #expect(
-            try store.sourceState(canonical) == SourceState(hasRun: true, lastChecked: now + .hours(1)),
+            try store.memory(of: canonical).check == SourceState(hasRun: true, lastChecked: now + .hours(1)),
             "where both have a row, the canonical location's stays")
         #expect(try store.settledThrough(source: "feeds/team.json").instantsByID == [:])
         #expect(try store.moveSources { spellings[$0] ?? $0 }.isEmpty, "a second pass moves nothing")

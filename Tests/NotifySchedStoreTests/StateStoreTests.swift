@@ -134,10 +134,10 @@ import Testing
 
     @Test func sourceStateRoundTrips() throws {
         let store = try StateStore(path: freshPath())
-        #expect(try store.sourceState("feed") == SourceState())
+        #expect(try store.memory(of: "feed").check == SourceState())
         let state = SourceState(hasRun: true, lastChecked: now)
         try store.setSourceState(state, for: "feed")
-        #expect(try store.sourceState("feed") == state)
+        #expect(try store.memory(of: "feed").check == state)
     }
 
     @Test func newsStateRoundTripsWithoutTouchingTheCheckTimes() throws {
@@ -154,8 +154,8 @@ import Testing
             ],
             firstStart: now - .days(40), applicationVersion: "2.1", upgraded: true)
         try store.setNewsState(state, for: "news")
-        #expect(try store.newsState("news") == state)
-        #expect(try store.sourceState("news") == SourceState(hasRun: true, lastChecked: now))
+        #expect(try store.memory(of: "news").news == state)
+        #expect(try store.memory(of: "news").check == SourceState(hasRun: true, lastChecked: now))
     }
 
     /// The path of a new text file where a state database would be.
@@ -205,7 +205,7 @@ extension StateStoreTests {
         }
         let store = try StateStore(path: path)
         #expect(try store.sourceHealth(health.location) == health)
-        #expect(try store.sourceState(health.location) == SourceState(hasRun: true, lastChecked: now))
+        #expect(try store.memory(of: health.location).check == SourceState(hasRun: true, lastChecked: now))
         #expect(try store.sourceHealth("elsewhere") == SourceHealth(location: "elsewhere"))
     }
 }
