@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotifySchedTesting
 
 /// A session bus of the test's own: a `dbus-daemon` that activates only the services it is
 /// given, an optional python3-dbusmock `notification_daemon` on it, and a desktop (XDG folders)
@@ -18,7 +19,9 @@ final class PrivateSessionBus {
         guard FileManager.default.isExecutableFile(atPath: daemonPath),
             FileManager.default.isExecutableFile(atPath: pythonPath)
         else { return false }
-        return pythonHasDBusMock()
+        let probe = try? ExternalCommand.run(
+            pythonPath, ["-c", "import dbusmock, dbus"], environment: ["PATH": "/usr/bin:/bin"])
+        return probe?.status == 0
     }()
 
     static let unavailableReason =
@@ -338,19 +341,6 @@ final class PrivateSessionBus {
     private func helper(_ request: [String]) throws -> String {
         if busDriver == nil { busDriver = try BusDriver(python: Self.pythonPath, sessionAddress: address) }
         return try busDriver!.ask(request).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Whether Debian's Python imports dbusmock and dbus-python.
-    private static func pythonHasDBusMock() -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: pythonPath)
-        process.arguments = ["-c", "import dbusmock, dbus"]
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     /// Polls `condition` every 50 ms for up to 20 s: these wait for other processes, not for a schedule.
