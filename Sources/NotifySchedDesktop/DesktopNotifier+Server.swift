@@ -75,7 +75,8 @@ extension DesktopNotifier {
         try bus.watch(
             Self.serverBusName, appeared: { [weak self] in self?.serverAppeared(owner: $0) },
             vanished: { [weak self] in self?.serverVanished() })
-        if serverState == .unwatched { serverState = .absent }
+        // GLib reports the name's owner from the main loop, after this returns.
+        serverState = .absent
     }
 
     func readServer() throws -> NotificationServer {
