@@ -13,7 +13,8 @@ struct HistoryCommand: ParsableCommand {
             Reads the ledger in the state database, which keeps 90 days (and each entry's latest \
             occurrence however old), with or without a running daemon. Oldest first; times in the zone \
             given by TZ (default: the system zone). OUTCOME is delivered (no answer yet), acted, \
-            ignored, reminded or closed with the time of the answer, or missed (not shown in time).
+            ignored, reminded or closed with the time of the answer, missed (not shown in time), or \
+            suppressed (held back by a cap, whose reason stands in place of the title).
             """
     )
 

@@ -53,8 +53,8 @@ struct ListCommand: ParsableCommand {
     @Option(
         name: .customLong("state"),
         help: ArgumentHelp(
-            "Only the entries in this state: pending, delivered, acted, ignored, reminded, closed or missed "
-                + "(repeatable).",
+            "Only the entries in this state: pending, delivered, acted, ignored, reminded, closed, missed or "
+                + "suppressed (repeatable).",
             valueName: "state"))
     var states: [String] = []
 

@@ -34,8 +34,10 @@ public struct ScheduleListing: Sendable {
         /// The occurrence id of that delivery, which `notify-sched handle` takes.
         public var lastOccurrenceID: String?
         /// What became of the latest occurrence: `pending` (none recorded yet), or the ledger's
-        /// outcome (`delivered`, `acted`, `ignored`, `reminded`, `closed`, `missed`).
+        /// outcome (`delivered`, `acted`, `ignored`, `reminded`, `closed`, `missed`, `suppressed`).
         public var state: String
+        /// Why the latest occurrence was suppressed, when it was.
+        public var reason: SuppressionReport?
         /// How the checks of the entry's source fare, when it is followed (a daemon's source,
         /// or a configured one the state database knows).
         public var sourceHealth: SourceHealthReport?
@@ -44,7 +46,7 @@ public struct ScheduleListing: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case id, title, body, source, dialect, urgency, action, trigger, occurrences, catchUp, lastDelivery,
-                lastOccurrenceID, state, sourceHealth
+                lastOccurrenceID, state, reason, sourceHealth
         }
     }
 
@@ -160,7 +162,7 @@ public struct ScheduleListing: Sendable {
         let instants = instants(
             of: entry, settledThrough: settledThrough, now: now, limit: upcoming, userZone: userZone)
         // What a daemon starting now would deliver at once.
-        let delivered = record.flatMap { $0.outcome == .missed ? nil : $0 }
+        let delivered = record.flatMap { $0.outcome == .missed || $0.outcome == .suppressed ? nil : $0 }
         let plan = OccurrencePlan(
             for: entry, settledThrough: settledThrough, now: now, context: PlanningContext(userZone: userZone))
         let catchUp: Instant? = if case .immediate = entry.trigger { nil } else { plan.deliver }
@@ -171,7 +173,8 @@ public struct ScheduleListing: Sendable {
             trigger: entry.trigger.summary(news: schedule.news),
             occurrences: instants.map(\.rfc3339), catchUp: catchUp?.rfc3339,
             lastDelivery: delivered?.occurrence.rfc3339, lastOccurrenceID: delivered?.occurrenceID,
-            state: record.state, sourceHealth: health.map(SourceHealthReport.init))
+            state: record.state, reason: record?.suppression.map(SuppressionReport.init),
+            sourceHealth: health.map(SourceHealthReport.init))
     }
 
     /// A listing of rows another process built (the daemon's `List` answer).

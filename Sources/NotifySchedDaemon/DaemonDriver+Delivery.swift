@@ -65,9 +65,15 @@ extension DaemonDriver {
                             occurrenceID: shown.id, source: due.source, entryID: due.entry.id,
                             occurrence: due.occurrence, popupID: notifier.popupID(of: .scheduled(shown.id)),
                             outcome: .delivered, recordedAt: now)
+                        // The core counted it as it let it through (`DaemonCore.admit`); a test popup
+                        // is not counted.
+                        let impression =
+                            due.source == DeliveredOccurrence.testSource
+                            ? nil : Impression(of: due.entry, source: due.source, occurrence: due.occurrence, at: now)
                         unrecordedDeliveries.append(
-                            StateStore.Delivery(record, of: shown, server: notifier.serverInstance, replacing: replaced)
-                        )
+                            StateStore.Delivery(
+                                record, of: shown, server: notifier.serverInstance, replacing: replaced,
+                                impression: impression))
                         log.info(
                             "delivered \(due.entry.id) (\(shown.id)) due \(due.occurrence.rfc3339)"
                                 + (replaced.map { " in place of \($0)" } ?? ""))
@@ -204,6 +210,27 @@ extension DaemonDriver {
             source: source, entryID: entryID, occurrence: occurrence, outcome: outcome, recordedAt: now)
         do {
             try store.record(record)
+        } catch {
+            log.error(error.message)
+        }
+    }
+
+    /// Hands the core the impressions the caps count, before any popup can go out.
+    func loadImpressions(at now: Instant) {
+        do {
+            perform(.impressionsLoaded(try store.impressions()), at: now)
+        } catch {
+            log.error(error.message)
+        }
+    }
+
+    /// Records an occurrence a cap held back.
+    func recordSuppressed(_ record: LedgerRecord) {
+        log.info(
+            "suppressed \(record.entryID) (\(record.occurrenceID)) due \(record.occurrence.rfc3339): "
+                + (record.suppression?.words ?? "a cap"))
+        do {
+            try store.recordSuppressed(record)
         } catch {
             log.error(error.message)
         }

@@ -92,6 +92,8 @@ extension DaemonDriver {
                 dropWaiting(popup, because: reason)
             case .recordMissed(let source, let entryID, let occurrence):
                 record(entryID, of: source, occurrence: occurrence, .missed, at: now)
+            case .recordSuppressed(let record):
+                recordSuppressed(record)
             case .follow(let source, let entries, let since):
                 if followsAtStart != nil {
                     followsAtStart?.append((source, entries, since))

@@ -177,6 +177,7 @@ public final class DaemonDriver {
         watchFeedFiles()
         watchConfiguration()
         let now = clock()
+        loadImpressions(at: now)
         loadSources(at: now)
         loadWaitingPopups(at: now)
         // The popups left on screen first: an iNotify check then knows its message is there.

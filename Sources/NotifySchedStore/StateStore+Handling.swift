@@ -14,15 +14,18 @@ extension StateStore {
         /// The earlier occurrence whose unanswered popup this one replaced on screen: it is
         /// recorded `closed`.
         public var replaced: String?
+        /// What the caps count of it: nil for a test popup, which they do not.
+        public var impression: Impression?
 
         public init(
             _ record: LedgerRecord, of occurrence: DeliveredOccurrence, server: String?,
-            replacing replaced: String? = nil
+            replacing replaced: String? = nil, impression: Impression? = nil
         ) {
             self.record = record
             self.occurrence = occurrence
             self.server = server
             self.replaced = replaced
+            self.impression = impression
         }
     }
 
@@ -68,6 +71,7 @@ extension StateStore {
             )
             try Self.upsert(record, in: database)
             try Self.removeWaiting(record.occurrenceID, in: database)
+            if let impression = delivery.impression { try Self.insert(impression, in: database) }
             // Shown again, or a later occurrence shown: the entry's reminder is answered.
             try database.cachedStatement(
                 sql: "DELETE FROM reminder WHERE source = ? AND entry_id = ?"
@@ -264,14 +268,17 @@ extension StateStore {
     static func upsert(_ record: LedgerRecord, in database: Database) throws {
         try database.cachedStatement(
             sql: """
-                INSERT INTO ledger (occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO ledger (
+                    occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us, suppression)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (occurrence_id) DO UPDATE SET
-                    popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us
+                    popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us,
+                    suppression = excluded.suppression
                 """
         ).execute(arguments: [
             record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
             record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
+            record.suppression?.encoded,
         ])
     }
 

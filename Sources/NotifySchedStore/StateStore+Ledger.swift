@@ -93,7 +93,9 @@ extension StateStore {
                         WHERE latest.source = ledger.source AND latest.entry_id = ledger.entry_id)
                     """
             ).execute(arguments: [cutoff.microseconds])
-            return database.changesCount
+            let deleted = database.changesCount
+            try Self.pruneImpressions(before: cutoff, in: database)
+            return deleted
         }
     }
 }
@@ -103,10 +105,12 @@ extension LedgerRecord {
     init?(row: Row) {
         guard let outcome = LedgerOutcome(rawValue: row["outcome"]) else { return nil }
         let popupID: Int64? = row["popup_id"]
+        let suppression: String? = row["suppression"]
         self.init(
             occurrenceID: row["occurrence_id"], source: row["source"], entryID: row["entry_id"],
             occurrence: Instant(microseconds: row["occurrence_us"]),
             popupID: popupID.map { UInt32(truncatingIfNeeded: $0) },
-            outcome: outcome, recordedAt: Instant(microseconds: row["recorded_us"]))
+            outcome: outcome, recordedAt: Instant(microseconds: row["recorded_us"]),
+            suppression: suppression.flatMap(Suppression.init(encoded:)))
     }
 }

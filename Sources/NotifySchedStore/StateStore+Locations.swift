@@ -11,7 +11,7 @@ extension StateStore {
         ("ledger", false), ("waiting_popup", false), ("handling_mark", false), ("source_state", true),
         ("reminder", true), ("news_shown", true), ("queue_index", true), ("event_progress", true),
         ("meta_rotation", true), ("followed_batch", false), ("meta_shown", true), ("range_shown", true),
-        ("meta_closing", true),
+        ("meta_closing", true), ("impression", false),
     ]
 
     /// Moves the state of every source whose stored name is not its canonical location to that

@@ -246,6 +246,29 @@ extension StateStore {
         migrator.registerMigration("13-health-error-code") { database in
             try database.execute(sql: "ALTER TABLE source_state ADD COLUMN health_error_code TEXT")
         }
+        // Caps (issue 41): why an occurrence was suppressed, and the impressions caps count, one
+        // per occurrence shown, with the groups its entry was in. The popups shown before count:
+        // the delivered occurrences the ledger still holds, with no groups.
+        migrator.registerMigration("14-caps") { database in
+            try database.execute(
+                sql: """
+                    ALTER TABLE ledger ADD COLUMN suppression TEXT;
+                    CREATE TABLE impression (
+                        occurrence_id TEXT PRIMARY KEY NOT NULL,
+                        source TEXT NOT NULL,
+                        entry_id TEXT NOT NULL,
+                        shown_us INTEGER NOT NULL,
+                        groups TEXT NOT NULL DEFAULT '',
+                        critical INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX impression_by_entry ON impression (source, entry_id, shown_us);
+                    INSERT OR IGNORE INTO impression (occurrence_id, source, entry_id, shown_us, critical)
+                        SELECT occurrence_id, ledger.source, ledger.entry_id, delivered.delivered_us,
+                            delivered.urgency = 'critical'
+                        FROM delivered JOIN ledger USING (occurrence_id)
+                        WHERE ledger.source != ?;
+                    """, arguments: [DeliveredOccurrence.testSource])
+        }
         return migrator
     }
 }

@@ -65,6 +65,7 @@ import Testing
         "ignore-label": "Not now",
         "remind-label": "Later",
         "action-label": "Read more",
+        "max-popups": "4/1h",
     ]
 
     @Test func manualAndGuideDocumentTheSameKeysInTheSamePlaces() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The example feeds of "Writing a feed" (`docs/feed-formats.md`, which the README links to): one
-/// per dialect, each a feed that `notify-sched validate` accepts without a word and that `list`
+/// The example feeds of "Writing a feed" (`docs/feed-formats.md`, which the README links to): at
+/// least one per dialect, each a feed that `notify-sched validate` accepts without a word and that `list`
 /// reads as its section's dialect.
 @Suite struct FeedFormatExampleTests {
     typealias CLI = CommandLineHarness
@@ -56,8 +56,8 @@ import Testing
         return examples
     }()
 
-    @Test func everyDialectHasExactlyOneExample() {
-        #expect(Self.examples.map(\.section).sorted() == Self.dialects.keys.sorted())
+    @Test func everyDialectHasAnExample() {
+        #expect(Set(Self.examples.map(\.section)) == Set(Self.dialects.keys))
     }
 
     @Test(arguments: examples)

@@ -105,6 +105,8 @@ private struct ConfigurationParser {
             configuration.quietHours = hours
         case "snooze":
             setSnoozeChoices(value, number: number)
+        case "max-popups":
+            if let bound = popupBound(value, number: number) { configuration.maxPopups = bound }
         default:
             var defaults = configuration.sourceDefaults
             if set(key, value, on: &defaults, number: number) {
@@ -159,6 +161,8 @@ private struct ConfigurationParser {
             }
         case "public-key":
             source.publicKey = value
+        case "max-popups":
+            if let bound = popupBound(value, number: number) { source.maxPopups = bound }
         default:
             if !set(key, value, on: &source.settings, number: number) {
                 warning("unknown key `\(key)` in source \"\(source.name)\" is ignored", line: number)
@@ -207,6 +211,16 @@ private struct ConfigurationParser {
         if let span = TimeSpan.parse(value), span > .zero { return span }
         error(
             .invalidValue, "`\(key)` must be a positive duration such as 12h, 30min or 1d, not \"\(value)\"",
+            line: number)
+        return nil
+    }
+
+    /// `max-popups = N/SPAN`.
+    private mutating func popupBound(_ value: String, number: Int) -> PopupBound? {
+        if let bound = PopupBound(parsing: value) { return bound }
+        error(
+            .invalidValue,
+            "`max-popups` must be a count and a period up to 90d, such as 4/1h or 20/1d, not \"\(value)\"",
             line: number)
         return nil
     }

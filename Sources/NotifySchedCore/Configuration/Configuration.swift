@@ -16,16 +16,21 @@ public struct Configuration: Sendable, Equatable {
     /// Settings every source starts from: iNotify's periods and flags, the application version,
     /// how often a feed is fetched.
     public var sourceDefaults: SourceSettings
+    /// The most popups (not critical) of all sources together within a sliding window
+    /// (`max-popups` in the global section). The default is none.
+    public var maxPopups: PopupBound?
 
     public init(
         sources: [SourceConfiguration] = [], extraSchemes: [String] = [], quietHours: QuietHours? = nil,
-        snoozeChoices: [Snooze] = Snooze.defaultChoices, sourceDefaults: SourceSettings = SourceSettings()
+        snoozeChoices: [Snooze] = Snooze.defaultChoices, sourceDefaults: SourceSettings = SourceSettings(),
+        maxPopups: PopupBound? = nil
     ) {
         self.sources = sources
         self.extraSchemes = extraSchemes
         self.quietHours = quietHours
         self.snoozeChoices = snoozeChoices
         self.sourceDefaults = sourceDefaults
+        self.maxPopups = maxPopups
     }
 
     /// The URL policy the configuration asks for.
@@ -50,16 +55,20 @@ public struct SourceConfiguration: Sendable, Equatable {
     public var publicKey: String?
     /// Its settings: the global ones with this section's overrides.
     public var settings: SourceSettings
+    /// The most popups (not critical) of this source within a sliding window (`max-popups`
+    /// in its section; the global key bounds all sources together, not each). The default is none.
+    public var maxPopups: PopupBound?
 
     public init(
         name: String, feed: String, dialect: FeedDialect? = nil, publicKey: String? = nil,
-        settings: SourceSettings = SourceSettings()
+        settings: SourceSettings = SourceSettings(), maxPopups: PopupBound? = nil
     ) {
         self.name = name
         self.feed = feed
         self.dialect = dialect
         self.publicKey = publicKey
         self.settings = settings
+        self.maxPopups = maxPopups
     }
 }
 

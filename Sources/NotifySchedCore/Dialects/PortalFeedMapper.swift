@@ -8,11 +8,14 @@ struct PortalFeedMapper {
     /// each entry by its `uuid`.
     var dialect: FeedDialect?
 
-    static let nativeKeys = [
-        "id", "title", "body", "fireDate", "timeZone", "repeatInterval", "calendar", "until", "count", "maxLateness",
-        "action", "urgency", "icon", "category", "expires", "minVersion", "maxVersion", "events", "timeout", "sound",
-        "image", "markup",
-    ]
+    static let nativeKeys =
+        [
+            "id", "title", "body", "fireDate", "timeZone", "repeatInterval", "calendar", "until", "count",
+            "maxLateness",
+            "action", "urgency", "icon", "category", "expires", "minVersion", "maxVersion", "events", "timeout",
+            "sound",
+            "image", "markup",
+        ] + FieldReader.deliveryRuleKeys
 
     /// The feed: its root's own keys, and the entries `batches` mapped to, in order.
     func map(
@@ -25,6 +28,7 @@ struct PortalFeedMapper {
             mapping.error(.invalidValue, "`version` must not be negative", at: reader.location(of: "version"))
         }
         let expires = reader.instant("expires")
+        let groups = reader.messageGroups("groups")
         // The elements were mapped in the batches; this reports a `notifications` that is no array.
         _ = reader.array("notifications")
         // The entries are moved out of the batches, not copied: a copy retains every string of
@@ -37,18 +41,44 @@ struct PortalFeedMapper {
                 position += 1
             }
             mapping.append(batches[index].problems)
+            reportUndefinedGroups(batches[index].groupNames, defined: groups)
         }
         reader.reportUnknownKeys()
         let feedDialect: FeedDialect = dialect ?? (allZBiM && !entries.isEmpty ? .zbim : .native)
         return Schedule(
             source: source, dialect: feedDialect, format: format, entries: entries, version: version,
-            expires: expires)
+            expires: expires, groups: groups)
+    }
+
+    /// Reports each group an entry names that the feed's `groups` does not define.
+    private func reportUndefinedGroups(_ names: [GroupNames], defined: [MessageGroup]) {
+        for entry in names {
+            for (index, id) in entry.groups.enumerated() where !defined.contains(where: { $0.id == id }) {
+                mapping.error(
+                    .invalidValue, "group \"\(id)\" is not defined in the feed's `groups`",
+                    at: FeedLocation(
+                        keyPath: KeyPath.element(
+                            KeyPath.child(KeyPath.element("notifications", index: entry.index), key: "groups"),
+                            index: index),
+                        line: entry.line))
+            }
+        }
+    }
+
+    /// The groups an entry names, to check against those the feed defines once it is read.
+    struct GroupNames: Sendable {
+        /// The entry's index in `notifications`.
+        var index: Int
+        var line: Int?
+        var groups: [String]
     }
 
     /// The entries a batch maps to, and the problems found in it.
     struct MappedBatch: Sendable {
         var entries: [ScheduleEntry]
         var problems: FeedMapping.Problems
+        /// The groups each entry names, for the entries that name any.
+        var groupNames: [GroupNames]
         /// The batch's elements, handed back to be freed by the thread that read them: freed
         /// on the mapping thread while the reader still allocated, they made both wait on
         /// malloc's lock (reading 10^5 entries took 220 ms, not 150).
@@ -60,6 +90,7 @@ struct PortalFeedMapper {
     static func map(_ batch: EntryBatch, settings: FeedMapping.Settings, dialect: FeedDialect?) -> MappedBatch {
         let mapper = PortalFeedMapper(mapping: FeedMapping(settings), dialect: dialect)
         var entries: [ScheduleEntry] = []
+        var groupNames: [GroupNames] = []
         entries.reserveCapacity(batch.elements.count)
         for (offset, node) in batch.elements.enumerated() {
             let index = batch.first + offset
@@ -82,9 +113,13 @@ struct PortalFeedMapper {
             let entryReader = FieldReader(dictionary, at: place, line: node.line, mapping: mapper.mapping)
             if let entry = isZBiM ? mapper.mapZBiM(entryReader) : mapper.mapNative(entryReader), twin == nil {
                 entries.append(entry)
+                if let groups = entry.deliveryRules?.groups, !groups.isEmpty {
+                    groupNames.append(GroupNames(index: index, line: node.line, groups: groups))
+                }
             }
         }
-        return MappedBatch(entries: entries, problems: mapper.mapping.problems, elements: batch.elements)
+        return MappedBatch(
+            entries: entries, problems: mapper.mapping.problems, groupNames: groupNames, elements: batch.elements)
     }
 
     /// The key of an entry's id: a ZBiM row's is its `uuid` (its `id` is a row number).
@@ -114,7 +149,7 @@ struct PortalFeedMapper {
             maxLateness: reader.span("maxLateness") ?? ScheduleEntry.defaultMaxLateness,
             expires: reader.instant("expires"),
             versions: VersionRange(minimum: reader.string("minVersion"), maximum: reader.string("maxVersion")),
-            category: reader.string("category"))
+            category: reader.string("category"), deliveryRules: reader.deliveryRules())
         reader.reportUnknownKeys()
         return mapping.errorCount == errorsBefore ? entry : nil
     }
@@ -146,6 +181,7 @@ struct PortalFeedMapper {
         default: isUTC = false
         }
         reader.accept(["id"])
+        let deliveryRules = reader.deliveryRules()
         var trigger: Trigger?
         if fields.count == 5 {
             let civil = CivilDateTime(
@@ -165,7 +201,7 @@ struct PortalFeedMapper {
         return ScheduleEntry(
             id: uuid, dialect: .zbim,
             content: NotificationContent(title: title, body: body, action: NotificationAction(label: nil, url: uri)),
-            trigger: trigger, maxLateness: .zero)
+            trigger: trigger, maxLateness: .zero, deliveryRules: deliveryRules)
     }
 
     private func zone(_ reader: inout FieldReader) -> ZoneRules? {

@@ -20,7 +20,7 @@ public struct HistoryRecord: Sendable, Equatable {
     public var answeredAt: Instant? {
         switch record.outcome {
         case .acted, .ignored, .reminded, .closed: record.recordedAt
-        case .delivered, .missed: nil
+        case .delivered, .missed, .suppressed: nil
         }
     }
 }

@@ -32,6 +32,19 @@ public struct DaemonCore: ~Copyable {
     public private(set) var waiting: PopupQueue
     /// What handling decides, and the popups and prompts on screen waiting for an answer.
     public internal(set) var handling: HandlingCore
+    /// The popups shown that the caps count (`DaemonEvent.impressionsLoaded` at start).
+    public internal(set) var impressions = ImpressionLog()
+    /// The user's bounds, which with each feed's caps decide whether a popup goes out.
+    let capGate: CapGate
+    /// The impressions counted as their popups went out, by occurrence id, until the server's
+    /// answer says whether they were shown.
+    var inFlight: [String: Impression] = [:]
+    /// Timed popups a cap holds back only with those in flight counted: decided again once
+    /// the answers came (`DaemonCore+Caps.swift`).
+    var awaitingAnswers: [DueOccurrence] = []
+    /// Whether the next waiting popup to go out waits, as `awaitingAnswers`, for the answers to
+    /// the popups in flight; it is last in `goingOut`.
+    private var waitingForAnswers = false
     /// The waiting popups whose time came, taken from `waiting` and going out one at a time
     /// (each after the previous one's `waitingShown`), the next last.
     private var goingOut: [PopupQueue.Ready] = []
@@ -80,6 +93,7 @@ public struct DaemonCore: ~Copyable {
         waiting = PopupQueue()
         handling = HandlingCore(policy: handlingPolicy)
         generator = SplitMix64(seed: seed)
+        capGate = CapGate(configuration)
         self.configuration = configuration
         self.followsSystemZone = followsSystemZone
     }
@@ -144,14 +158,14 @@ public struct DaemonCore: ~Copyable {
             let waitingOut = takeReadyWaiting(at: now)
             let tests = showDueTests(at: now)
             let planned = clockChanged ? planner.clockChanged(at: now) : planner.timerExpired(at: now)
-            return checks + waitingOut + tests + planned.map(DaemonEffect.init) + ledgerPrune(at: now)
+            return checks + waitingOut + tests + gated(planned, at: now) + ledgerPrune(at: now)
         case .resumed:
             replanChecks(at: now)
-            return planner.clockChanged(at: now).map(DaemonEffect.init)
+            return gated(planner.clockChanged(at: now), at: now)
         case .zoneChanged(let zone):
             guard followsSystemZone, zone != planner.userZone else { return [] }
             return [.log(.notice, "the time zone is now \(zone.identifier); planning again")]
-                + planner.zoneChanged(to: zone, at: now).map(DaemonEffect.init)
+                + gated(planner.zoneChanged(to: zone, at: now), at: now)
         case .configurationEdited(let edited, let problems, let file):
             let warnings = problems.map { DaemonEffect.log(.warning, $0) }
             guard let edited else {
@@ -161,7 +175,7 @@ public struct DaemonCore: ~Copyable {
         case .serverAppeared:
             // The popups held for want of a server go out now rather than at their next retry.
             waiting.releaseHeld()
-            return takeReadyWaiting(at: now) + planner.serverAppeared(at: now).map(DaemonEffect.init)
+            return takeReadyWaiting(at: now) + gated(planner.serverAppeared(at: now), at: now)
         case .leftOnScreen(let unanswered, let prompts):
             var entries: [String: [ScheduleEntry]] = [:]
             for location in Set(unanswered.map(\.occurrence.source)) {
@@ -182,11 +196,18 @@ public struct DaemonCore: ~Copyable {
             return startDueChecks(at: now)
         case .shown(let due, let result):
             planner.shown(due, result, at: now)
+            return settleImpression(
+                occurrenceID: LedgerRecord.occurrenceID(
+                    source: due.location, entryID: due.entry.id, occurrence: due.occurrence),
+                result, at: now)
+        case .impressionsLoaded(let loaded):
+            impressions = ImpressionLog(loaded)
             return []
         case .waitingLoaded(let popups):
             waiting = PopupQueue(popups)
             goingOut = []
             waitingInFlight = false
+            waitingForAnswers = false
             return []
         case .sourceEvent(let event, let contexts, let urlHandlers):
             return sourceEvent(event, contexts, urlHandlers: urlHandlers, at: now)
@@ -224,7 +245,7 @@ public struct DaemonCore: ~Copyable {
             changes, old: old, new: load.schedule.entries, source: location, onScreen: handling.onScreen(.scheduled))
         let sessionStart: [DaemonEffect] =
             owingSessionStart.remove(load.source) != nil ? [.takeSessionStart(source: load.source)] : []
-        return (changes, planned.map(DaemonEffect.init) + screen.map(DaemonEffect.changeScreen) + sessionStart)
+        return (changes, gated(planned, at: now) + screen.map(DaemonEffect.changeScreen) + sessionStart)
     }
 
     /// Takes the waiting popups whose time came (`PopupQueue.takeReady`), looking up in the
@@ -243,23 +264,45 @@ public struct DaemonCore: ~Copyable {
         }
         // Kept last first, so that each goes out with a `popLast`.
         goingOut.insert(contentsOf: ready.reversed(), at: 0)
-        return nextWaitingOut()
+        return nextWaitingOut(at: now)
     }
 
-    /// The waiting popups taken to drop, up to the next one to show: none while one is being shown.
-    private mutating func nextWaitingOut() -> [DaemonEffect] {
+    /// The waiting popups taken to drop or suppress, up to the next one to show: none while
+    /// one is being shown.
+    private mutating func nextWaitingOut(at now: Instant) -> [DaemonEffect] {
         var effects: [DaemonEffect] = []
-        while !waitingInFlight, let ready = goingOut.popLast() {
+        while !waitingInFlight, !waitingForAnswers, let ready = goingOut.popLast() {
             switch ready {
             case .drop(let popup):
                 effects.append(Self.withdrawn(popup))
             case .show(var item, let entry):
-                item.entry = entry
-                waitingInFlight = true
-                effects.append(.showWaiting(item))
+                let popup = item.popup
+                switch admit(entry, of: popup.source, occurrence: popup.occurrence, at: now) {
+                case .show:
+                    item.entry = entry
+                    waitingInFlight = true
+                    effects.append(.showWaiting(item))
+                case .suppress(let suppression):
+                    effects.append(
+                        .recordSuppressed(
+                            .suppressed(
+                                popup.entryID, of: popup.source, occurrence: popup.occurrence, because: suppression,
+                                at: now)))
+                case .wait:
+                    goingOut.append(ready)
+                    waitingForAnswers = true
+                }
             }
         }
         return effects
+    }
+
+    /// The waiting popups to go out after the one that waited for the answers to the popups in
+    /// flight: they came.
+    mutating func resumeWaitingPopups(at now: Instant) -> [DaemonEffect] {
+        guard waitingForAnswers else { return [] }
+        waitingForAnswers = false
+        return nextWaitingOut(at: now)
     }
 
     /// A waiting popup went out, or was passed over (nothing opens its action): the next one
@@ -268,11 +311,12 @@ public struct DaemonCore: ~Copyable {
         -> [DaemonEffect]
     {
         waitingInFlight = false
+        let settled = settleImpression(occurrenceID: item.popup.occurrenceID, result, at: now)
         switch result {
         case .shown:
-            return nextWaitingOut()
+            return settled + nextWaitingOut(at: now)
         case .passedOver:
-            return [.dropWaiting(item.popup, reason: nil)] + nextWaitingOut()
+            return settled + [.dropWaiting(item.popup, reason: nil)] + nextWaitingOut(at: now)
         case .failed:
             var held = [item]
             var dropped: [DaemonEffect] = []
@@ -285,7 +329,7 @@ public struct DaemonCore: ~Copyable {
             }
             goingOut = []
             waiting.putBack(held, heldUntil: now + OccurrencePlanner.retryDelay)
-            return dropped
+            return settled + dropped
         }
     }
 
@@ -377,6 +421,7 @@ public struct DaemonCore: ~Copyable {
     private mutating func ledgerPrune(at now: Instant) -> [DaemonEffect] {
         if let last = ledgerPrunedAt, now >= last, now - last < .days(1) { return [] }
         ledgerPrunedAt = now
+        impressions.prune(before: now - FrequencyCap.longestPeriod)
         return [.pruneLedger(before: now - Self.ledgerRetention)]
     }
 }

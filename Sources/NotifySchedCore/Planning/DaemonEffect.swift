@@ -14,6 +14,9 @@ public enum DaemonEffect: Sendable, Equatable {
     case dropWaiting(WaitingPopup, reason: String?)
     /// Record an occurrence nobody saw as missed.
     case recordMissed(source: String, entryID: String, occurrence: Instant)
+    /// Record an occurrence a cap held back (`LedgerOutcome.suppressed`, with its reason), and
+    /// remove its popup from the stored waiting ones if it was one, in one transaction.
+    case recordSuppressed(LedgerRecord)
     /// Store that these entries of `source` are followed from `since` (`PlannerEffect.follow`).
     case follow(source: String, entries: [FollowedEntry], since: Instant)
     /// Replace or close a popup on screen after its feed changed (`ScreenPlan.afterFeedChange`).

@@ -44,6 +44,9 @@ public enum DaemonEvent: Sendable, Equatable {
     case shown(DueOccurrence, ShowResult)
     /// The popups a previous daemon left waiting, as the state database holds them (at start).
     case waitingLoaded([WaitingPopup])
+    /// The impressions the caps count, as the state database holds them (at start, before the
+    /// feeds are opened).
+    case impressionsLoaded([Impression])
     /// A session event (`session:start`, `session:resume`, `session:unlock`), an event posted
     /// with `notify-sched event` or `sync`'s manual check, for `sources`, with what the state
     /// database remembers of each: `SourceEventPlan` decides for each source with a feed

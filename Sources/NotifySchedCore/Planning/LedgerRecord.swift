@@ -16,10 +16,12 @@ public struct LedgerRecord: Sendable, Equatable {
     public var outcome: LedgerOutcome
     /// When the record was last written.
     public var recordedAt: Instant
+    /// Why the occurrence was not shown, for an outcome of `suppressed`.
+    public var suppression: Suppression?
 
     public init(
         occurrenceID: String, source: String, entryID: String, occurrence: Instant, popupID: UInt32? = nil,
-        outcome: LedgerOutcome, recordedAt: Instant
+        outcome: LedgerOutcome, recordedAt: Instant, suppression: Suppression? = nil
     ) {
         self.occurrenceID = occurrenceID
         self.source = source
@@ -28,6 +30,17 @@ public struct LedgerRecord: Sendable, Equatable {
         self.popupID = popupID
         self.outcome = outcome
         self.recordedAt = recordedAt
+        self.suppression = suppression
+    }
+
+    /// The record of an occurrence of `entryID` in `source` due at `occurrence` that a cap
+    /// held back at `now`.
+    public static func suppressed(
+        _ entryID: String, of source: String, occurrence: Instant, because suppression: Suppression, at now: Instant
+    ) -> LedgerRecord {
+        LedgerRecord(
+            occurrenceID: occurrenceID(source: source, entryID: entryID, occurrence: occurrence), source: source,
+            entryID: entryID, occurrence: occurrence, outcome: .suppressed, recordedAt: now, suppression: suppression)
     }
 
     /// The id of the occurrence of `entryID` in `source` due at `occurrence`: 16 hex digits,
@@ -56,6 +69,9 @@ public enum LedgerOutcome: String, Sendable, CaseIterable {
     case ignored
     /// The popup was closed without a choice (expired, dismissed, or closed by notify-sched).
     case closed
+    /// Due, and held back by a cap (`LedgerRecord.suppression` says which): skipped, not
+    /// deferred. Like a missed occurrence, it settles its entry through it.
+    case suppressed
 }
 
 extension LedgerOutcome {

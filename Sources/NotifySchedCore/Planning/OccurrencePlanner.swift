@@ -229,6 +229,12 @@ public struct OccurrencePlanner: ~Copyable {
         }
     }
 
+    /// Whether `due`'s popup, asked for with a `show` effect, still waits for `shown(_:_:at:)`:
+    /// no feed change, clock step or zone change has planned its entry again since.
+    public func isShowing(_ due: DueOccurrence) -> Bool {
+        showing[due.element] != nil && entry(due.element)?.id == due.entry.id
+    }
+
     /// The user answered a popup of the occurrence of `entryID` in the source at `location` due
     /// at `occurrence`, and the answer changed its state: Ignore stops the entry, "Remind Me
     /// Later" brings the occurrence back after the source's remind period (or at `remindUntil`,

@@ -17,10 +17,12 @@ public struct Schedule: Sendable, Equatable {
     public var expires: Instant?
     /// iSmartNews feed-wide settings; nil for other dialects.
     public var news: NewsSettings?
+    /// The groups a portal feed defines (`groups`), which its entries name.
+    public var groups: [MessageGroup]
 
     public init(
         source: String, dialect: FeedDialect, format: FeedFormat, entries: [ScheduleEntry],
-        version: Int64? = nil, expires: Instant? = nil, news: NewsSettings? = nil
+        version: Int64? = nil, expires: Instant? = nil, news: NewsSettings? = nil, groups: [MessageGroup] = []
     ) {
         self.source = source
         self.dialect = dialect
@@ -29,6 +31,7 @@ public struct Schedule: Sendable, Equatable {
         self.version = version
         self.expires = expires
         self.news = news
+        self.groups = groups
     }
 }
 

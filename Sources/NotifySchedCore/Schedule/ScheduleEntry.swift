@@ -53,6 +53,10 @@ public struct ScheduleEntry: Sendable {
     public var category: String? { extras?.details?.category }
     /// iSmartNews presentation and repetition rules; nil for other dialects.
     public var news: NewsRules? { extras?.details?.news }
+    /// A portal entry's caps, groups and priority; nil for none.
+    public var deliveryRules: DeliveryRules? { extras?.details?.deliveryRules }
+    /// Its priority among entries due together under a shared cap (`DeliveryRules.priority`).
+    public var priority: Int { deliveryRules?.priority ?? 0 }
 
     // A daemon holds up to 10^6 entries, so an entry keeps in line, in 64 bytes, only what
     // nearly every entry has: its id, digest, title and body, lateness, and its trigger when that
@@ -186,26 +190,32 @@ public struct ScheduleEntry: Sendable {
         let expires: Instant?
         /// The entry's lateness, read when its `latenessSeconds` says it is here.
         let maxLateness: TimeSpan
+        let deliveryRules: DeliveryRules?
 
         /// The details; nil when every one is its default and the lateness is in line.
         static func of(
             versions: VersionRange, category: String?, news: NewsRules?, expires: Instant?, maxLateness: TimeSpan,
-            latenessInLine: Bool
+            latenessInLine: Bool, deliveryRules: DeliveryRules?
         ) -> Details? {
-            guard versions != VersionRange() || category != nil || news != nil || expires != nil || !latenessInLine
+            guard
+                versions != VersionRange() || category != nil || news != nil || expires != nil || !latenessInLine
+                    || deliveryRules != nil
             else { return nil }
             return Details(
-                versions: versions, category: category, news: news, expires: expires, maxLateness: maxLateness)
+                versions: versions, category: category, news: news, expires: expires, maxLateness: maxLateness,
+                deliveryRules: deliveryRules)
         }
 
         private init(
-            versions: VersionRange, category: String?, news: NewsRules?, expires: Instant?, maxLateness: TimeSpan
+            versions: VersionRange, category: String?, news: NewsRules?, expires: Instant?, maxLateness: TimeSpan,
+            deliveryRules: DeliveryRules?
         ) {
             self.versions = versions
             self.category = category
             self.news = news
             self.expires = expires
             self.maxLateness = maxLateness
+            self.deliveryRules = deliveryRules
         }
 
         func hashMeaning(into hasher: inout Hasher) {
@@ -214,6 +224,7 @@ public struct ScheduleEntry: Sendable {
             hasher.combine(news)
             hasher.combine(expires)
             hasher.combine(maxLateness)
+            hasher.combine(deliveryRules)
         }
     }
 
@@ -221,7 +232,8 @@ public struct ScheduleEntry: Sendable {
     public init(
         id: String, dialect: FeedDialect, content: NotificationContent, trigger: Trigger,
         maxLateness: TimeSpan = ScheduleEntry.defaultMaxLateness, expires: Instant? = nil,
-        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil
+        versions: VersionRange = VersionRange(), category: String? = nil, news: NewsRules? = nil,
+        deliveryRules: DeliveryRules? = nil
     ) {
         self.id = id
         self.dialect = dialect
@@ -239,7 +251,7 @@ public struct ScheduleEntry: Sendable {
             content: restContent,
             details: Details.of(
                 versions: versions, category: category, news: news, expires: expires, maxLateness: maxLateness,
-                latenessInLine: seconds != nil))
+                latenessInLine: seconds != nil, deliveryRules: deliveryRules.flatMap { $0.isEmpty ? nil : $0 }))
         // The stored form, which is the same for the same values, in a few large pieces: hashing
         // each field on its own (every optional, every nested case) took 8% of reading a feed.
         var hasher = Hasher()
@@ -346,6 +358,6 @@ extension ScheduleEntry: Equatable {
     public static func == (lhs: ScheduleEntry, rhs: ScheduleEntry) -> Bool {
         lhs.id == rhs.id && lhs.dialect == rhs.dialect && lhs.content == rhs.content && lhs.trigger == rhs.trigger
             && lhs.maxLateness == rhs.maxLateness && lhs.expires == rhs.expires && lhs.versions == rhs.versions
-            && lhs.category == rhs.category && lhs.news == rhs.news
+            && lhs.category == rhs.category && lhs.news == rhs.news && lhs.deliveryRules == rhs.deliveryRules
     }
 }

@@ -65,4 +65,25 @@ import Testing
         #expect(rows[1].shown == nil && rows[1].title == nil && rows[1].answered == nil)
         #expect(rows[2].answered == nil && rows[2].due == "2026-11-26T15:00:00Z")
     }
+
+    @Test func aSuppressedOccurrenceShowsItsReasonInPlaceOfATitleAndInTheJSON() throws {
+        let reason = Suppression.groupCap(group: "spring-sale", CapLimit(cap: 1, period: .days(1)))
+        let suppressed = HistoryRecord(
+            .suppressed(
+                "sale-coats", of: "/feeds/shop.json", occurrence: at("2026-11-26T09:00:00Z"), because: reason,
+                at: at("2026-11-26T09:00:00Z")),
+            title: nil, shownAt: nil)
+        let lines = HistoryListing([suppressed]).table(userZone: .utc, width: nil).split(separator: "\n")
+        #expect(
+            lines[1]
+                == #"2026-11-26 09:00  suppressed  sale-coats  group "spring-sale" allows 1 per 1 day  /feeds/shop.json"#
+        )
+        let rows = try JSONDecoder().decode(
+            [HistoryListing.Row].self, from: Data(try HistoryListing([suppressed]).json().utf8))
+        #expect(rows.map(\.outcome) == ["suppressed"])
+        #expect(
+            rows.first?.reason
+                == SuppressionReport(reason), "code, group, cap, period in seconds and the message")
+        #expect(rows.first?.reason?.period == 86_400)
+    }
 }

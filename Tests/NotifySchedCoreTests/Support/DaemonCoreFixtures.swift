@@ -3,11 +3,14 @@ import NotifySchedCore
 extension DaemonCore {
     /// A core following the planner's sources, each with default settings and a fresh health
     /// (no check planned: the tests hand it the feeds), its randomness seeded with `seed`.
-    init(following planner: consuming OccurrencePlanner, seed: UInt64 = 1) {
+    init(
+        following planner: consuming OccurrencePlanner, seed: UInt64 = 1, configuration: Configuration = Configuration()
+    ) {
         let sources = (0..<planner.sourceCount).map {
             SourcePolling.Source(health: SourceHealth(location: planner.location(of: $0)))
         }
-        self.init(planner: planner, polling: SourcePolling(sources: sources, seed: seed))
+        self.init(
+            planner: planner, polling: SourcePolling(sources: sources, seed: seed), configuration: configuration)
     }
 }
 
