@@ -5,7 +5,10 @@ import NotifySchedTesting
 /// One generated life of the daemon: a feed with timed entries of every kind, a user zone, and
 /// the disruptions of a month (restarts and crashes, downtimes, clock steps, zone changes, a
 /// missing notification server, quiet hours, the feed changing), all drawn from one seed, as
-/// are the user's answers to the popups (`EmbeddedConformanceRun.Answer`).
+/// are the user's answers to the popups (`EmbeddedConformanceRun.Answer`). A third of the
+/// entries have caps (`frequency`), a quarter belong to each group, half have a priority; every
+/// feed defines two groups, and a third of the scenarios bound the user's popups (`max-popups`):
+/// drawn from a stream of their own, so that the rest of a scenario is what it was before caps.
 struct ConformanceScenario {
     /// Something that happens to the daemon, at an instant of true (not wall-clock) time.
     enum Disruption {
@@ -34,6 +37,8 @@ struct ConformanceScenario {
     let remindPeriod: TimeSpan
     /// The feed at the start, then each version a `feedChange` brings.
     let feeds: [String]
+    /// The user's bound on all popups (`max-popups`), if any.
+    let maxPopups: PopupBound?
     /// The disruptions, by when they happen in true time since `start`, ascending.
     let disruptions: [(after: TimeSpan, disruption: Disruption)]
 
@@ -68,7 +73,14 @@ struct ConformanceScenario {
         var entries = (0..<entryCount).map { ($0, Self.randomEntry(index: $0, start: start, using: &random)) }
         var disruptions = Self.randomDisruptions(length: length, using: &random)
         remindPeriod = [.minutes(10), .hours(1), .days(1)].randomElement(using: &random)!
-        var feeds = [Self.feed(entries.map(\.1))]
+        var caps = SplitMix64(seed: seed ^ 0xCA95_CA95)
+        maxPopups =
+            Int.random(in: 0..<3, using: &caps) == 0
+            ? [
+                PopupBound(count: 3, period: .hours(1)), PopupBound(count: 8, period: .days(1)),
+                PopupBound(count: 20, period: .days(7)),
+            ].randomElement(using: &caps) : nil
+        var feeds = [Self.feed(entries.map(\.1), using: &caps)]
         var withdrawn: [Int] = []
         var changes: [TimeSpan] = []
         for _ in 0..<Int.random(in: 0...2, using: &random) {
@@ -87,14 +99,46 @@ struct ConformanceScenario {
                 entries[position].1 = Self.randomEntry(index: entries[position].0, start: start, using: &random)
             }
             disruptions.append((after, .feedChange(version: feeds.count)))
-            feeds.append(Self.feed(entries.map(\.1)))
+            feeds.append(Self.feed(entries.map(\.1), using: &caps))
         }
         self.feeds = feeds
         self.disruptions = disruptions.sorted { $0.after < $1.after }
     }
 
-    private static func feed(_ entries: [String]) -> String {
-        #"{"notifications": [\#(entries.joined(separator: ",\n"))]}"#
+    /// A feed of `entries`, half of them with caps, groups or a priority, and the two groups
+    /// they may name, each with caps and one sometimes disabled.
+    private static func feed(_ entries: [String], using random: inout SplitMix64) -> String {
+        let capped = entries.map { entry in
+            var rules: [String] = []
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                rules.append(#""frequency": \#(frequency(using: &random))"#)
+            }
+            let groups = ["g0", "g1"].filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
+            if !groups.isEmpty { rules.append(#""groups": [\#(groups.map { "\"\($0)\"" }.joined(separator: ", "))]"#) }
+            if Bool.random(using: &random) { rules.append(#""priority": \#(Int.random(in: -1...3, using: &random))"#) }
+            return rules.isEmpty ? entry : String(entry.dropLast()) + ", " + rules.joined(separator: ", ") + "}"
+        }
+        let groups = [
+            #"{"id": "g0", "frequency": \#(frequency(using: &random))}"#,
+            #"{"id": "g1", "frequency": \#(frequency(using: &random)), "enabled": \#(Int.random(in: 0..<5, using: &random) != 0)}"#,
+        ]
+        return
+            #"{"groups": [\#(groups.joined(separator: ", "))], "notifications": [\#(capped.joined(separator: ",\n"))]}"#
+    }
+
+    /// A `frequency` with a lifetime, windows from ten minutes to a week, or both.
+    private static func frequency(using random: inout SplitMix64) -> String {
+        var members: [String] = []
+        let kind = Int.random(in: 0..<4, using: &random)
+        if kind == 0 || kind == 3 { members.append(#""lifetime": \#(Int.random(in: 1...6, using: &random))"#) }
+        if kind != 0 {
+            let windows = (0..<Int.random(in: 1...2, using: &random)).map { _ in
+                let period = ["10min", "1h", "6h", "1d", "7d"].randomElement(using: &random)!
+                return #"{"period": "\#(period)", "cap": \#(Int.random(in: 1...3, using: &random))}"#
+            }
+            members.append(#""custom": [\#(windows.joined(separator: ", "))]"#)
+        }
+        return "{" + members.joined(separator: ", ") + "}"
     }
 
     private static func randomZone(using random: inout SplitMix64) -> ZoneRules {

@@ -18,9 +18,35 @@ final class EmbeddedConformanceRun {
         var at: Instant
         /// Shown by a daemon that crashed before recording it.
         var unrecorded = false
+        /// Which of `ConformanceScenario.feeds` was in force.
+        var feedVersion = 0
+        /// Its place among every popup the server took (`RecordingDesktop.shown`).
+        var place = 0
+        /// Not a popup: an occurrence a cap held back (`Suppressed`), where the schedule says one.
+        var suppressed = false
+
+        /// The same popup: the same occurrence shown at the same instant (the oracle knows
+        /// nothing of versions and places).
+        static func == (lhs: Shown, rhs: Shown) -> Bool {
+            (lhs.entryID, lhs.occurrence, lhs.at, lhs.unrecorded) == (
+                rhs.entryID, rhs.occurrence, rhs.at, rhs.unrecorded
+            )
+        }
 
         var description: String {
-            "\(entryID) due \(occurrence.rfc3339) at \(at.rfc3339)\(unrecorded ? " (crash)" : "")"
+            "\(entryID) due \(occurrence.rfc3339) \(suppressed ? "suppressed" : "") at \(at.rfc3339)"
+                + (unrecorded ? " (crash)" : "")
+        }
+
+        /// Whether it is what the oracle expected (`expected`): the same, or for a suppression,
+        /// the same occurrence decided no later than the popup was expected, or up to
+        /// `answerDelay` later, when it waited for the server's answers to the popups in flight.
+        /// A suppression needs no notification server: it comes while none is there, when the
+        /// popup would wait for one.
+        func stands(for expected: Shown) -> Bool {
+            guard suppressed else { return self == expected }
+            return (entryID, occurrence) == (expected.entryID, expected.occurrence)
+                && at - expected.at <= EmbeddedConformanceRun.answerDelay
         }
     }
 
@@ -88,7 +114,49 @@ final class EmbeddedConformanceRun {
         }
     }
 
+    /// An occurrence a cap held back, as the core decided it.
+    struct Suppressed: CustomStringConvertible {
+        var entryID: String
+        var occurrence: Instant
+        /// The wall-clock instant it was decided at.
+        var at: Instant
+        var reason: Suppression
+        /// Which of `ConformanceScenario.feeds` was in force.
+        var feedVersion: Int
+        /// How many popups the server had taken when it was decided (`Shown.place`).
+        var shownBefore: Int
+
+        var description: String {
+            "\(entryID) due \(occurrence.rfc3339) suppressed at \(at.rfc3339): \(reason.words)"
+        }
+    }
+
+    /// Sees each suppression the core decides, with how many popups went out before it.
+    private final class SuppressionTrace: DecisionObserver {
+        var suppressed: [Suppressed] = []
+        var feedVersion = 0
+        weak var desktop: RecordingDesktop?
+
+        func deciding(_ event: DaemonEvent, at instant: Instant, core: borrowing DaemonCore) {}
+
+        func decided(_ effects: [DaemonEffect]) {
+            for case .recordSuppressed(let record) in effects {
+                guard let reason = record.suppression else { continue }
+                suppressed.append(
+                    Suppressed(
+                        entryID: record.entryID, occurrence: record.occurrence, at: record.recordedAt, reason: reason,
+                        feedVersion: feedVersion, shownBefore: desktop?.shown.count ?? 0))
+            }
+        }
+    }
+
+    /// The longest the server takes to answer.
+    static let answerDelay = TimeSpan.seconds(3)
+
     private(set) var shown: [Shown] = []
+    /// The occurrences the caps held back, in the order decided.
+    var suppressed: [Suppressed] { trace.suppressed }
+    private let trace = SuppressionTrace()
     private(set) var segments: [Segment] = []
     private(set) var crashes = 0
     /// How many events the driver was handed: a bound on the work, and a figure to report.
@@ -130,16 +198,19 @@ final class EmbeddedConformanceRun {
                 serverChanges: [], serverPresentAtStart: serverPresent())
         }
         let scenario = scenario
-        let daemon = try EmbeddedDaemon(feeds: [("feed", scenario.feeds[0])], at: scenario.start, zone: zone.identifier)
-        {
+        let daemon = try EmbeddedDaemon(
+            feeds: [("feed", scenario.feeds[0])], at: scenario.start, zone: zone.identifier, decisions: trace
+        ) {
             $0.extraSchemes = ["zbimdb"]
             $0.quietHours = scenario.quietHours
             $0.sources[0].settings.iNotify.remindPeriod = scenario.remindPeriod
             $0.sources[0].settings.iNotify.applicationVersion = scenario.applicationVersion
             // The feed changes when the scenario edits it, not at its checks.
             $0.sources[0].settings.fetchPeriod = .days(400)
+            $0.maxPopups = scenario.maxPopups
         }
         let desktop = daemon.desktop
+        trace.desktop = desktop
         let source = daemon.path(of: "feed")
         var seen = 0
         var unresolved: [(place: Int, id: String, entryID: String, zone: ZoneRules)] = []
@@ -148,9 +219,11 @@ final class EmbeddedConformanceRun {
             for occurrence in daemon.driver.core.handling.onScreen(.scheduled) {
                 occurrences[occurrence.id] = occurrence.due
             }
-            let new = desktop.shown[seen...].filter { $0.popup.role == .scheduled && $0.isDelivery }
+            let new = desktop.shown.enumerated().dropFirst(seen).filter {
+                $0.element.popup.role == .scheduled && $0.element.isDelivery
+            }
             seen = desktop.shown.count
-            for (index, popup) in new.enumerated() {
+            for (index, (place, popup)) in new.enumerated() {
                 let entryID = entryID(of: popup.popup)
                 let atCrash = desktop.crashed && index == new.count - 1
                 // Which occurrence it shows is known once the driver hears the server took it.
@@ -158,7 +231,10 @@ final class EmbeddedConformanceRun {
                 if occurrences[popup.popup.occurrenceID] == nil {
                     unresolved.append((shown.count, popup.popup.occurrenceID, entryID, zone))
                 }
-                shown.append(Shown(entryID: entryID, occurrence: occurrence, at: popup.at, unrecorded: atCrash))
+                shown.append(
+                    Shown(
+                        entryID: entryID, occurrence: occurrence, at: popup.at, unrecorded: atCrash,
+                        feedVersion: feedVersion, place: place))
                 // It replaces the entry's popup on screen, whose answer will not come.
                 answers[entryID] = nil
                 guard !atCrash, Bool.random(using: &user) else { continue }
@@ -183,7 +259,7 @@ final class EmbeddedConformanceRun {
             }
             guard answersArrive == nil else { return }
             // The server answers once the calls reached it: at the due time they were held for.
-            let sent = new.map(\.at).max() ?? wall()
+            let sent = new.map(\.element.at).max() ?? wall()
             if sent > wall() { trueTime = sent - scenario.start - offset }
             // A third of the server's answers come late, up to 3 s, and before the next
             // occurrence of the entries they show, which the planner arms on the answer: the
@@ -193,12 +269,12 @@ final class EmbeddedConformanceRun {
                 desktop.giveAnswers()
                 return lookAtTheScreen()
             }
-            let following = new.compactMap { popup -> Instant? in
+            let following = new.compactMap { _, popup -> Instant? in
                 let entry = schedules[feedVersion].entries.first { $0.id == entryID(of: popup.popup) }
                 return entry?.trigger.occurrences(onOrAfter: wall().nextMicrosecond, limit: 1, userZone: zone).first
             }.min()
             let delay = min(
-                TimeSpan(microseconds: Int64.random(in: 0...3_000_000, using: &server)),
+                TimeSpan(microseconds: Int64.random(in: 0...Self.answerDelay.microseconds, using: &server)),
                 following.map { $0 - wall() - TimeSpan(microseconds: 1) } ?? .seconds(3))
             answersArrive = trueTime + max(delay, .zero)
         }
@@ -272,6 +348,7 @@ final class EmbeddedConformanceRun {
                         segment.end = wall()
                         segments.append(segment)
                         feedVersion = version
+                        trace.feedVersion = version
                         segment = newSegment(watchedFrom: segment.watchedFrom)
                         try daemon.edit("feed", to: scenario.feeds[version])
                         // A withdrawn entry's popup is closed: its answer will not come.
@@ -323,6 +400,7 @@ final class EmbeddedConformanceRun {
                 case .serverAbsent(let span): serverBack = max(serverBack ?? .zero, after + span)
                 case .feedChange(let version):
                     feedVersion = version
+                    trace.feedVersion = version
                     try daemon.write("feed", scenario.feeds[version])
                 case .restart: break
                 }

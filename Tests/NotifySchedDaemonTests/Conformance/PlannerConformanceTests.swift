@@ -7,7 +7,9 @@ import Testing
 /// (`DeliveryOracle`): never early, never twice but for a crash or a reminder, never lost,
 /// nothing expired or outside the application version, nothing after Ignore, a reminded
 /// occurrence back after the remind period, through restarts, kills, clock steps, zone changes,
-/// a missing server and changes of the feed.
+/// a missing server and changes of the feed. Under caps (`CapOracle`): every occurrence the
+/// schedule says is shown or suppressed, no popup goes out beyond a cap in force, and no
+/// suppression is needless.
 ///
 /// 250 seeded scenarios, each a month of true time; `NOTIFY_SCHED_CONFORMANCE_SCENARIOS=10000`
 /// runs 10 000 (about five minutes on two cores). A failing scenario names its seed;
@@ -25,6 +27,10 @@ import Testing
         var divergences = 0
         var answers = 0
         var feedChanges = 0
+        var suppressions = 0
+        var impressions = 0
+        var overShows = 0
+        var needlessSuppressions = 0
     }
 
     @Test(arguments: 0..<batches.count)
@@ -34,6 +40,8 @@ import Testing
                 + "\(totals.showsChecked) popups checked, \(totals.answers) answers, \(totals.feedChanges) feed changes, "
                 + "\(totals.coreEvents) events handed to the core, "
                 + "\(totals.timerEventsBeforeAnswers) of the timer's before the server's answers to earlier popups, "
+                + "\(totals.impressions) impressions and \(totals.suppressions) suppressions checked against the caps, "
+                + "\(totals.overShows) over-shows, \(totals.needlessSuppressions) needless suppressions, "
                 + "\(totals.divergences) divergences"
         }
     }
@@ -59,6 +67,13 @@ import Testing
         var checked = 0
         var diverged = 0
         let answers = daemon.segments.flatMap(\.answers)
+        // A suppressed occurrence stands where the schedule says a popup: settled as if shown.
+        let decided =
+            daemon.shown
+            + daemon.suppressed.map {
+                EmbeddedConformanceRun.Shown(
+                    entryID: $0.entryID, occurrence: $0.occurrence, at: $0.at, suppressed: true)
+            }
         var ids: [String] = []
         for schedule in schedules {
             for entry in schedule.entries where !ids.contains(entry.id) { ids.append(entry.id) }
@@ -68,11 +83,22 @@ import Testing
             let oracle = DeliveryOracle(
                 id: id, definitions: definitions, quietHours: scenario.quietHours,
                 applicationVersion: scenario.applicationVersion, remindPeriod: scenario.remindPeriod)
-            let expected = oracle.expectedShows(segments: daemon.segments, shown: daemon.shown)
-            let actual = daemon.shown.filter { $0.entryID == id }
+            let expected = oracle.expectedShows(segments: daemon.segments, shown: decided)
+            let shown = daemon.shown.filter { $0.entryID == id }
+            let suppressed = daemon.suppressed.filter { $0.entryID == id }
+            // With suppressions, the popups and the suppressions are compared in the order of
+            // their occurrences.
+            let order = { (lhs: EmbeddedConformanceRun.Shown, rhs: EmbeddedConformanceRun.Shown) in
+                (lhs.occurrence, lhs.at) < (rhs.occurrence, rhs.at)
+            }
+            let actual = suppressed.isEmpty ? shown : decided.filter { $0.entryID == id }.sorted(by: order)
+            let diverges =
+                suppressed.isEmpty
+                ? actual != expected
+                : !actual.elementsEqual(expected.sorted(by: order)) { $0.stands(for: $1) }
             checked += expected.count
-            if actual != expected { diverged += 1 }
-            if verbose || actual != expected {
+            if diverges { diverged += 1 }
+            if verbose || diverges {
                 let firstDifference =
                     (0..<min(actual.count, expected.count)).first { actual[$0] != expected[$0] }
                     ?? min(actual.count, expected.count)
@@ -86,13 +112,14 @@ import Testing
                     zone \(scenario.zone.identifier), quiet hours \(scenario.quietHours.map(\.description) ?? "none")
                     disruptions: \(scenario.disruptions.map { "\($0.after.seconds) s: \($0.disruption)" })
                     remind period \(scenario.remindPeriod.seconds) s, answers: \(answers.filter { $0.entryID == id })
+                    suppressed: \(suppressed)
                     segments:
                     \(daemon.segments.map(\.description).joined(separator: "\n"))
                     """)
             }
-            for (index, popup) in actual.enumerated() {
+            for (index, popup) in shown.enumerated() {
                 // Shown again (after a crash, or as a reminder): the wall clock may have stepped back since.
-                let isFirstShow = !actual[..<index].contains { $0.occurrence == popup.occurrence }
+                let isFirstShow = !shown[..<index].contains { $0.occurrence == popup.occurrence }
                 #expect(!isFirstShow || popup.at >= popup.occurrence, "seed \(seed): \(popup) came early")
                 // After every definition's expiry, whichever was in force.
                 let expiries = definitions.compactMap { $0?.expires }
@@ -100,10 +127,10 @@ import Testing
                     #expect(popup.at < last, "seed \(seed): \(popup) after it expired")
                 }
             }
-            let distinct = Set(actual.map(\.occurrence)).count
+            let distinct = Set(shown.map(\.occurrence)).count
             let reminders = answers.filter { $0.entryID == id && $0.choice == .remind }.count
             #expect(
-                actual.count - distinct <= daemon.crashes + reminders,
+                shown.count - distinct <= daemon.crashes + reminders,
                 "seed \(seed): \(id) shown twice more often than the daemon crashed or was asked to remind")
             if let ignored = answers.first(where: { $0.entryID == id && $0.choice == .ignore }) {
                 #expect(
@@ -111,7 +138,23 @@ import Testing
                     "seed \(seed): \(id) shown after it was ignored at \(ignored.at.rfc3339)")
             }
         }
+        let caps = CapOracle(schedules: schedules, maxPopups: scenario.maxPopups).violations(
+            shown: daemon.shown, suppressed: daemon.suppressed)
+        for problem in caps.overShows + caps.needless {
+            Issue.record(
+                """
+                seed \(seed): \(problem)
+                feeds: \(scenario.feeds.joined(separator: "\n"))
+                max-popups: \(scenario.maxPopups.map { "\($0.count)/\($0.period.rough)" } ?? "none")
+                shown: \(daemon.shown)
+                suppressed: \(daemon.suppressed)
+                """)
+        }
         Self.batches.add {
+            $0.suppressions += daemon.suppressed.count
+            $0.impressions += caps.impressions
+            $0.overShows += caps.overShows.count
+            $0.needlessSuppressions += caps.needless.count
             $0.simulatedDays += Int(scenario.length.seconds / 86_400)
             $0.showsChecked += checked
             $0.coreEvents += daemon.steps
