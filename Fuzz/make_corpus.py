@@ -97,6 +97,23 @@ def hostile():
         '{"notifications": [{"id": "p", "title": "t", "action": {"url": "https://example.org:000\u0310/"}}]}'.encode()
     )
     seeds["costly-schedules.json"] = json.dumps({"version": 1, "notifications": costly}).encode()
+    # Rules: caps, groups, rollouts, and targeting expressions that nest deep, build large values
+    # or loop over lists in filters.
+    ruled = [
+        {"id": "a", "title": "t", "frequency": {"lifetime": 100, "custom": [{"period": "90d", "cap": 2147483647}]},
+         "groups": ["g", "h"], "priority": -9223372036854775808},
+        {"id": "b", "title": "t", "rollout": {"namespace": "é/\u0000", "start": 8589934592, "count": 2147483648,
+                                              "total": 2147483648}},
+        {"id": "e", "title": "t", "targeting": "(" * 63 + "1" + ")" * 63},
+        {"id": "p", "title": "t", "targeting": "'x' * 65536 + 'y'"},
+        {"id": "t", "title": "t", "targeting": "tags" + "[.a == 1]" * 40 + " || [" + ",".join(["tags"] * 500) + "]"
+                                               "[.x][.y][.z]|length > 0"},
+        {"id": "u", "title": "t", "targeting": "2 ^ 63 + 9223372036854775807 * 2 // 0 % 'x'"},
+        {"id": "v", "title": "t", "targeting": "\"\\U0010ffff\\x41\\777\\N{DASH}\""},
+    ]
+    seeds["ruled.json"] = json.dumps({"version": 2, "groups": [{"id": "g", "frequency": {"lifetime": 1}},
+                                                                {"id": "h", "enabled": False}],
+                                      "notifications": ruled}).encode()
     return seeds
 
 

@@ -58,6 +58,13 @@ struct StatusCommand: ParsableCommand {
             lines.append("source: \(source.location) (\(what))")
             let health = source.health.summary
             if !health.isEmpty { lines.append("  \(health)") }
+            for rollout in source.rollouts ?? [] {
+                let range = Rollout(
+                    namespace: rollout.namespace, start: rollout.start, count: rollout.count, total: rollout.total)
+                lines.append(
+                    "  rollout: this desktop's bucket \(rollout.bucket) is \(rollout.inRange ? "in" : "outside") "
+                        + TerminalText.escaped(range.words))
+            }
         }
         for shown in status.onScreen ?? [] {
             let what = shown.role == .prompt ? "prompt" : "on screen"

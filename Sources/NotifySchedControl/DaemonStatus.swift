@@ -31,12 +31,19 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         public var entries: Int
         /// How its checks fare.
         public var health: SourceHealthReport
+        /// The staged rollouts its entries name, each with this desktop's bucket; nil from a
+        /// daemon older than this field.
+        public var rollouts: [RolloutReport]?
 
-        public init(location: String, dialect: String?, entries: Int, health: SourceHealthReport) {
+        public init(
+            location: String, dialect: String?, entries: Int, health: SourceHealthReport,
+            rollouts: [RolloutReport]? = nil
+        ) {
             self.location = location
             self.dialect = dialect
             self.entries = entries
             self.health = health
+            self.rollouts = rollouts
         }
     }
 

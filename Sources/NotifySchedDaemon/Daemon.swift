@@ -69,6 +69,12 @@ public final class Daemon {
             throw DaemonError(.unavailable, "\(error)", underlyingError: error)
         }
         let (bus, loop) = (bus, loop)
+        var install: InstallIdentity?
+        do {
+            install = try InstallIdentity.load(inFolder: paths.state)
+        } catch {
+            log.error("\(error.message); entries with a rollout are not shown")
+        }
         driver = try DaemonDriver(
             configuration: configuration, configurationSource: configurationSource, environment: environment,
             log: log,
@@ -77,7 +83,8 @@ public final class Daemon {
                 stopLoop: {
                     bus.flush()
                     loop.stop()
-                }))
+                }),
+            install: install)
         control.answer = { [unowned driver] in try driver.answer($0, reply: $1) }
     }
 

@@ -145,7 +145,8 @@ extension DaemonDriver {
                 DaemonStatus.Source(
                     location: sources[index].location, dialect: schedule(of: index)?.dialect.rawValue,
                     entries: schedule(of: index)?.entries.count ?? 0,
-                    health: SourceHealthReport(core.polling.sources[index].health))
+                    health: SourceHealthReport(core.polling.sources[index].health),
+                    rollouts: schedule(of: index).map(core.capGate.rollouts(in:)))
             },
             pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339),
             onScreen: [PopupRole.scheduled, .prompt].flatMap { role in

@@ -104,10 +104,12 @@ public final class DaemonDriver {
     ///   - environment: For the user's zone and language.
     ///   - log: Where log lines go (standard error; journald reads it under systemd).
     ///   - ports: What it acts through.
+    ///   - install: The desktop's install id, which places it in rollouts; nil when it could
+    ///     not be had: no entry with a rollout shows.
     /// - Throws: `DaemonError` with `.unavailable` when its mailboxes cannot be had.
     public init(
         configuration: Configuration, configurationSource: ConfigurationSource? = nil,
-        environment: [String: String], log: DaemonLog, ports: DaemonPorts
+        environment: [String: String], log: DaemonLog, ports: DaemonPorts, install: InstallIdentity?
     ) throws(DaemonError) {
         clock = ports.clock
         startedAt = clock()
@@ -155,7 +157,8 @@ public final class DaemonDriver {
         core = DaemonCore(
             planner: planner, polling: SourcePolling(sources: polled, seed: .random(in: .min ... .max)),
             seed: .random(in: .min ... .max), configuration: configuration,
-            followsSystemZone: environment["TZ"] == nil, handlingPolicy: policy)
+            followsSystemZone: environment["TZ"] == nil, handlingPolicy: policy, installID: install?.id,
+            environment: Self.targetingEnvironment(environment, language: language, install: install))
         popups = HandlingExecutor(policy: policy, notifier: notifier)
         popups.screen = { [unowned self] in self.core.handling }
         popups.note = { [unowned self] in self.core.note($0) }
@@ -168,15 +171,16 @@ public final class DaemonDriver {
         notifier.onServerChange = { [unowned self] server in
             self.log.notice("notification server: \(server?.summary ?? "none")")
             // Popups that waited for a server go out now rather than at their next retry.
-            if server != nil {
+            if let server {
                 let now = self.clock()
                 self.recordPopupIDs(at: now)
-                self.perform(.serverAppeared, at: now)
+                self.perform(.serverAppeared(server), at: now)
             }
         }
         watchFeedFiles()
         watchConfiguration()
         let now = clock()
+        perform(.serverKnown(try? notifier.currentServer()), at: now)
         loadImpressions(at: now)
         loadSources(at: now)
         loadWaitingPopups(at: now)
@@ -194,6 +198,20 @@ public final class DaemonDriver {
         // writes of the entries followed, which hold their ids, on their thread.
         if held.isEmpty { FreedMemory.release() } else { store.afterBackgroundWrites { FreedMemory.release() } }
         prepareListingOrder(at: now)
+    }
+
+    /// What targeting expressions may ask of this desktop: the session's environment, the
+    /// system's os-release(5), the install id's age; the notification server comes at start.
+    static func targetingEnvironment(
+        _ environment: [String: String], language: LanguagePreference, install: InstallIdentity?
+    ) -> TargetingEnvironment {
+        let release = ["/etc/os-release", "/usr/lib/os-release"].lazy.compactMap {
+            try? FeedFile.read($0, maxBytes: 64 * 1024)
+        }.first.map { TargetingEnvironment.osRelease(String(decoding: $0, as: UTF8.self)) }
+        return TargetingEnvironment(
+            language: language, desktop: environment["XDG_CURRENT_DESKTOP"] ?? "",
+            session: environment["XDG_SESSION_TYPE"] ?? "", osID: release?.id ?? "", osVersion: release?.version ?? "",
+            installedAt: install?.madeAt)
     }
 
     /// Answers what still waits, sends it and ends the loop (`DaemonPorts.stopLoop`); `exit`

@@ -66,6 +66,7 @@ import Testing
         "remind-label": "Later",
         "action-label": "Read more",
         "max-popups": "4/1h",
+        "tags": "sports, high income",
     ]
 
     @Test func manualAndGuideDocumentTheSameKeysInTheSamePlaces() throws {

@@ -226,7 +226,9 @@ import Testing
         }
         let failed = core.handle(.waitingShown(item, .failed), at: noon)
         let held = (core.waiting.items.count, core.nextWakeUp)
-        let back = core.handle(.serverAppeared, at: noon + .seconds(5))
+        let server = NotificationServer(
+            name: "dunst", vendor: "knopwob", version: "1.9", specVersion: "1.2", capabilities: ["actions"])
+        let back = core.handle(.serverAppeared(server), at: noon + .seconds(5))
         #expect(failed.isEmpty, "nothing more goes out")
         #expect(held == (3, noon + OccurrencePlanner.retryDelay), "all three held for the retry")
         #expect(shownEntries(back) == ["a"], "the first again, at once, when a server appears")

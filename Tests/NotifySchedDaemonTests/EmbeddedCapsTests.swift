@@ -1,4 +1,7 @@
+import Foundation
+import NotifySchedControl
 import NotifySchedCore
+import NotifySchedPlatform
 import NotifySchedStore
 import Testing
 
@@ -56,5 +59,61 @@ import Testing
                 "b \(minute(120))": group,
             ])
         #expect(suppressed.count == reasons.count, "each occurrence recorded once")
+    }
+}
+
+extension EmbeddedCapsTests {
+    @Test func aRolloutShowsOnTheDesktopsInItsRangeAndStatusGivesThisDesktopsBucket() throws {
+        let feed = """
+            {"notifications": [
+              {"id": "everyone", "title": "Everyone", "fireDate": "2027-01-15T08:01:00Z",
+               "rollout": {"namespace": "spring", "start": 3, "count": 100, "total": 100}},
+              {"id": "nobody", "title": "Nobody", "fireDate": "2027-01-15T08:01:00Z",
+               "rollout": {"namespace": "spring", "start": 0, "count": 0, "total": 100}}
+            ]}
+            """
+        let daemon = try EmbeddedDaemon(feeds: [("feed.json", feed)], at: Self.start)
+        daemon.advance(by: .minutes(2))
+        #expect(daemon.shown.map(\.popup.summary) == ["Everyone"])
+        let nobody = try #require(
+            try daemon.store.history(since: Self.start, source: nil).first { $0.record.entryID == "nobody" })
+        let installID = try InstallIdentity.load(inFolder: daemon.folder + "/state").id
+        let bucket = Rollout(namespace: "spring", start: 0, count: 0, total: 100).bucket(of: installID)
+        #expect(
+            nobody.record.suppression
+                == .outsideRollout(Rollout(namespace: "spring", start: 0, count: 0, total: 100), bucket: bucket))
+        guard case .status(let json) = try daemon.call(.status).value else {
+            Issue.record("no status")
+            return
+        }
+        let status = try JSONDecoder().decode(DaemonStatus.self, from: Data(json.utf8))
+        #expect(
+            status.sources.first?.rollouts?.map { "\($0.start) \($0.count) \($0.bucket) \($0.inRange)" } == [
+                "3 100 \(bucket) true", "0 0 \(bucket) false",
+            ])
+    }
+}
+
+extension EmbeddedCapsTests {
+    @Test func targetingShowsTheEntriesMeantForTheUsersTagsAndRecordsWhatDecidedTheOthers() throws {
+        let feed = """
+            {"version": 3, "notifications": [
+              {"id": "fans", "title": "Fans", "fireDate": "2027-01-15T08:01:00Z",
+               "targeting": "'sports' in tags && feed.version >= 3"},
+              {"id": "others", "title": "Others", "fireDate": "2027-01-15T08:01:00Z",
+               "targeting": "'gardening' in tags"}
+            ]}
+            """
+        let daemon = try EmbeddedDaemon(feeds: [("feed.json", feed)], at: Self.start) { $0.tags = ["sports", "news"] }
+        daemon.advance(by: .minutes(2))
+        #expect(daemon.shown.map(\.popup.summary) == ["Fans"])
+        let others = try #require(
+            try daemon.store.history(since: Self.start, source: nil).first { $0.record.entryID == "others" })
+        #expect(
+            others.record.suppression
+                == .targeting(
+                    TargetingVerdict(
+                        expression: "'gardening' in tags", values: [.init(path: "tags", value: #"["sports","news"]"#)]))
+        )
     }
 }

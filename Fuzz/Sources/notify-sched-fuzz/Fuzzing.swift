@@ -23,6 +23,24 @@ private let parser: FeedParser = {
 
 private let now = Instant(secondsSinceEpoch: 1_800_000_000)
 
+/// The rules' gate as a desktop with tags, a notification server and a bound has it.
+private let gate = CapGate(
+    globalBound: PopupBound(count: 4, period: .hours(1)), installID: "8f0e5c1a-3b2d-4c6e-9a7f-1d2e3f4a5b6c",
+    environment: TargetingEnvironment(
+        language: LanguagePreference(language: "fr", country: "FR"), desktop: "GNOME", session: "wayland",
+        osID: "debian", osVersion: "12", installedAt: now - .days(40),
+        server: NotificationServer(
+            name: "dunst", vendor: "knopwob", version: "1.9", specVersion: "1.2", capabilities: ["actions", "body"])),
+    tags: ["fuzz": ["sports", "news"]], applicationVersions: ["fuzz": "2.0"])
+
+/// A day of impressions, several per entry id of the corpus's feeds.
+private let impressions = ImpressionLog(
+    (0..<200).map {
+        Impression(
+            occurrenceID: "o\($0)", source: "fuzz", entryID: ["a", "b", "e", "p", "t"][$0 % 5], groups: ["g"],
+            shownAt: now - .minutes(Int64($0) * 7), critical: $0 % 9 == 0)
+    })
+
 /// What an input is: a feed (`feed`, the default) or a call on the daemon's control interface
 /// (`control`), chosen by `NOTIFY_SCHED_FUZZ_TARGET` so that each has a campaign of its own.
 private let fuzzesControlCalls = ProcessInfo.processInfo.environment["NOTIFY_SCHED_FUZZ_TARGET"] == "control"
@@ -81,8 +99,9 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// The feed target: the whole parse path (size cap, sniffing, bounded readers, the dialect
 /// mappers), then what the daemon computes of the schedule over time: the first occurrences of
 /// every entry and the last one before now, as `list` computes them; the catch-up of each entry
-/// after a month's downtime, as the planner plans it; and the choices of a session start and a
-/// posted event, as `SourceEventPlan` makes them.
+/// after a month's downtime, as the planner plans it; whether each may show under its rules
+/// (rollout, targeting, groups, caps), as `CapGate` decides it; and the choices of a session
+/// start and a posted event, as `SourceEventPlan` makes them.
 private func fuzzFeed(_ bytes: [UInt8]) {
     let result = parser.parse(bytes, source: "fuzz")
     guard let schedule = result.schedule else { return }
@@ -92,6 +111,9 @@ private func fuzzFeed(_ bytes: [UInt8]) {
         _ = entry.trigger.occurrences(onOrAfter: now, limit: 3, userZone: zone)
         _ = entry.trigger.lastOccurrence(before: now, userZone: zone)
         _ = OccurrencePlan(for: entry, settledThrough: now - .days(30), now: now, context: context)
+        _ = gate.suppression(
+            of: entry, source: "fuzz", groups: schedule.groups, feedVersion: schedule.version, log: impressions, at: now
+        )
     }
     // A desktop that opens whatever a feed may name, as the daemon's source events find it.
     let everyScheme = URLHandlers(schemes: URLPolicy().allowedSchemes)

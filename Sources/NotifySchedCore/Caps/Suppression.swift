@@ -1,6 +1,11 @@
 /// Why a due occurrence was not shown, as the ledger records it (`LedgerOutcome.suppressed`)
 /// and `list` and `history` give it: a capped occurrence is skipped, not deferred.
 public enum Suppression: Sendable, Hashable {
+    /// The entry's `targeting` is false on this desktop, or could not be evaluated.
+    case targeting(TargetingVerdict)
+    /// The desktop's bucket (`Rollout.bucket(of:)`) is outside the entry's `rollout`; nil
+    /// when the desktop has no install id to place it.
+    case outsideRollout(Rollout, bucket: Int?)
     /// The entry's own `frequency` reached this bound.
     case entryCap(CapLimit)
     /// The `frequency` of a group the entry belongs to reached this bound.
@@ -11,9 +16,12 @@ public enum Suppression: Sendable, Hashable {
     /// global one.
     case popupBound(source: String?, CapLimit)
 
-    /// What a program matches: `frequency`, `group-frequency`, `group-disabled`, `max-popups`.
+    /// What a program matches: `targeting`, `rollout`, `frequency`, `group-frequency`,
+    /// `group-disabled`, `max-popups`.
     public var code: String {
         switch self {
+        case .targeting: "targeting"
+        case .outsideRollout: "rollout"
         case .entryCap: "frequency"
         case .groupCap: "group-frequency"
         case .groupDisabled: "group-disabled"
@@ -25,7 +33,7 @@ public enum Suppression: Sendable, Hashable {
     public var limit: CapLimit? {
         switch self {
         case .entryCap(let limit), .groupCap(_, let limit), .popupBound(_, let limit): limit
-        case .groupDisabled: nil
+        case .groupDisabled, .outsideRollout, .targeting: nil
         }
     }
 
@@ -33,13 +41,18 @@ public enum Suppression: Sendable, Hashable {
     public var group: String? {
         switch self {
         case .groupCap(let group, _), .groupDisabled(let group): group
-        case .entryCap, .popupBound: nil
+        case .entryCap, .popupBound, .outsideRollout, .targeting: nil
         }
     }
 
     /// A line a person reads: `its frequency allows 1 per 1 day`.
     public var words: String {
         switch self {
+        case .targeting(let verdict): verdict.words
+        case .outsideRollout(let rollout, let bucket?):
+            "this desktop's bucket \(bucket) is outside \(rollout.words)"
+        case .outsideRollout(let rollout, nil):
+            "this desktop has no install id to place it in \(rollout.words)"
         case .entryCap(let limit): "its frequency allows \(limit.words)"
         case .groupCap(let group, let limit): "group \"\(group)\" allows \(limit.words)"
         case .groupDisabled(let group): "group \"\(group)\" is disabled"
@@ -48,13 +61,19 @@ public enum Suppression: Sendable, Hashable {
         }
     }
 
-    /// The stored form, one line: the code, the cap and the period in microseconds (`-` for
-    /// none), then the group or the source (`*` for the global bound) as the rest.
+    /// The stored form: the code, the cap and the period in microseconds (`-` for none), then
+    /// the group or the source (`*` for the global bound) as the rest; for a rollout, the code,
+    /// its start, count and total, the bucket, then the namespace as the rest.
     public var encoded: String {
+        if case .targeting(let verdict) = self { return "\(code) \(verdict.encoded)" }
+        if case .outsideRollout(let rollout, let bucket) = self {
+            let placed = bucket.map(String.init) ?? "-"
+            return "\(code) \(rollout.start) \(rollout.count) \(rollout.total) \(placed) \(rollout.namespace)"
+        }
         let cap = limit.map { "\($0.cap) \($0.period.map { String($0.microseconds) } ?? "-")" } ?? "- -"
         let rest: String =
             switch self {
-            case .entryCap: ""
+            case .entryCap, .outsideRollout, .targeting: ""
             case .groupCap(let group, _), .groupDisabled(let group): group
             case .popupBound(let source, _): source ?? "*"
             }
@@ -63,6 +82,19 @@ public enum Suppression: Sendable, Hashable {
 
     /// The reason `encoded` stored; nil for text this version does not read.
     public init?(encoded: String) {
+        if encoded.hasPrefix("targeting ") {
+            guard let verdict = TargetingVerdict(encoded: encoded.dropFirst("targeting ".count)) else { return nil }
+            self = .targeting(verdict)
+            return
+        }
+        if encoded.hasPrefix("rollout ") {
+            let parts = encoded.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false)
+            guard parts.count == 6, let start = Int(parts[1]), let count = Int(parts[2]), let total = Int(parts[3])
+            else { return nil }
+            self = .outsideRollout(
+                Rollout(namespace: String(parts[5]), start: start, count: count, total: total), bucket: Int(parts[4]))
+            return
+        }
         let parts = encoded.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4 else { return nil }
         let limit = Int(parts[1]).map { cap in

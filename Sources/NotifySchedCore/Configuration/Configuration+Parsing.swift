@@ -107,6 +107,8 @@ private struct ConfigurationParser {
             setSnoozeChoices(value, number: number)
         case "max-popups":
             if let bound = popupBound(value, number: number) { configuration.maxPopups = bound }
+        case "tags":
+            configuration.tags = Self.tags(value)
         default:
             var defaults = configuration.sourceDefaults
             if set(key, value, on: &defaults, number: number) {
@@ -163,6 +165,8 @@ private struct ConfigurationParser {
             source.publicKey = value
         case "max-popups":
             if let bound = popupBound(value, number: number) { source.maxPopups = bound }
+        case "tags":
+            source.tags = Self.tags(value)
         default:
             if !set(key, value, on: &source.settings, number: number) {
                 warning("unknown key `\(key)` in source \"\(source.name)\" is ignored", line: number)
@@ -213,6 +217,16 @@ private struct ConfigurationParser {
             .invalidValue, "`\(key)` must be a positive duration such as 12h, 30min or 1d, not \"\(value)\"",
             line: number)
         return nil
+    }
+
+    /// `tags = sports, high income`: each tag once, in order.
+    private static func tags(_ value: String) -> [String] {
+        var tags: [String] = []
+        for tag in value.split(separator: ",").map({ String($0).trimmingSpaces })
+        where !tag.isEmpty && !tags.contains(tag) {
+            tags.append(tag)
+        }
+        return tags
     }
 
     /// `max-popups = N/SPAN`.

@@ -19,6 +19,9 @@ public struct Configuration: Sendable, Equatable {
     /// The most popups (not critical) of all sources together within a sliding window
     /// (`max-popups` in the global section). The default is none.
     public var maxPopups: PopupBound?
+    /// The user's tags, which targeting expressions read (`tags`), for every source. The
+    /// default is none.
+    public var tags: [String] = []
 
     public init(
         sources: [SourceConfiguration] = [], extraSchemes: [String] = [], quietHours: QuietHours? = nil,
@@ -58,6 +61,8 @@ public struct SourceConfiguration: Sendable, Equatable {
     /// The most popups (not critical) of this source within a sliding window (`max-popups`
     /// in its section; the global key bounds all sources together, not each). The default is none.
     public var maxPopups: PopupBound?
+    /// The user's tags for this source, besides the global ones (`tags` in its section).
+    public var tags: [String] = []
 
     public init(
         name: String, feed: String, dialect: FeedDialect? = nil, publicKey: String? = nil,

@@ -2,7 +2,7 @@
 // feed's `groups` (docs/feed-formats.md, "Caps, groups and priority").
 extension FieldReader {
     /// The keys an entry's delivery rules take.
-    static let deliveryRuleKeys = ["frequency", "groups", "priority"]
+    static let deliveryRuleKeys = ["frequency", "groups", "priority", "rollout", "targeting"]
 
     /// An entry's `frequency`, `groups` and `priority`; nil when it has none of them.
     mutating func deliveryRules() -> DeliveryRules? {
@@ -27,7 +27,9 @@ extension FieldReader {
             }
         }
         let priority = integer("priority").map { Int(clamping: $0) } ?? 0
-        let rules = DeliveryRules(frequency: frequency, groups: groups, priority: priority)
+        let rules = DeliveryRules(
+            frequency: frequency, groups: groups, priority: priority, rollout: rollout("rollout"),
+            targeting: targeting("targeting"))
         return rules.isEmpty ? nil : rules
     }
 
@@ -91,6 +93,61 @@ extension FieldReader {
         }
         guard lifetime != nil || !windows.isEmpty else { return nil }
         return FrequencyCap(lifetime: lifetime, windows: windows)
+    }
+
+    /// A `targeting` expression, parsed; an unknown transform in it is a warning (it fails, and
+    /// counts as false, where it applies).
+    mutating func targeting(_ key: String) -> TargetingExpression? {
+        guard let text = string(key) else { return nil }
+        do {
+            let expression = try TargetingExpression(text)
+            for name in expression.unknownTransforms {
+                mapping.warning(
+                    .invalidValue,
+                    "`targeting` applies the transform \(QuotedInput.quoted(name)), which does not exist "
+                        + "(\(TargetingTransforms.names.joined(separator: ", "))): it counts as false there",
+                    at: location(of: key))
+            }
+            return expression
+        } catch {
+            mapping.error(.invalidValue, "`targeting` does not parse: \(error.message)", at: location(of: key))
+            return nil
+        }
+    }
+
+    /// A `rollout`: `{"namespace", "start", "count", "total"}`, as Firefox's `bucketSample`
+    /// takes them: `total` buckets (1 to 2^31), `count` of them (0 to `total`) from `start`
+    /// (from 0; past `total` it wraps).
+    mutating func rollout(_ key: String) -> Rollout? {
+        guard let (dictionary, node) = self.dictionary(key) else { return nil }
+        var reader = FieldReader(dictionary, at: place.member(key), line: node.line ?? line, mapping: mapping)
+        let namespace = reader.string("namespace")
+        let start = reader.integer("start")
+        let count = reader.integer("count")
+        let total = reader.integer("total")
+        for name in ["namespace", "start", "count", "total"] where reader.node(name) == nil { reader.missing(name) }
+        reader.reportUnknownKeys()
+        guard let namespace, let start, let count, let total else { return nil }
+        let most = Int64(Rollout.mostBuckets)
+        guard (1...most).contains(total) else {
+            mapping.error(
+                .invalidValue, "`total` must be a whole number from 1 to \(most), not \(total)",
+                at: reader.location(of: "total"))
+            return nil
+        }
+        guard (0...total).contains(count) else {
+            mapping.error(
+                .invalidValue, "`count` must be a whole number from 0 to `total` (\(total)), not \(count)",
+                at: reader.location(of: "count"))
+            return nil
+        }
+        guard (0...most * 4).contains(start) else {
+            mapping.error(
+                .invalidValue, "`start` must be a whole number from 0 (it wraps at `total`), not \(start)",
+                at: reader.location(of: "start"))
+            return nil
+        }
+        return Rollout(namespace: namespace, start: Int(start), count: Int(count), total: Int(total))
     }
 
     /// A reader for each dictionary of the array under `key`; any other element is an error

@@ -17,39 +17,74 @@ extension DaemonCore {
         case wait
     }
 
-    /// The planner's effects as the daemon's, with the caps applied to the popups among them:
-    /// those due together are taken by priority, higher first (a stable sort keeps the
-    /// planner's order among equals), and each goes out, its impression counted, or is
-    /// suppressed, recorded with why and settled as if shown, or waits for the answers to
-    /// those in flight.
+    /// The planner's effects as the daemon's, with the rules applied to the popups among them:
+    /// those due together are taken by priority, higher first, then those with a targeting
+    /// expression before those without, then in the planner's order (feed order among entries
+    /// due at one instant); each goes out, its impression counted, or is suppressed, recorded
+    /// with why and settled as if shown, or waits for the answers to those in flight.
     mutating func gated(_ planned: [PlannerEffect], at now: Instant) -> [DaemonEffect] {
         let dues = planned.compactMap { if case .show(let due) = $0 { due } else { nil } }
         guard !dues.isEmpty else { return planned.map(DaemonEffect.init) }
         let ordered = dues.enumerated().sorted {
-            ($0.element.entry.priority, -$0.offset) > ($1.element.entry.priority, -$1.offset)
-        }.map(\.element)
-        var decided = ordered.compactMap { gate($0, at: now) }[...]
-        // Each popup's slot among the effects keeps its place; its decision takes it.
-        return planned.compactMap { effect in
-            guard case .show = effect else { return DaemonEffect(effect) }
-            return decided.popFirst()
+            Self.precedes($0.element.entry, $0.offset, $1.element.entry, $1.offset)
+        }
+        .map(\.element)
+        let decided = ordered.map { gate($0, at: now) }
+        // The popups go where the first of them was among the effects, in their new order.
+        guard let first = planned.firstIndex(where: { if case .show = $0 { true } else { false } }) else { return [] }
+        var effects: [DaemonEffect] = []
+        for (index, effect) in planned.enumerated() {
+            if index == first { effects += decided.joined() }
+            if case .show = effect { continue }
+            effects.append(DaemonEffect(effect))
+        }
+        return effects
+    }
+
+    /// Whether `entry` (at `offset` in the planner's order) goes before `other`: the higher
+    /// priority, then the targeted one, then the planner's order.
+    private static func precedes(_ entry: ScheduleEntry, _ offset: Int, _ other: ScheduleEntry, _ otherOffset: Int)
+        -> Bool
+    {
+        let targeted = entry.deliveryRules?.targeting != nil
+        let otherTargeted = other.deliveryRules?.targeting != nil
+        if entry.priority != other.priority { return entry.priority > other.priority }
+        if targeted != otherTargeted { return targeted }
+        return offset < otherOffset
+    }
+
+    /// The effects of a timed popup under the rules: shown, or recorded as suppressed (and
+    /// settled in the planner), or none while it waits for the answers to the popups in flight.
+    private mutating func gate(_ due: DueOccurrence, at now: Instant) -> [DaemonEffect] {
+        switch admit(due.entry, of: due.location, occurrence: due.occurrence, at: now) {
+        case .show:
+            return [.show(due)]
+        case .suppress(let suppression):
+            planner.shown(due, .passedOver, at: now)
+            return suppressed(due.entry.id, of: due.location, occurrence: due.occurrence, because: suppression, at: now)
+        case .wait:
+            awaitingAnswers.append(due)
+            return []
         }
     }
 
-    /// The effect of a timed popup under the caps: shown, or recorded as suppressed (and settled
-    /// in the planner), or nil while it waits for the answers to the popups in flight.
-    private mutating func gate(_ due: DueOccurrence, at now: Instant) -> DaemonEffect? {
-        switch admit(due.entry, of: due.location, occurrence: due.occurrence, at: now) {
-        case .show:
-            return .show(due)
-        case .suppress(let suppression):
-            planner.shown(due, .passedOver, at: now)
-            return .recordSuppressed(
-                .suppressed(due.entry.id, of: due.location, occurrence: due.occurrence, because: suppression, at: now))
-        case .wait:
-            awaitingAnswers.append(due)
-            return nil
-        }
+    /// Records the occurrence as suppressed; a targeting expression that could not be evaluated
+    /// is logged too, once per entry.
+    mutating func suppressed(
+        _ entryID: String, of location: String, occurrence: Instant, because suppression: Suppression, at now: Instant
+    ) -> [DaemonEffect] {
+        let record = DaemonEffect.recordSuppressed(
+            .suppressed(entryID, of: location, occurrence: occurrence, because: suppression, at: now))
+        guard case .targeting(let verdict) = suppression, let failure = verdict.failure,
+            targetingFailuresLogged.insert(location + "\n" + entryID).inserted
+        else { return [record] }
+        return [
+            .log(
+                .warning,
+                "the targeting of \(entryID) in \(location) could not be evaluated (\(failure)); "
+                    + "it counts as false: \(verdict.expression)"),
+            record,
+        ]
     }
 
     /// Whether the popup of `entry` of `location` due at `occurrence` may go out at `now`. A
@@ -60,10 +95,11 @@ extension DaemonCore {
         let impression = Impression(of: entry, source: location, occurrence: occurrence, at: now)
         guard !impressions.contains(occurrenceID: impression.occurrenceID, entryID: entry.id, source: location)
         else { return .show }
-        let groups = planner.schedule(at: location)?.groups ?? []
+        let schedule = planner.schedule(at: location)
+        let (groups, version) = (schedule?.groups ?? [], schedule?.version)
         guard
             let suppression = capGate.suppression(
-                of: entry, source: location, groups: groups, log: impressions, at: now)
+                of: entry, source: location, groups: groups, feedVersion: version, log: impressions, at: now)
         else {
             impressions.add(impression)
             inFlight[impression.occurrenceID] = impression
@@ -74,7 +110,8 @@ extension DaemonCore {
         for counted in inFlight.values {
             answered.remove(occurrenceID: counted.occurrenceID, entryID: counted.entryID, source: counted.source)
         }
-        let held = capGate.suppression(of: entry, source: location, groups: groups, log: answered, at: now)
+        let held = capGate.suppression(
+            of: entry, source: location, groups: groups, feedVersion: version, log: answered, at: now)
         return held == nil ? .wait : .suppress(suppression)
     }
 
@@ -91,6 +128,6 @@ extension DaemonCore {
         guard inFlight.isEmpty else { return [] }
         let waited = awaitingAnswers.filter { planner.isShowing($0) }
         awaitingAnswers = []
-        return waited.compactMap { gate($0, at: now) } + resumeWaitingPopups(at: now)
+        return waited.flatMap { gate($0, at: now) } + resumeWaitingPopups(at: now)
     }
 }

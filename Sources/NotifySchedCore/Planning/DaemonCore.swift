@@ -34,8 +34,11 @@ public struct DaemonCore: ~Copyable {
     public internal(set) var handling: HandlingCore
     /// The popups shown that the caps count (`DaemonEvent.impressionsLoaded` at start).
     public internal(set) var impressions = ImpressionLog()
-    /// The user's bounds, which with each feed's caps decide whether a popup goes out.
-    let capGate: CapGate
+    /// The user's bounds and the desktop's install id, which with each feed's rules decide
+    /// whether a popup goes out.
+    public private(set) var capGate: CapGate
+    /// The entries whose targeting could not be evaluated, by source and id: logged once each.
+    var targetingFailuresLogged: Set<String> = []
     /// The impressions counted as their popups went out, by occurrence id, until the server's
     /// answer says whether they were shown.
     var inFlight: [String: Impression] = [:]
@@ -81,10 +84,13 @@ public struct DaemonCore: ~Copyable {
     ///   - configuration: The configuration the daemon runs on.
     ///   - followsSystemZone: Whether the user's zone follows the system's (`TZ` is unset).
     ///   - handlingPolicy: The labels, allowed URL schemes and snooze choices handling follows.
+    ///   - installID: The desktop's install id, which places it in rollouts (`CapGate`).
+    ///   - environment: What targeting expressions may ask of the desktop.
     public init(
         planner: consuming OccurrencePlanner, polling: SourcePolling, seed: UInt64 = 0,
         configuration: Configuration = Configuration(), followsSystemZone: Bool = true,
-        handlingPolicy: HandlingPolicy = HandlingPolicy()
+        handlingPolicy: HandlingPolicy = HandlingPolicy(), installID: String? = nil,
+        environment: TargetingEnvironment = TargetingEnvironment()
     ) {
         precondition(
             planner.sourceCount == polling.sources.count, "the planner and the polling follow the same sources")
@@ -93,7 +99,7 @@ public struct DaemonCore: ~Copyable {
         waiting = PopupQueue()
         handling = HandlingCore(policy: handlingPolicy)
         generator = SplitMix64(seed: seed)
-        capGate = CapGate(configuration)
+        capGate = CapGate(configuration, installID: installID, environment: environment)
         self.configuration = configuration
         self.followsSystemZone = followsSystemZone
     }
@@ -172,7 +178,11 @@ public struct DaemonCore: ~Copyable {
                 return warnings + [.log(.error, "\(file) has errors; the configuration in force stays")]
             }
             return warnings + (edited == configuration ? [] : [.log(.notice, "\(file) changed"), .restart(edited)])
-        case .serverAppeared:
+        case .serverKnown(let server):
+            capGate.environment.server = server
+            return []
+        case .serverAppeared(let server):
+            capGate.environment.server = server
             // The popups held for want of a server go out now rather than at their next retry.
             waiting.releaseHeld()
             return takeReadyWaiting(at: now) + gated(planner.serverAppeared(at: now), at: now)
@@ -283,11 +293,8 @@ public struct DaemonCore: ~Copyable {
                     waitingInFlight = true
                     effects.append(.showWaiting(item))
                 case .suppress(let suppression):
-                    effects.append(
-                        .recordSuppressed(
-                            .suppressed(
-                                popup.entryID, of: popup.source, occurrence: popup.occurrence, because: suppression,
-                                at: now)))
+                    effects += suppressed(
+                        popup.entryID, of: popup.source, occurrence: popup.occurrence, because: suppression, at: now)
                 case .wait:
                     goingOut.append(ready)
                     waitingForAnswers = true

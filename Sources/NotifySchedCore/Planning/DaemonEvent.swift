@@ -18,8 +18,11 @@ public enum DaemonEvent: Sendable, Equatable {
     /// (nil when it has errors), and the problems reading it found, a line each. A configuration
     /// other than the one in force restarts the daemon on it (`DaemonEffect.restart`).
     case configurationEdited(Configuration?, problems: [String], file: String)
-    /// A notification server appeared on the bus.
-    case serverAppeared
+    /// A notification server appeared on the bus: this one.
+    case serverAppeared(NotificationServer)
+    /// At start, the notification server that runs, if one does: targeting may ask its name
+    /// and capabilities.
+    case serverKnown(NotificationServer?)
     /// At start, on the notification server that runs now: the popups and the prompts a
     /// previous daemon left unanswered there (the state database's candidates, each with its id
     /// on the server). The popups this daemon does not show itself, of entries still in their

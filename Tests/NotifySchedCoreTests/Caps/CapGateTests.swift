@@ -38,6 +38,25 @@ import Testing
         #expect(cap.reached(by: Array(shown), at: noon) == CapLimit(cap: 100, period: nil))
     }
 
+    @Test func aRolloutShowsAnEntryOnlyOnTheDesktopsInItsRangeAndNamesTheBucketOfOthers() throws {
+        let rollout = Rollout(namespace: "spring", start: 0, count: 5, total: 10)
+        let staged = ScheduleEntry(
+            id: "a", dialect: .native, content: NotificationContent(title: "a", body: ""), trigger: .immediate,
+            deliveryRules: DeliveryRules(rollout: rollout))
+        let desktops = (0..<40).map { "desktop-\($0)" }
+        let inside = try #require(desktops.first { rollout.admits(installID: $0) })
+        let outside = try #require(desktops.first { !rollout.admits(installID: $0) })
+        let log = ImpressionLog()
+        #expect(
+            CapGate(installID: inside).suppression(of: staged, source: "feed", groups: [], log: log, at: noon) == nil)
+        #expect(
+            CapGate(installID: outside).suppression(of: staged, source: "feed", groups: [], log: log, at: noon)
+                == .outsideRollout(rollout, bucket: rollout.bucket(of: outside)))
+        #expect(
+            CapGate().suppression(of: staged, source: "feed", groups: [], log: log, at: noon)
+                == .outsideRollout(rollout, bucket: nil), "no install id places no desktop")
+    }
+
     @Test func aDisabledGroupSilencesItsMembersBeforeAnyCapIsCounted() {
         let groups = [MessageGroup(id: "promo", enabled: false)]
         let capped = entry("a", frequency: FrequencyCap(lifetime: 1), groups: ["promo"])
@@ -118,6 +137,8 @@ import Testing
         .groupDisabled(group: "é"),
         .popupBound(source: "https://example.org/feed a.json", CapLimit(cap: 4, period: .hours(1))),
         .popupBound(source: nil, CapLimit(cap: 20, period: .days(1))),
+        .outsideRollout(Rollout(namespace: "spring 2027/é x", start: 9000, count: 2000, total: 10000), bucket: 17),
+        .outsideRollout(Rollout(namespace: "", start: 0, count: 0, total: 1), bucket: nil),
     ])
     func aSuppressionReadsBackAsStored(_ suppression: Suppression) {
         #expect(Suppression(encoded: suppression.encoded) == suppression)

@@ -145,4 +145,35 @@ import Testing
         #expect(suppressed == ["c": .popupBound(source: nil, CapLimit(cap: 1, period: .hours(1)))])
         #expect(core.waiting.items.isEmpty, "a suppressed popup does not wait")
     }
+
+    @Test func aTargetedEntryWinsASharedSlotOverAnUntargetedOneOfTheSamePriority() throws {
+        let feed = #"""
+            {"groups": [{"id": "promo", "frequency": {"lifetime": 1}}],
+             "notifications": [
+               {"id": "anyone", "title": "A", "fireDate": "2026-06-01T13:00:00Z", "groups": ["promo"]},
+               {"id": "fans", "title": "F", "fireDate": "2026-06-01T13:00:00Z", "groups": ["promo"],
+                "targeting": "'sports' in tags"}]}
+            """#
+        var configuration = Configuration(sources: [SourceConfiguration(name: "feed", feed: "feed")])
+        configuration.tags = ["sports"]
+        var core = try core(feed, configuration: configuration)
+        let woke = wake(&core, at: noon + .hours(1))
+        #expect(woke.shown == ["fans"])
+        #expect(woke.suppressed == ["anyone": .groupCap(group: "promo", CapLimit(cap: 1, period: nil))])
+    }
+
+    @Test func aTargetingThatCannotBeEvaluatedIsLoggedOnceAndCountsAsFalse() throws {
+        var core = try core(nativeFeed(hourly + #", "targeting": "installAgeDays > 'soon'""#))
+        var logged: [String] = []
+        var suppressed = 0
+        for hour in 1...3 {
+            for effect in core.handle(.timerWoke(clockChanged: false), at: noon + .hours(Int64(hour))) {
+                if case .log(.warning, let line) = effect { logged.append(line) }
+                if case .recordSuppressed = effect { suppressed += 1 }
+            }
+        }
+        #expect(suppressed == 3)
+        #expect(logged.count == 1, "\(logged)")
+        #expect(logged.first?.hasPrefix("the targeting of e in feed could not be evaluated") == true)
+    }
 }

@@ -30,6 +30,42 @@ import Testing
         #expect(schedule.entries[1].priority == 0)
     }
 
+    @Test func aRolloutIsRead() throws {
+        let result = parse(
+            nativeFeed(#""rollout": {"namespace": "spring/2027 é", "start": 9500, "count": 1000, "total": 10000}"#))
+        #expect(errors(result) == [])
+        #expect(
+            result.schedule?.entries.first?.deliveryRules?.rollout
+                == Rollout(namespace: "spring/2027 é", start: 9500, count: 1000, total: 10000))
+    }
+
+    @Test(arguments: [
+        (#""rollout": "10%""#, "notifications[0].rollout: `rollout` must be a dictionary, not a string"),
+        (
+            #""rollout": {"start": 0, "count": 1, "total": 10}"#,
+            "notifications[0].rollout.namespace: `namespace` is required"
+        ),
+        (
+            #""rollout": {"namespace": "a", "start": 0, "count": 1, "total": 0}"#,
+            "notifications[0].rollout.total: `total` must be a whole number from 1 to 2147483648, not 0"
+        ),
+        (
+            #""rollout": {"namespace": "a", "start": 0, "count": 11, "total": 10}"#,
+            "notifications[0].rollout.count: `count` must be a whole number from 0 to `total` (10), not 11"
+        ),
+        (
+            #""rollout": {"namespace": "a", "start": -1, "count": 1, "total": 10}"#,
+            "notifications[0].rollout.start: `start` must be a whole number from 0 (it wraps at `total`), not -1"
+        ),
+        (
+            #""rollout": {"namespace": 7, "start": 0, "count": 1, "total": 10}"#,
+            "notifications[0].rollout.namespace: `namespace` must be a string, not an integer"
+        ),
+    ])
+    func aMalformedRolloutIsAnErrorAtItsKeyPath(_ members: String, _ message: String) {
+        #expect(errors(parse(nativeFeed(members))) == ["line 1: " + message])
+    }
+
     @Test func aZBiMRowTakesTheSameRules() throws {
         let result = parse(
             #"""

@@ -122,6 +122,8 @@ struct CapOracle {
             guard groups.contains(id), let group = group(id, version: version) else { return "not its group" }
             instants = before.filter { $0.groups.contains(id) }.map(\.at)
             inForce = Self.bounds(of: group.frequency)
+        case .targeting, .outsideRollout:
+            return "the generated months have no targeting and no rollout"
         case .popupBound(let source, _):
             guard source == nil, let maxPopups, entry.content.urgency != .critical else { return "no such bound" }
             instants = before.filter { !$0.critical }.map(\.at)

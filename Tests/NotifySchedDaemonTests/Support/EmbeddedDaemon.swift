@@ -258,7 +258,8 @@ final class EmbeddedDaemon {
                 desktop: desktop, timer: timer, files: watches, store: store,
                 loader: PortalFeedLoader(fetcher: nil, directories: paths), clock: clock.read,
                 // The test is the loop: there is none to end.
-                localtimePath: folder + "/localtime", stopLoop: {}, decisions: decisions))
+                localtimePath: folder + "/localtime", stopLoop: {}, decisions: decisions),
+            install: try InstallIdentity.load(inFolder: paths.state))
         driver.start()
         running = true
         awaitChecks()
