@@ -161,6 +161,13 @@ def date(value):
     return seconds * 1000 + milliseconds
 
 
+def reg_exp_match(value, pattern):
+    if not isinstance(value, str) or not isinstance(pattern, str):
+        raise TypeError("regExpMatch takes a string and a pattern")
+    match = re.search(pattern, value, re.ASCII)
+    return None if match is None else [match.group(0)] + list(match.groups())
+
+
 def oracle():
     jexl = JEXL()
     jexl.add_binary_operator("intersect", 40, intersect)
@@ -175,6 +182,7 @@ def oracle():
     jexl.add_transform("keys", keys)
     jexl.add_transform("versionCompare", version_compare)
     jexl.add_transform("date", date)
+    jexl.add_transform("regExpMatch", reg_exp_match)
     return jexl
 
 
@@ -275,8 +283,43 @@ class Generator:
             "object": lambda: "{}",
         }[kind]()
 
+    def pattern(self):
+        """A regular expression in the subset regExpMatch takes, as a JEXL string literal."""
+        def atom(depth):
+            pick = self.random.randrange(10)
+            if pick < 4:
+                return self.random.choice(["a", "b", "2", "x", "é", "-", "/", "."])
+            if pick == 4:
+                return self.random.choice(["\\\\d", "\\\\w", "\\\\s", "\\\\.", "\\\\D"])
+            if pick == 5:
+                return self.random.choice(["[a-c]", "[^0-9]", "[x-z0-2]", "[.]", "[\\\\d.]"])
+            if pick == 6 and depth > 0:
+                return self.random.choice(["(", "(?:"]) + alternation(depth - 1) + ")"
+            return self.random.choice(["a", "1", "0"])
+
+        def quantified(depth):
+            text = atom(depth)
+            if self.chance(0.4):
+                text += self.random.choice(["*", "+", "?", "{2}", "{1,3}", "{0,}"])
+                if self.chance(0.3):
+                    text += "?"
+            return text
+
+        def sequence(depth):
+            parts = [quantified(depth) for _ in range(self.random.randint(1, 3))]
+            if self.chance(0.2):
+                parts.insert(0, self.random.choice(["^", "\\\\b"]))
+            if self.chance(0.2):
+                parts.append(self.random.choice(["$", "\\\\b"]))
+            return "".join(parts)
+
+        def alternation(depth):
+            return "|".join(sequence(depth) for _ in range(self.random.choice([1, 1, 2])))
+
+        return "'" + alternation(2) + "'"
+
     def number(self, depth):
-        pick = self.random.randrange(7)
+        pick = self.random.randrange(8)
         if pick == 0:
             operator_ = self.random.choice(["+", "-", "*", "/", "//", "%"])
             return self.join(self.of(self.kind("number"), depth), operator_, self.of(self.kind("number"), depth))
@@ -288,6 +331,8 @@ class Generator:
             return self.of("string", depth) + "|versionCompare(" + self.string_literal() + ")"
         if pick == 4:
             return self.string_literal() + "|date"
+        if pick == 7:
+            return self.of("string", depth) + "|regExpMatch(" + self.pattern() + ")|length"
         if pick == 5:
             return self.conditional("number", depth)
         return "(" + self.join("", self.of("number", depth), "") + ")"
@@ -327,7 +372,11 @@ class Generator:
         return self.conditional("bool", depth)
 
     def list(self, depth):
-        pick = self.random.randrange(7)
+        pick = self.random.randrange(8)
+        if pick == 7:
+            subject = self.random.choice(
+                [self.string_literal(), self.string_literal(), "locale", "os.version", "app.version", "items[2].name"])
+            return subject + "|regExpMatch(" + self.pattern() + ")"
         if pick == 0:
             elements = [self.of(self.random.choice(KINDS), depth) for _ in range(self.random.randint(0, 3))]
             return "[" + self.join("", ("," + self.space()).join(elements), "") + "]"

@@ -25,10 +25,7 @@ extension DaemonCore {
     mutating func gated(_ planned: [PlannerEffect], at now: Instant) -> [DaemonEffect] {
         let dues = planned.compactMap { if case .show(let due) = $0 { due } else { nil } }
         guard !dues.isEmpty else { return planned.map(DaemonEffect.init) }
-        let ordered = dues.enumerated().sorted {
-            Self.precedes($0.element.entry, $0.offset, $1.element.entry, $1.offset)
-        }
-        .map(\.element)
+        let ordered = Self.byPrecedence(dues, entry: \.entry)
         let decided = ordered.map { gate($0, at: now) }
         // The popups go where the first of them was among the effects, in their new order.
         guard let first = planned.firstIndex(where: { if case .show = $0 { true } else { false } }) else { return [] }
@@ -41,16 +38,18 @@ extension DaemonCore {
         return effects
     }
 
-    /// Whether `entry` (at `offset` in the planner's order) goes before `other`: the higher
-    /// priority, then the targeted one, then the planner's order.
-    private static func precedes(_ entry: ScheduleEntry, _ offset: Int, _ other: ScheduleEntry, _ otherOffset: Int)
-        -> Bool
-    {
-        let targeted = entry.deliveryRules?.targeting != nil
-        let otherTargeted = other.deliveryRules?.targeting != nil
-        if entry.priority != other.priority { return entry.priority > other.priority }
-        if targeted != otherTargeted { return targeted }
-        return offset < otherOffset
+    /// `items` in the order they compete for the slots the caps leave: by priority, then those
+    /// with a targeting expression first, then in their order (the seed dialects' entries, which
+    /// have neither, keep theirs).
+    static func byPrecedence<Item>(_ items: [Item], entry: (Item) -> ScheduleEntry?) -> [Item] {
+        func key(_ item: Item) -> (priority: Int, targeted: Int) {
+            let entry = entry(item)
+            return (entry?.priority ?? 0, entry?.deliveryRules?.targeting == nil ? 0 : 1)
+        }
+        return items.enumerated().sorted { first, second in
+            let (a, b) = (key(first.element), key(second.element))
+            return (a.priority, a.targeted, -first.offset) > (b.priority, b.targeted, -second.offset)
+        }.map(\.element)
     }
 
     /// The effects of a timed popup under the rules: shown, or recorded as suppressed (and
@@ -110,9 +109,12 @@ extension DaemonCore {
         for counted in inFlight.values {
             answered.remove(occurrenceID: counted.occurrenceID, entryID: counted.entryID, source: counted.source)
         }
-        let held = capGate.suppression(
-            of: entry, source: location, groups: groups, feedVersion: version, log: answered, at: now)
-        return held == nil ? .wait : .suppress(suppression)
+        // Held back whatever the popups in flight come to: the reason is one that holds without them.
+        guard
+            let held = capGate.suppression(
+                of: entry, source: location, groups: groups, feedVersion: version, log: answered, at: now)
+        else { return .wait }
+        return .suppress(held)
     }
 
     /// A popup went out (`result` `.shown`), or did not: the impression it was counted with

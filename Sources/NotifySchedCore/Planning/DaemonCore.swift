@@ -222,7 +222,7 @@ public struct DaemonCore: ~Copyable {
         case .sourceEvent(let event, let contexts, let urlHandlers):
             return sourceEvent(event, contexts, urlHandlers: urlHandlers, at: now)
         case .popupsChosen(let items):
-            waiting.add(items)
+            waiting.add(Self.byPrecedence(items, entry: \.entry))
             return takeReadyWaiting(at: now)
         case .waitingShown(let item, let result):
             return waitingShown(item, result, at: now)

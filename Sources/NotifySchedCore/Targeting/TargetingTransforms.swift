@@ -1,8 +1,8 @@
 /// The transforms a targeting expression may apply (`value|name(arguments)`), after Firefox's
-/// Messaging System's: `length`, `keys`, `versionCompare` and `date`.
+/// Messaging System's: `length`, `keys`, `versionCompare`, `date` and `regExpMatch`.
 enum TargetingTransforms {
     /// Their names.
-    static let names = ["length", "keys", "versionCompare", "date"]
+    static let names = ["length", "keys", "versionCompare", "date", "regExpMatch"]
 
     static func apply(
         _ name: String, to subject: TargetingValue, _ arguments: [TargetingValue]
@@ -23,6 +23,14 @@ enum TargetingTransforms {
                 throw TargetingFailure("versionCompare takes two strings")
             }
             return .integer(Int64(compareVersions(version, other)))
+        case ("regExpMatch", 1):
+            guard case .string(let text) = subject, case .string(let pattern) = arguments[0] else {
+                throw TargetingFailure("regExpMatch takes a string and a pattern")
+            }
+            guard let match = try TargetingRegex(pattern).firstMatch(in: Array(text.unicodeScalars)) else {
+                return .null
+            }
+            return .array(match.map { $0.map(TargetingValue.string) ?? .null })
         case ("date", 0):
             guard case .string(let text) = subject, let milliseconds = millisecondsSinceEpoch(text) else {
                 throw TargetingFailure("date takes a date (2027-03-01) or a time with its offset (RFC 3339)")

@@ -176,4 +176,31 @@ import Testing
         #expect(logged.count == 1, "\(logged)")
         #expect(logged.first?.hasPrefix("the targeting of e in feed could not be evaluated") == true)
     }
+
+    @Test func amongThePopupsOneEventChoseTheHigherPriorityTakesTheSlotTheBoundLeaves() throws {
+        let feed = #"""
+            {"notifications": [
+              {"id": "a", "title": "A", "events": {"go": "ON=1"}},
+              {"id": "b", "title": "B", "events": {"go": "ON=1"}, "priority": 2},
+              {"id": "c", "title": "C", "events": {"go": "ON=1"}, "priority": 1}]}
+            """#
+        var core = try core(feed, configuration: Configuration(maxPopups: PopupBound(count: 1, period: .hours(1))))
+        let entries = try #require(core.planner.schedule(source: 0)?.entries)
+        var effects = core.handle(.popupsChosen(core.waiting.popups(for: entries, of: "feed", at: noon)), at: noon)
+        var shown: [String] = []
+        var suppressed: [String] = []
+        while !effects.isEmpty {
+            var next: [DaemonEffect] = []
+            for effect in effects {
+                if case .showWaiting(let item) = effect {
+                    shown.append(item.popup.entryID)
+                    next += core.handle(.waitingShown(item, .shown), at: noon)
+                }
+                if case .recordSuppressed(let record) = effect { suppressed.append(record.entryID) }
+            }
+            effects = next
+        }
+        #expect(shown == ["b"])
+        #expect(suppressed == ["c", "a"])
+    }
 }

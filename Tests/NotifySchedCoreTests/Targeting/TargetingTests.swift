@@ -90,7 +90,7 @@ import Testing
         #expect(
             warnings(parse(nativeFeed(#""targeting": "tags|size > 1""#))) == [
                 "line 1: notifications[0].targeting: `targeting` applies the transform \"size\", which does not exist "
-                    + "(length, keys, versionCompare, date): it counts as false there"
+                    + "(length, keys, versionCompare, date, regExpMatch): it counts as false there"
             ])
     }
 
@@ -112,5 +112,32 @@ import Testing
             "[" + Array(repeating: "1", count: 2000).joined(separator: ",") + "]"
                 + "[.x == 1][.y == 2][.z == 3][.w == 4][.v == 5][.u == 6]")
         #expect(throws: TargetingFailure.self) { try long.evaluate(in: context) }
+    }
+
+    @Test func regExpMatchFindsTheLeftmostMatchWithItsGroupsAsTheEnginesPreferThem() throws {
+        func match(_ text: String, _ pattern: String) throws -> TargetingValue {
+            try TargetingExpression("'\(text)'|regExpMatch('\(pattern)')").evaluate(in: .object([]))
+        }
+        let strings = { (values: [String?]) in
+            TargetingValue.array(values.map { $0.map(TargetingValue.string) ?? .null })
+        }
+        #expect(try match("2.10.1", #"^(\\d+)\\.(\\d+)"#) == strings(["2.10", "2", "10"]))
+        #expect(try match("aaa", "a+?") == strings(["a"]))
+        #expect(try match("aaa", "a{2}") == strings(["aa"]))
+        #expect(try match("xay", "(b)|(a)") == strings(["a", nil, "a"]))
+        #expect(try match("sports fans", #"\\bfan"#) == strings(["fan"]))
+        #expect(try match("abc", "d") == .null)
+    }
+
+    @Test func aPatternThatWouldBacktrackForEverMatchesInLinearTime() throws {
+        let text = String(repeating: "a", count: 5000) + "!"
+        let expression = try TargetingExpression("subject|regExpMatch('(a*)*b')")
+        #expect(try expression.evaluate(in: .object(["subject": .string(text)])) == .null)
+    }
+
+    @Test(arguments: ["(?=a)", "\\\\1", "a**", "[a", "(a", "x{3,1}", "\\\\p"])
+    func aPatternOutsideTheSubsetIsRefused(_ pattern: String) throws {
+        let expression = try TargetingExpression("'abc'|regExpMatch('\(pattern)')")
+        #expect(throws: TargetingFailure.self) { try expression.evaluate(in: .object([])) }
     }
 }

@@ -82,6 +82,10 @@ struct CapOracle {
     private func brokenBound(
         for impression: Counted, entry: ScheduleEntry, version: Int, before: [Counted]
     ) -> String? {
+        if let targeting = entry.deliveryRules?.targeting, ConformanceScenario.targetings[targeting.text] != true {
+            return "its targeting, which does not hold"
+        }
+        if let rollout = entry.deliveryRules?.rollout, rollout.count == 0 { return "its rollout, to no desktop" }
         let own = before.filter { $0.entryID == impression.entryID }.map(\.at)
         for bound in Self.bounds(of: entry.deliveryRules?.frequency)
         where Self.inWindow(own, period: bound.period, at: impression.at) >= bound.cap {
@@ -122,8 +126,12 @@ struct CapOracle {
             guard groups.contains(id), let group = group(id, version: version) else { return "not its group" }
             instants = before.filter { $0.groups.contains(id) }.map(\.at)
             inForce = Self.bounds(of: group.frequency)
-        case .targeting, .outsideRollout:
-            return "the generated months have no targeting and no rollout"
+        case .targeting(let verdict):
+            return entry.deliveryRules?.targeting?.text == verdict.expression
+                && ConformanceScenario.targetings[verdict.expression] == false ? nil : "its targeting holds"
+        case .outsideRollout(let rollout, _):
+            return entry.deliveryRules?.rollout == rollout && rollout.count == 0 ? nil : "it is rolled out here"
+
         case .popupBound(let source, _):
             guard source == nil, let maxPopups, entry.content.urgency != .critical else { return "no such bound" }
             instants = before.filter { !$0.critical }.map(\.at)

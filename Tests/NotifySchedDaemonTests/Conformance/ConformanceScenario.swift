@@ -6,9 +6,11 @@ import NotifySchedTesting
 /// the disruptions of a month (restarts and crashes, downtimes, clock steps, zone changes, a
 /// missing notification server, quiet hours, the feed changing), all drawn from one seed, as
 /// are the user's answers to the popups (`EmbeddedConformanceRun.Answer`). A third of the
-/// entries have caps (`frequency`), a quarter belong to each group, half have a priority; every
-/// feed defines two groups, and a third of the scenarios bound the user's popups (`max-popups`):
-/// drawn from a stream of their own, so that the rest of a scenario is what it was before caps.
+/// entries have caps (`frequency`), a quarter belong to each group, half have a priority, a sixth
+/// a targeting expression (`targetings`, true or false on the scenario's desktop), a twelfth a
+/// rollout to every desktop or none; every feed defines two groups, and a third of the
+/// scenarios bound the user's popups (`max-popups`): drawn from a stream of their own, so that
+/// the rest of a scenario is what it was before caps.
 struct ConformanceScenario {
     /// Something that happens to the daemon, at an instant of true (not wall-clock) time.
     enum Disruption {
@@ -116,6 +118,14 @@ struct ConformanceScenario {
             let groups = ["g0", "g1"].filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
             if !groups.isEmpty { rules.append(#""groups": [\#(groups.map { "\"\($0)\"" }.joined(separator: ", "))]"#) }
             if Bool.random(using: &random) { rules.append(#""priority": \#(Int.random(in: -1...3, using: &random))"#) }
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                let expression = targetings.keys.sorted().randomElement(using: &random)!
+                rules.append(#""targeting": "\#(expression)""#)
+            }
+            if Int.random(in: 0..<12, using: &random) == 0 {
+                let count = Bool.random(using: &random) ? 0 : 10
+                rules.append(#""rollout": {"namespace": "n", "start": 3, "count": \#(count), "total": 10}"#)
+            }
             return rules.isEmpty ? entry : String(entry.dropLast()) + ", " + rules.joined(separator: ", ") + "}"
         }
         let groups = [
@@ -125,6 +135,17 @@ struct ConformanceScenario {
         return
             #"{"groups": [\#(groups.joined(separator: ", "))], "notifications": [\#(capped.joined(separator: ",\n"))]}"#
     }
+
+    /// The user's tags in every scenario (`tags` in its configuration).
+    static let tags = ["sports", "news"]
+
+    /// The targeting expressions the feeds use, and whether each holds on the scenario's desktop
+    /// (its tags, its application version 2.0, feeds without a `version`); one fails to evaluate,
+    /// which counts as false.
+    static let targetings = [
+        "'sports' in tags": true, "'gardening' in tags": false, "app.version|versionCompare('1.9') > 0": true,
+        "app.version == '3.0'": false, "tags|length > 1 && !('x' in tags)": true, "feed.version > 1": false,
+    ]
 
     /// A `frequency` with a lifetime, windows from ten minutes to a week, or both.
     private static func frequency(using random: inout SplitMix64) -> String {

@@ -42,10 +42,11 @@ final class EmbeddedConformanceRun {
         /// the same occurrence decided no later than the popup was expected, or up to
         /// `answerDelay` later, when it waited for the server's answers to the popups in flight.
         /// A suppression needs no notification server: it comes while none is there, when the
-        /// popup would wait for one.
+        /// popup would wait for one; an entry due at once is then due when it is suppressed.
         func stands(for expected: Shown) -> Bool {
             guard suppressed else { return self == expected }
-            return (entryID, occurrence) == (expected.entryID, expected.occurrence)
+            let atOnce = occurrence == at && expected.occurrence == expected.at
+            return entryID == expected.entryID && (occurrence == expected.occurrence || atOnce)
                 && at - expected.at <= EmbeddedConformanceRun.answerDelay
         }
     }
@@ -208,6 +209,7 @@ final class EmbeddedConformanceRun {
             // The feed changes when the scenario edits it, not at its checks.
             $0.sources[0].settings.fetchPeriod = .days(400)
             $0.maxPopups = scenario.maxPopups
+            $0.tags = ConformanceScenario.tags
         }
         let desktop = daemon.desktop
         trace.desktop = desktop
