@@ -8,8 +8,6 @@ import Testing
 /// run by Node here), 100 000 of them, with non-ASCII, `/`, quotes and control characters in the
 /// namespaces, starts past the total and ranges that wrap.
 @Suite(.computeThreads) struct RolloutTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// One line of the vectors.
     struct Vector {
@@ -25,7 +23,7 @@ import Testing
     static func vectors(count: Int, seed: Int) throws -> [Vector] {
         let node = try #require(ExternalCommand.locate("node"), "Node.js computes the golden vectors: install nodejs")
         let output = try ExternalCommand.run(
-            node, [repository.appendingPathComponent("scripts/rollout-vectors.mjs").path, "\(count)", "\(seed)"])
+            node, [Repository.root.appendingPathComponent("scripts/rollout-vectors.mjs").path, "\(count)", "\(seed)"])
         try #require(output.status == 0, "rollout-vectors.mjs: \(output.standardError)")
         return try output.standardOutput.split(separator: "\n").map { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

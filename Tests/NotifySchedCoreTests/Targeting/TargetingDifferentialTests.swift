@@ -8,10 +8,8 @@ import Testing
 /// of it, in a context of every kind of value; the core must parse the same ones, fail to
 /// evaluate the same ones, and give the same value for the rest.
 @Suite(.computeThreads) struct TargetingDifferentialTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
     /// The Python with pyjexl that `scripts/install-deps` makes.
-    static let python = repository.appendingPathComponent(".build-oracles/pyjexl/bin/python3").path
+    static let python = Repository.root.appendingPathComponent(".build-oracles/pyjexl/bin/python3").path
 
     @Test func tenThousandGeneratedExpressionsAgreeWithPyjexl() throws {
         try #require(
@@ -20,7 +18,7 @@ import Testing
         let output = try ExternalCommand.run(
             Self.python,
             [
-                Self.repository.appendingPathComponent("scripts/targeting-corpus.py").path, "10000",
+                Repository.root.appendingPathComponent("scripts/targeting-corpus.py").path, "10000",
                 ProcessInfo.processInfo.environment["NOTIFY_SCHED_TARGETING_SEED"] ?? "1",
             ])
         try #require(output.status == 0, "targeting-corpus.py: \(output.standardError)")

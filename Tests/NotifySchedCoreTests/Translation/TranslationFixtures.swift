@@ -4,8 +4,7 @@ import NotifySchedTesting
 
 /// The repository's `po/` folder and `.mo` files made by hand, for the catalog tests.
 enum TranslationFixtures {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Repository.root
 
     static let languages = ["fr", "de", "it", "es", "ja"]
 
