@@ -41,9 +41,8 @@ public struct ImpressionLog: Sendable {
             return
         }
         let shownAt = impression.shownAt
-        var list = entries[key, default: []]
-        list.insert(impression, at: list.partitioningIndex { $0.shownAt > shownAt })
-        entries[key] = list
+        // In place: a copy taken out and put back would copy the whole list at every popup.
+        entries[key, default: []].insertSorted(impression, at: shownAt)
         for group in Set(impression.groups) {
             groups[GroupKey(source: impression.source, group: group), default: SortedInstants()].insert(shownAt)
         }
@@ -120,6 +119,13 @@ private struct SortedInstants: Sendable {
     mutating func prune(before cutoff: Instant, keepingLatest keep: Int) {
         let dropped = min(instants.partitioningIndex { $0 >= cutoff }, instants.count - keep)
         if dropped > 0 { instants.removeFirst(dropped) }
+    }
+}
+
+extension Array where Element == Impression {
+    /// Inserts `impression`, shown at `shownAt`, after those shown at or before it.
+    fileprivate mutating func insertSorted(_ impression: Impression, at shownAt: Instant) {
+        insert(impression, at: partitioningIndex { $0.shownAt > shownAt })
     }
 }
 

@@ -9,3 +9,8 @@ extension Character {
     /// combining mark).
     var isASCIIDigit: Bool { asciiValue?.isASCIIDigit ?? false }
 }
+
+extension Unicode.Scalar {
+    /// Whether the scalar is "0" to "9".
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

@@ -243,7 +243,7 @@ struct TargetingParser {
     private mutating func identifierName() -> String? {
         guard let first = peek, Self.startsIdentifier(first) else { return nil }
         var name = ""
-        while let scalar = peek, Self.startsIdentifier(scalar) || ("0"..."9").contains(scalar) {
+        while let scalar = peek, Self.startsIdentifier(scalar) || scalar.isASCIIDigit {
             name.unicodeScalars.append(scalar)
             position += 1
         }
@@ -277,7 +277,7 @@ struct TargetingParser {
 
     private mutating func digits() -> Int {
         let start = position
-        while let scalar = peek, ("0"..."9").contains(scalar) { position += 1 }
+        while let scalar = peek, scalar.isASCIIDigit { position += 1 }
         return position - start
     }
 
@@ -336,10 +336,10 @@ struct TargetingParser {
             let count = scalar == "x" ? 2 : scalar == "u" ? 4 : 8
             var value: UInt32 = 0
             for _ in 0..<count {
-                guard let next = peek, let digit = Self.hexDigit(next) else {
+                guard let next = peek, next.isASCII, let digit = JSONReader.hexValue(UInt8(next.value)) else {
                     throw TargetingFailure("the escape \\\(scalar) at character \(position) needs \(count) hex digits")
                 }
-                value = value * 16 + digit
+                value = value * 16 + UInt32(digit)
                 position += 1
             }
             guard let decoded = Unicode.Scalar(value) else {
@@ -351,15 +351,6 @@ struct TargetingParser {
         default:
             text.append("\\")
             text.append(scalar)
-        }
-    }
-
-    private static func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {
-        switch scalar {
-        case "0"..."9": scalar.value - 48
-        case "a"..."f": scalar.value - 87
-        case "A"..."F": scalar.value - 55
-        default: nil
         }
     }
 

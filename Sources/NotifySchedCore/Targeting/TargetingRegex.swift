@@ -211,7 +211,7 @@ struct TargetingRegex {
     }
 
     private static func isWord(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+        scalar.isASCII && (scalar.properties.isAlphabetic || scalar.isASCIIDigit || scalar == "_")
     }
 
     // MARK: Reading a pattern
@@ -314,7 +314,7 @@ struct TargetingRegex {
 
         private mutating func number() -> Int? {
             let start = position
-            while let scalar = peek, ("0"..."9").contains(scalar) { position += 1 }
+            while let scalar = peek, scalar.isASCIIDigit { position += 1 }
             guard position > start, position - start <= 6 else { return nil }
             return Int(String(String.UnicodeScalarView(scalars[start..<position])))
         }
@@ -413,7 +413,7 @@ struct TargetingRegex {
             case "b" where !inSet: return .wordBoundary(true)
             case "B" where !inSet: return .wordBoundary(false)
             default:
-                guard scalar.isASCII, !scalar.properties.isAlphabetic, !("0"..."9").contains(scalar) else {
+                guard scalar.isASCII, !scalar.properties.isAlphabetic, !scalar.isASCIIDigit else {
                     throw refused("the escape \\\(scalar)")
                 }
                 return .scalar(scalar)

@@ -64,7 +64,7 @@ enum TargetingTransforms {
 
     private static func compareParts(_ a: Substring, _ b: Substring) -> Int {
         let isDigits = { (part: Substring) in
-            !part.isEmpty && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+            !part.isEmpty && part.unicodeScalars.allSatisfy(\.isASCIIDigit)
         }
         if isDigits(a), isDigits(b) {
             let (x, y) = (a.drop { $0 == "0" }, b.drop { $0 == "0" })
@@ -88,7 +88,7 @@ enum TargetingTransforms {
             guard position + count <= characters.count else { return nil }
             var value: Int64 = 0
             for character in characters[position..<position + count] {
-                guard ("0"..."9").contains(character) else { return nil }
+                guard character.isASCIIDigit else { return nil }
                 value = value * 10 + Int64(character.value - 48)
             }
             position += count
@@ -115,7 +115,7 @@ enum TargetingTransforms {
             seconds = value
             if take(".") {
                 let start = position
-                while position < characters.count, ("0"..."9").contains(characters[position]) { position += 1 }
+                while position < characters.count, characters[position].isASCIIDigit { position += 1 }
                 guard position > start else { return nil }
                 let digits = characters[start..<min(position, start + 3)].map { Int64($0.value - 48) }
                 milliseconds = digits.reduce(0) { $0 * 10 + $1 } * [100, 10, 1][digits.count - 1]
