@@ -51,7 +51,7 @@ struct FeedOptions: ParsableArguments {
     @Option(
         name: .customLong("dialect"),
         help: ArgumentHelp(
-            "Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an "
+            "Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an "
                 + "error. Default: each as its source is configured, else by its shape.",
             valueName: "dialect"))
     var dialect: FeedDialect?
@@ -117,17 +117,22 @@ struct FeedContext {
     /// - Parameters:
     ///   - configured: The dialect its source is configured in; `--dialect` wins over it.
     ///   - allowCacheFallback: Whether a failed fetch may use the last good copy.
-    func load(_ location: String, configured: FeedDialect? = nil, allowCacheFallback: Bool = true) -> LoadedFeed {
+    func load(
+        _ location: String, configured: FeedDialect? = nil, alarms: AlarmPolicy? = nil, allowCacheFallback: Bool = true
+    ) -> LoadedFeed {
         LoadedFeed(
             portal: loader.load(
-                location, publicKey: publicKey, parser: parser(configured: configured), now: WallClock.now(),
-                allowCacheFallback: allowCacheFallback))
+                location, publicKey: publicKey, parser: parser(for: location, configured: configured, alarms: alarms),
+                now: WallClock.now(), allowCacheFallback: allowCacheFallback))
     }
 
-    /// The parser for a source configured in `configured`, unless `--dialect` says otherwise.
-    func parser(configured: FeedDialect?) -> FeedParser {
+    /// The parser for the feed at `location` of a source configured in `configured`, unless
+    /// `--dialect` says otherwise, showing the calendar alarms `alarms` says (by default, as
+    /// `SourceSettings.alarmPolicy(for:)` has it).
+    func parser(for location: String, configured: FeedDialect?, alarms: AlarmPolicy? = nil) -> FeedParser {
         var parser = parser
         if parser.dialect == nil { parser.dialect = configured }
+        parser.alarmPolicy = SourceSettings(alarms: alarms).alarmPolicy(for: location)
         return parser
     }
 

@@ -105,8 +105,9 @@ struct ListCommand: ParsableCommand {
         }
         let configured = feeds.isEmpty
         let configuredSources = configured ? try UserConfiguration.load(config, environment: environment).sources : []
-        let sources: [(path: String, dialect: FeedDialect?)] =
-            configured ? configuredSources.map { ($0.feed, $0.dialect) } : feeds.map { ($0, nil) }
+        let sources: [(path: String, dialect: FeedDialect?, alarms: AlarmPolicy?)] =
+            configured
+            ? configuredSources.map { ($0.feed, $0.dialect, $0.settings.alarms) } : feeds.map { ($0, nil, nil) }
         let paths = sources.map(\.path)
         let context = try options.context(for: paths)
         defer { context.close() }
@@ -119,8 +120,8 @@ struct ListCommand: ParsableCommand {
             ?? Instant(secondsSinceEpoch: WallClock.now().secondsSinceEpoch)
         var schedules: [Schedule] = []
         var failed = false
-        for (path, dialect) in sources {
-            let feed = context.load(path, configured: dialect)
+        for (path, dialect, alarms) in sources {
+            let feed = context.load(path, configured: dialect, alarms: alarms)
             for line in feed.problemLines { Output.standardError.write(line) }
             failed = failed || feed.hasErrors
             if let schedule = feed.schedule { schedules.append(schedule) }

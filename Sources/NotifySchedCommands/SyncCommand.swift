@@ -54,14 +54,15 @@ struct SyncCommand: ParsableCommand {
             return
         }
         let environment = ProcessInfo.processInfo.environment
-        let sources = try feeds.isEmpty ? configuredSources(environment: environment) : feeds.map { ($0, nil, nil) }
+        let sources =
+            try feeds.isEmpty ? configuredSources(environment: environment) : feeds.map { ($0, nil, nil, nil) }
         let context = try options.context(for: sources.map(\.location), environment: environment)
         defer { context.close() }
         var failed = false
-        for (location, key, dialect) in sources {
+        for (location, key, dialect, alarms) in sources {
             let report = Self.check(
-                location, publicKey: key ?? context.publicKey, parser: context.parser(configured: dialect),
-                context: context)
+                location, publicKey: key ?? context.publicKey,
+                parser: context.parser(for: location, configured: dialect, alarms: alarms), context: context)
             failed = failed || report.failed
             for line in report.lines { Output.standardOutput.write(line) }
         }
@@ -74,15 +75,20 @@ struct SyncCommand: ParsableCommand {
         return (status == "failed", report)
     }
 
-    /// The configured sources with their keys and dialects; the demo feeds when none is configured.
+    /// The configured sources with their keys, dialects and calendar alarms; the demo feeds when
+    /// none is configured.
     private func configuredSources(
         environment: [String: String]
-    ) throws(CommandError) -> [(location: String, key: FeedPublicKey?, dialect: FeedDialect?)] {
+    ) throws(CommandError) -> [(location: String, key: FeedPublicKey?, dialect: FeedDialect?, alarms: AlarmPolicy?)] {
         let configuration = try UserConfiguration.load(config, environment: environment)
-        var sources: [(location: String, key: FeedPublicKey?, dialect: FeedDialect?)] = []
+        var sources: [(location: String, key: FeedPublicKey?, dialect: FeedDialect?, alarms: AlarmPolicy?)] = []
         for source in configuration.sources {
             do {
-                sources.append((source.feed, try source.publicKey.map(FeedPublicKey.init(base64:)), source.dialect))
+                sources.append(
+                    (
+                        source.feed, try source.publicKey.map(FeedPublicKey.init(base64:)), source.dialect,
+                        source.settings.alarms
+                    ))
             } catch {
                 throw CommandError(.failure, "notify-sched: source \(source.name): \(error)")
             }

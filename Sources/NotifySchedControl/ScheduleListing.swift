@@ -282,6 +282,8 @@ extension Trigger {
         case .events(.global):
             let rules = news?.globalEvents ?? []
             return "\(Self.eventSummary) " + rules.map { "\($0.name) (\($0.pattern))" }.joined(separator: ", ")
+        case .alarm(let series):
+            return series.summary
         case .check:
             return "\(Self.checkSummary) at start-up, resume and unlock"
         }

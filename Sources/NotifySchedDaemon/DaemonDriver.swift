@@ -67,7 +67,7 @@ public final class DaemonDriver {
     func parser(of index: Int) -> FeedParser {
         FeedParser(
             zones: zones, urlPolicy: configuration.urlPolicy, language: language, userZone: userZone,
-            dialect: sources[index].dialect)
+            dialect: sources[index].dialect, alarmPolicy: sources[index].alarms)
     }
     /// When the daemon started.
     let startedAt: Instant

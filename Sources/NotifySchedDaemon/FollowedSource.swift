@@ -12,6 +12,8 @@ struct FollowedSource {
     let publicKey: FeedPublicKey?
     /// The configured dialect; nil when recognised by the feed's shape.
     let dialect: FeedDialect?
+    /// Which alarms of a calendar feed pop up.
+    let alarms: AlarmPolicy
 
     /// Whether the source is a portal URL rather than a file.
     var isURL: Bool { SourceLocation.isURL(location) }
@@ -32,7 +34,9 @@ struct FollowedSource {
             }
         }
         return (
-            FollowedSource(location: configured.feed, publicKey: publicKey, dialect: configured.dialect), refusal
+            FollowedSource(
+                location: configured.feed, publicKey: publicKey, dialect: configured.dialect,
+                alarms: configured.settings.alarmPolicy(for: configured.feed)), refusal
         )
     }
 }

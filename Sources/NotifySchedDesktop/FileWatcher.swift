@@ -16,7 +16,7 @@ public final class FileWatcher {
     }
 
     /// Calls `onChange` from the main loop after the file at `path` changed, was replaced (an
-    /// editor saving through a rename), created or removed. A burst of events (a write in
+    /// editor saving through a rename), created or removed; for a folder, after a file in it did. A burst of events (a write in
     /// several pieces, then its close) is reported once, `settle` after the last.
     ///
     /// - Returns: false when the file's folder does not exist (GIO would then look for it every
@@ -27,8 +27,13 @@ public final class FileWatcher {
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         guard let folder = g_file_get_parent(file) else { return false }
         defer { g_object_unref(UnsafeMutableRawPointer(folder)) }
-        guard g_file_query_file_type(folder, G_FILE_QUERY_INFO_NONE, nil) == G_FILE_TYPE_DIRECTORY,
-            let monitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil)
+        guard g_file_query_file_type(folder, G_FILE_QUERY_INFO_NONE, nil) == G_FILE_TYPE_DIRECTORY else { return false }
+        // A folder (of calendar items) is watched for changes to what it holds.
+        let isFolder = g_file_query_file_type(file, G_FILE_QUERY_INFO_NONE, nil) == G_FILE_TYPE_DIRECTORY
+        guard
+            let monitor = isFolder
+                ? g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil)
+                : g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, nil)
         else { return false }
         monitors.append(monitor)
         let context = Unmanaged.passRetained(Watch(settle: settle, onChange)).toOpaque()

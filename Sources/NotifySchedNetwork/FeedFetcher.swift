@@ -125,8 +125,8 @@ public final class FeedFetcher: Sendable {
         guard leases.take() else { return nil }
         let deadline = NIODeadline.now() + .microseconds(configuration.totalTimeout.microseconds)
         let fetch = attempt(
-            url, validators: validators, maxBytes: min(maxBytes ?? configuration.maxBytes, configuration.maxBytes),
-            visited: [], deadline: deadline)
+            SourceLocation.transportURL(url), validators: validators,
+            maxBytes: min(maxBytes ?? configuration.maxBytes, configuration.maxBytes), visited: [], deadline: deadline)
         fetch.whenComplete { [leases] _ in leases.giveBack() }
         return fetch
     }
@@ -199,7 +199,8 @@ public final class FeedFetcher: Sendable {
         }
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: configuration.userAgent)
-        headers.add(name: "Accept", value: "application/json, application/x-plist, application/xml, */*;q=0.5")
+        headers.add(
+            name: "Accept", value: "application/json, application/x-plist, application/xml, text/calendar, */*;q=0.5")
         if let etag = validators?.etag { headers.add(name: "If-None-Match", value: etag) }
         if let lastModified = validators?.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
         do {

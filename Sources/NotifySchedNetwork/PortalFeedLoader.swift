@@ -54,6 +54,9 @@ public struct PortalFeedLoader: Sendable {
                 location, publicKey: publicKey, parser: parser, now: now, allowCacheFallback: allowCacheFallback)
         }
         var feed = LoadedPortalFeed(location: location, warnings: [])
+        if CalendarFolder.isFolder(location) {
+            return loadFolder(location, publicKey: publicKey, parser: parser, into: feed)
+        }
         let bytes: [UInt8]
         do {
             bytes = try FeedFile.read(location, maxBytes: parser.limits.maxBytes)
@@ -81,6 +84,28 @@ public struct PortalFeedLoader: Sendable {
             feed.parsed = parsed
         case .failure(let refusal):
             feed.failure = refusal.failure
+        }
+        return feed
+    }
+
+    /// Loads a folder of calendar items as one calendar. A folder is not signed: a source
+    /// with a key cannot be one.
+    private func loadFolder(
+        _ location: String, publicKey: FeedPublicKey?, parser: FeedParser, into feed: LoadedPortalFeed
+    ) -> LoadedPortalFeed {
+        var feed = feed
+        guard publicKey == nil else {
+            feed.failure = CheckFailure(
+                CoreError.Code.unsigned,
+                "\(location): a folder of calendar items cannot be signed; name a signed feed file, or drop the key")
+            return feed
+        }
+        do {
+            let files = try CalendarFolder.read(location, maxBytes: parser.limits.maxBytes)
+            feed.parsed = parser.parse(calendarFiles: files, source: location)
+            feed.origin = .file
+        } catch {
+            feed.failure = CheckFailure(error.code, error.message)
         }
         return feed
     }
@@ -157,6 +182,8 @@ public struct PortalFeedLoader: Sendable {
             case .success(let (parsed, version)):
                 feed.parsed = parsed
                 feed.validators = validators
+                // A calendar's REFRESH-INTERVAL asks for a period as Cache-Control does; the header wins.
+                if feed.portalPeriod == nil { feed.portalPeriod = parsed.schedule?.refreshInterval }
                 guard !parsed.hasErrors else {
                     feed.origin = .fetchedWithErrors
                     if cached != nil {

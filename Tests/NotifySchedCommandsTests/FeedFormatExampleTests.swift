@@ -7,7 +7,7 @@ import Testing
 @Suite struct FeedFormatExampleTests {
     typealias CLI = CommandLineHarness
 
-    /// A fenced `json` or `xml` block and the `##` section it is in.
+    /// A fenced `json`, `xml` or `ics` block and the `##` section it is in.
     struct Example: CustomTestStringConvertible {
         var section: String
         var language: String
@@ -27,9 +27,10 @@ import Testing
         "ZBiM rows": "zbim",
         "iNotify plists": "inotify",
         "iSmartNews plists": "ismartnews",
+        "Calendars (iCalendar)": "icalendar",
     ]
 
-    /// Every `json` and `xml` block of `docs/feed-formats.md`, in order.
+    /// Every `json`, `xml` and `ics` block of `docs/feed-formats.md`, in order.
     static let examples: [Example] = {
         guard
             let page = try? String(
@@ -49,7 +50,7 @@ import Testing
                 }
             } else if line.hasPrefix("## ") {
                 section = String(line.dropFirst(3))
-            } else if line == "```json" || line == "```xml" {
+            } else if line == "```json" || line == "```xml" || line == "```ics" {
                 block = Example(section: section, language: String(line.dropFirst(3)), text: "")
             }
         }
@@ -62,7 +63,8 @@ import Testing
 
     @Test(arguments: examples)
     func exampleValidatesWithoutProblemsAsItsDialect(_ example: Example) throws {
-        let path = try CLI.temporaryFile(example.text, name: example.language == "json" ? "feed.json" : "feed.plist")
+        let names = ["json": "feed.json", "xml": "feed.plist", "ics": "feed.ics"]
+        let path = try CLI.temporaryFile(example.text, name: names[example.language] ?? "feed")
         let validation = try CLI.run(["validate", path])
         #expect(validation.status == 0)
         #expect(validation.standardError == "", "validate reports problems")

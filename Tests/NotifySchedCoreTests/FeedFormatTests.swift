@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func rawValuesAreTheNamesUsersSee() {
-        #expect(FeedFormat.allCases.map(\.rawValue) == ["json", "xml-plist", "binary-plist"])
+        #expect(FeedFormat.allCases.map(\.rawValue) == ["json", "xml-plist", "binary-plist", "icalendar"])
     }
 
     @Test func refusesWhatIsNoneOfTheThreeFormats() {

@@ -209,7 +209,7 @@ _notify-sched_validate() {
         return
         ;;
     '--dialect')
-        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'$'\n''icalendar'
         return
         ;;
     esac
@@ -267,7 +267,7 @@ _notify-sched_list() {
         return
         ;;
     '--dialect')
-        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'$'\n''icalendar'
         return
         ;;
     esac
@@ -344,7 +344,7 @@ _notify-sched_handle() {
         return
         ;;
     '--dialect')
-        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'$'\n''icalendar'
         return
         ;;
     esac
@@ -469,7 +469,7 @@ _notify-sched_sync() {
         return
         ;;
     '--dialect')
-        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'$'\n''icalendar'
         return
         ;;
     esac

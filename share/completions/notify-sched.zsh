@@ -79,7 +79,7 @@ _notify-sched() {
 
 _notify-sched_validate() {
     local -i ret=1
-    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews' 'icalendar')
     local -ar arg_specs=(
         '*:feed:'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
@@ -87,7 +87,7 @@ _notify-sched_validate() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
-        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -98,7 +98,7 @@ _notify-sched_validate() {
 
 _notify-sched_list() {
     local -i ret=1
-    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews' 'icalendar')
     local -ar arg_specs=(
         '--config[The configuration file whose sources to list when no daemon runs (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
         '*--feed[A feed file or http(s)\:// URL to list (repeatable). A URL is fetched (conditional GET) and cached; when the fetch fails, the last good copy is used with a warning.]:path|url:'
@@ -115,7 +115,7 @@ _notify-sched_list() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
-        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -152,7 +152,7 @@ _notify-sched_test() {
 
 _notify-sched_handle() {
     local -i ret=1
-    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews' 'icalendar')
     local -ar arg_specs=(
         ':id:'
         '--no-alert[Act at once, without asking.]'
@@ -163,7 +163,7 @@ _notify-sched_handle() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
-        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -252,7 +252,7 @@ _notify-sched_sign() {
 
 _notify-sched_sync() {
     local -i ret=1
-    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews')
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews' 'icalendar')
     local -ar arg_specs=(
         '--config[The configuration file (default\: $XDG_CONFIG_HOME/notify-sched/config), when no daemon runs.]:file:'
         '*--feed[Check this portal feed URL instead of the configured sources, without the daemon (repeatable).]:url:'
@@ -261,7 +261,7 @@ _notify-sched_sync() {
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
-        '--dialect[Read the feeds as this dialect (native, zbim, inotify or ismartnews); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

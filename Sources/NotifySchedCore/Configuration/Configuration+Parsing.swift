@@ -158,7 +158,8 @@ private struct ConfigurationParser {
                 source.dialect = dialect
             } else {
                 error(
-                    .invalidValue, "`dialect` must be auto, native, zbim, inotify or ismartnews, not \"\(value)\"",
+                    .invalidValue,
+                    "`dialect` must be auto, native, zbim, inotify, ismartnews or icalendar, not \"\(value)\"",
                     line: number)
             }
         case "public-key":
@@ -185,6 +186,15 @@ private struct ConfigurationParser {
             if let span = span(key, value, number: number) { settings.iNotify.remindPeriod = span }
         case "fetch-period":
             if let span = span(key, value, number: number) { settings.fetchPeriod = span }
+        case "alarms":
+            if let policy = AlarmPolicy(parsing: value) {
+                settings.alarms = policy
+            } else {
+                error(
+                    .invalidValue,
+                    "`alarms` is `embedded`, `none`, or offsets from an event's start such as `-15min, -1d`; "
+                        + "not \"\(value)\"", line: number)
+            }
         case "show-oldest-first":
             if let flag = flag(key, value, number: number) { settings.iNotify.showOldestFirst = flag }
         case "show-on-first-launch":

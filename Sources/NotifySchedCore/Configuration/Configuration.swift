@@ -87,10 +87,22 @@ public struct SourceSettings: Sendable, Equatable {
     /// the source's iNotify `checkPeriod` for iNotify sources (12 hours unless configured) and
     /// `PollingPolicy.defaultCheckPeriod` (1 hour) for the others.
     public var fetchPeriod: TimeSpan?
+    /// Which alarms of a calendar feed pop up (`alarms`); nil for the default by where the feed
+    /// is (`alarmPolicy(for:)`).
+    public var alarms: AlarmPolicy?
 
-    public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan? = nil) {
+    public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan? = nil, alarms: AlarmPolicy? = nil)
+    {
         self.iNotify = iNotify
         self.fetchPeriod = fetchPeriod
+        self.alarms = alarms
+    }
+
+    /// The alarms that pop up from a calendar at `location`: `alarms` when set, else the
+    /// calendar's own for a file or folder, and none for a subscribed URL, whose alarms are
+    /// someone else's.
+    public func alarmPolicy(for location: String) -> AlarmPolicy {
+        alarms ?? (SourceLocation.isURL(location) ? .none : .embedded)
     }
 
     /// The polling policy of a source with these settings whose feed is in `dialect` (nil: not

@@ -47,6 +47,8 @@ public struct FeedDocument: Sendable, Equatable {
             case .json: root = try JSONReader.read(buffer, limits: limits, takeEntry: takeEntry)
             case .xmlPropertyList: root = try XMLPropertyListReader.read(buffer, limits: limits)
             case .binaryPropertyList: root = try BinaryPropertyListReader.read(buffer, limits: limits)
+            case .iCalendar:
+                throw CoreError(.unknownFormat, "the feed is an iCalendar calendar, which `ICalendarDocument` reads")
             }
             return FeedDocument(format: format, root: root)
         }

@@ -9,11 +9,14 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
     case xmlPropertyList = "xml-plist"
     /// A binary property list (`bplist00`).
     case binaryPropertyList = "binary-plist"
+    /// An iCalendar calendar (RFC 5545), starting `BEGIN:VCALENDAR`.
+    case iCalendar = "icalendar"
 
     /// Recognizes the format of `bytes` from their first characters, without parsing them.
     ///
     /// `bplist00` starts a binary plist. After an optional UTF-8 byte-order mark and
-    /// whitespace, `<` starts an XML plist and `{` or `[` a JSON document. An OpenStep text
+    /// whitespace, `<` starts an XML plist, `{` or `[` a JSON document, and `BEGIN:VCALENDAR`
+    /// an iCalendar calendar. An OpenStep text
     /// plist (`(…)`, `{ key = value; }`) is refused, and so is text in UTF-16 or UTF-32.
     /// Detection does not prove the document well-formed: `FeedDocument.read(_:limits:)`
     /// also refuses XML whose root element is not `<plist>`.
@@ -40,6 +43,7 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
         guard let first = cursor.peek() else {
             throw CoreError(.unknownFormat, "the feed is empty")
         }
+        if cursor.hasPrefix("BEGIN:VCALENDAR") || cursor.hasPrefix("begin:vcalendar") { return .iCalendar }
         switch first {
         case UInt8(ascii: "<"):
             return .xmlPropertyList
@@ -53,7 +57,7 @@ public enum FeedFormat: String, Sendable, Hashable, CaseIterable {
         default:
             throw CoreError(
                 .unknownFormat,
-                "the feed is not JSON, an XML plist or a binary plist: it starts with "
+                "the feed is not JSON, an XML plist, a binary plist or an iCalendar calendar: it starts with "
                     + cursor.describeByte(at: cursor.index),
                 at: FeedLocation(line: cursor.line(at: cursor.index)))
         }

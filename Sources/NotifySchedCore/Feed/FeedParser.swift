@@ -25,6 +25,8 @@ public struct FeedParser: Sendable {
     /// its shape. A feed of another shape is an error naming both; a portal feed configured as
     /// `native` or `zbim` reads every entry in that form.
     public var dialect: FeedDialect?
+    /// Which alarms of a calendar (`.ics`) feed become entries.
+    public var alarmPolicy: AlarmPolicy
     /// How a portal feed's entries may be mapped side by side (`WorkerThreads`); the default
     /// maps them one after another.
     public var parallelWork: any ParallelWork
@@ -32,8 +34,9 @@ public struct FeedParser: Sendable {
     public init(
         zones: any ZoneProvider, urlPolicy: URLPolicy = URLPolicy(), language: LanguagePreference = .none,
         userZone: ZoneRules? = nil, limits: FeedReadLimits = FeedReadLimits(), dialect: FeedDialect? = nil,
-        parallelWork: any ParallelWork = SerialWork()
+        alarmPolicy: AlarmPolicy = .embedded, parallelWork: any ParallelWork = SerialWork()
     ) {
+        self.alarmPolicy = alarmPolicy
         self.zones = zones
         self.userZone = userZone
         self.urlPolicy = urlPolicy
@@ -53,6 +56,9 @@ public struct FeedParser: Sendable {
     public func parse(_ bytes: consuming [UInt8], source: String) -> FeedParseResult {
         let settings = FeedMapping.Settings(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone)
         let dialect = self.dialect
+        if (try? FeedFormat.detect(in: bytes)) == .iCalendar {
+            return parseCalendar(bytes, source: source, settings: settings)
+        }
         // A portal feed's entries are mapped in batches as they are read (in a plist, once the
         // tree is read), on `parallelWork`'s threads. Should the document turn out to be no
         // portal feed, or unreadable, the batches are dropped.
@@ -120,12 +126,65 @@ public struct FeedParser: Sendable {
         return FeedParseResult(schedule: schedule, diagnostics: mapping.diagnostics)
     }
 
+    /// Parses an iCalendar calendar.
+    private func parseCalendar(_ bytes: [UInt8], source: String, settings: FeedMapping.Settings) -> FeedParseResult {
+        let mapping = FeedMapping(settings)
+        if let dialect, dialect != .iCalendar {
+            mapping.error(
+                .unknownDialect,
+                "the source is configured as \(dialect.rawValue), but the feed is an iCalendar calendar; "
+                    + "\(Self.shapeName(dialect)) is expected (or set `dialect = auto`)",
+                at: FeedLocation(line: 1))
+            return FeedParseResult(schedule: nil, diagnostics: mapping.diagnostics)
+        }
+        let document: ICalendarDocument
+        do {
+            document = try ICalendarDocument.read(bytes, limits: ICalendarLimits(maxBytes: limits.maxBytes))
+        } catch {
+            return FeedParseResult(schedule: nil, diagnostics: [Diagnostic(.error, error)])
+        }
+        let schedule = ICalendarFeedMapper(mapping: mapping, policy: alarmPolicy).map(document, source: source)
+        return FeedParseResult(schedule: schedule, diagnostics: mapping.diagnostics)
+    }
+
+    /// Parses a folder of calendar items (one `.ics` file each, the vdir layout) as one calendar.
+    ///
+    /// - Parameters:
+    ///   - files: Each item's file name and bytes.
+    ///   - source: The folder's path; it names the schedule's source.
+    /// - Returns: The calendar's schedule; each problem names its file (`item.ics/VEVENT.RRULE`),
+    ///   and an item that cannot be read is left out with an error.
+    public func parse(calendarFiles files: [(name: String, bytes: [UInt8])], source: String) -> FeedParseResult {
+        let mapping = FeedMapping(
+            FeedMapping.Settings(zones: zones, urlPolicy: urlPolicy, language: language, userZone: userZone))
+        var calendar = ICalendarComponent(name: "VCALENDAR", properties: [], components: [], line: 1)
+        var total = 0
+        for file in files {
+            total += file.bytes.count
+            do {
+                let document = try ICalendarDocument.read(
+                    file.bytes, limits: ICalendarLimits(maxBytes: max(0, limits.maxBytes - total + file.bytes.count)))
+                calendar.components += document.calendar.components.map { $0.inFile(file.name) }
+            } catch {
+                let path = error.location.keyPath
+                mapping.error(
+                    error.code, error.message,
+                    at: FeedLocation(
+                        keyPath: path.isEmpty ? file.name : "\(file.name)/\(path)", line: error.location.line))
+            }
+        }
+        let schedule = ICalendarFeedMapper(mapping: mapping, policy: alarmPolicy).map(
+            ICalendarDocument(calendar: calendar), source: source)
+        return FeedParseResult(schedule: schedule, diagnostics: mapping.diagnostics)
+    }
+
     /// How a feed of `dialect` looks, in words.
     private static func shapeName(_ dialect: FeedDialect) -> String {
         switch dialect {
         case .native, .zbim: "a portal feed (a dictionary with `notifications`)"
         case .iNotify: "an iNotify feed (a dictionary of messages)"
         case .iSmartNews: "an iSmartNews feed (an array)"
+        case .iCalendar: "an iCalendar calendar (BEGIN:VCALENDAR)"
         }
     }
 }

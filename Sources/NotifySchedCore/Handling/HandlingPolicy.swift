@@ -57,7 +57,7 @@ public struct HandlingPolicy: Sendable, Equatable {
         switch occurrence.dialect {
         case .iNotify, .iSmartNews:
             buttons = alertButtons(for: occurrence)
-        case .native, .zbim:
+        case .native, .zbim, .iCalendar:
             buttons =
                 occurrence.content.action.map {
                     [PopupButton(.open, label: actionLabel(of: $0, source: occurrence.source))]

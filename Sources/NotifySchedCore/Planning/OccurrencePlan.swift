@@ -67,7 +67,7 @@ public struct OccurrencePlan: Sendable, Equatable {
         case .immediate:
             if settledThrough == nil { deliver = now }
             return
-        case .repeating, .calendar:
+        case .repeating, .calendar, .alarm:
             if settledThrough == nil { followsFrom = now }
         case .once, .events, .check:
             break

@@ -102,7 +102,8 @@ public struct SourceEventPlan: Sendable, Equatable {
         case (.native, .session(let name, _)), (.native, .posted(let name)), (.zbim, .session(let name, _)),
             (.zbim, .posted(let name)):
             fireEventEntries(name, schedule, memory, location: location, waiting: waiting, now: now)
-        case (.iNotify, .posted), (.iSmartNews, .manualCheck), (.native, .manualCheck), (.zbim, .manualCheck):
+        case (.iNotify, .posted), (.iSmartNews, .manualCheck), (.native, .manualCheck), (.zbim, .manualCheck),
+            (.iCalendar, _):
             break
         }
     }

@@ -19,11 +19,16 @@ public struct Schedule: Sendable, Equatable {
     public var news: NewsSettings?
     /// The groups a portal feed defines (`groups`), which its entries name.
     public var groups: [MessageGroup]
+    /// How often a calendar asks to be fetched again (`REFRESH-INTERVAL`, `X-PUBLISHED-TTL`),
+    /// kept within the polling bounds as a portal's `Cache-Control` is.
+    public var refreshInterval: TimeSpan?
 
     public init(
         source: String, dialect: FeedDialect, format: FeedFormat, entries: [ScheduleEntry],
-        version: Int64? = nil, expires: Instant? = nil, news: NewsSettings? = nil, groups: [MessageGroup] = []
+        version: Int64? = nil, expires: Instant? = nil, news: NewsSettings? = nil, groups: [MessageGroup] = [],
+        refreshInterval: TimeSpan? = nil
     ) {
+        self.refreshInterval = refreshInterval
         self.source = source
         self.dialect = dialect
         self.format = format
@@ -45,6 +50,8 @@ public enum FeedDialect: String, Sendable, CaseIterable {
     case iNotify = "inotify"
     /// An iSmartNews plist: an array of messages, meta items, events and settings.
     case iSmartNews = "ismartnews"
+    /// An iCalendar calendar (RFC 5545): each alarm of an event or to-do is an entry.
+    case iCalendar = "icalendar"
 }
 
 /// iSmartNews settings that apply to the whole feed (seed semantics §2.3, §2.7).

@@ -30,6 +30,19 @@ extension Trigger {
         return result
     }
 
+    /// The instants the trigger fires at in `range`, ascending, at most `limit` of them.
+    public func occurrences(in range: Range<Instant>, limit: Int, userZone: ZoneRules) -> [Instant] {
+        var memo = ElapseMemo(keeping: 0)
+        var result: [Instant] = []
+        guard limit > 0 else { return result }
+        forEachOccurrence(onOrAfter: range.lowerBound, userZone: userZone, memo: &memo) { instant in
+            guard instant < range.upperBound else { return false }
+            result.append(instant)
+            return result.count < limit
+        }
+        return result
+    }
+
     /// The first instant the trigger fires at or after `now`; nil when it fires no more.
     /// Builds no array: a daemon's start asks it of every entry.
     func nextOccurrence(onOrAfter now: Instant, userZone: ZoneRules, memo: inout ElapseMemo) -> Instant? {
@@ -64,6 +77,8 @@ extension Trigger {
             let walk = CalendarWalk(
                 expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
             walk.forEachElapse(from: now, memo: &memo) { _, instant in instant < now || body(instant) }
+        case .alarm(let series):
+            series.forEachAlarm(onOrAfter: now, userZone: userZone, body)
         case .events, .check:
             return
         }
@@ -91,6 +106,9 @@ extension Trigger {
             let walk = CalendarWalk(
                 expression, zone: zone ?? userZone, notBefore: notBefore?.instant(userZone: userZone), bounds: bounds)
             return walk.lastElapse(before: now, lookBack: max(.days(31), since.map { now - $0 } ?? .zero))
+        case .alarm(let series):
+            return series.lastAlarm(
+                before: now, lookBack: max(.days(31), since.map { now - $0 } ?? .zero), userZone: userZone)
         }
     }
 }

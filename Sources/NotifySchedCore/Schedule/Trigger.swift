@@ -16,6 +16,8 @@ public enum Trigger: Sendable, Hashable {
     indirect case calendar(CalendarExpression, zone: ZoneRules?, notBefore: FireTime?, bounds: RecurrenceBounds)
     /// When named events occur, filtered by their patterns (iSmartNews, native `events`).
     indirect case events(EventBinding)
+    /// At each instant an iCalendar alarm goes off, over its event's or to-do's instances.
+    indirect case alarm(AlarmSeries)
     /// When the daemon checks its iNotify source (start-up, resume, unlock), throttled by its periods.
     case check
 }
