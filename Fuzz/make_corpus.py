@@ -3,7 +3,9 @@
 
     make_corpus.py OUT_DIR SHARE_FEEDS_DIR
 
-Feed seeds: every shipped feed and truncations of it, plus hand-made hostile documents: entity
+Feed seeds: every shipped feed and truncations of it, calendars of every recurrence shape, plus
+hand-made hostile documents (calendars among them: huge REPEAT, thousands of RDATEs, rules that
+never recur, deep nesting, unterminated components, a long DESCRIPTION): entity
 bombs, deep nesting, binary plists with reference cycles, exponential DAGs and huge counts,
 numbers prefixed with 0xFF bytes, invalid UTF-8, dates that do not exist, and schedules whose
 occurrences are costly to find. Control seeds: one call per method and the hostile calls.
@@ -114,6 +116,56 @@ def hostile():
     seeds["ruled.json"] = json.dumps({"version": 2, "groups": [{"id": "g", "frequency": {"lifetime": 1}},
                                                                 {"id": "h", "enabled": False}],
                                       "notifications": ruled}).encode()
+    seeds.update(calendars())
+    return seeds
+
+
+def calendar(*components):
+    """An iCalendar document holding `components` (each a list of content lines)."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//notify-sched//fuzz//EN"]
+    for component in components:
+        lines += component
+    return ("\r\n".join(lines + ["END:VCALENDAR"]) + "\r\n").encode()
+
+
+def event(uid, start, *extra, alarm=("TRIGGER:-PT15M",)):
+    return (["BEGIN:VEVENT", "UID:" + uid, start] + list(extra)
+            + ["BEGIN:VALARM", "ACTION:DISPLAY"] + list(alarm) + ["END:VALARM", "END:VEVENT"])
+
+
+def calendars():
+    """Calendars: every recurrence shape, zones the fuzzer's parser knows, and hostile ones."""
+    seeds = {}
+    berlin = "DTSTART;TZID=Europe/Berlin:20260329T023000"
+    seeds["calendar-rules.ics"] = calendar(
+        event("a", berlin, "RRULE:FREQ=MONTHLY;BYDAY=-1FR;BYSETPOS=-1;COUNT=40"),
+        event("b", "DTSTART:20240229T090000Z", "RRULE:FREQ=YEARLY;BYWEEKNO=-1,53;BYDAY=MO,SU;WKST=SU"),
+        event("c", "DTSTART;VALUE=DATE:20261231", "RRULE:FREQ=YEARLY;BYYEARDAY=-1,366;UNTIL=20351231",
+              alarm=("TRIGGER;RELATED=END:-P1DT2H", "REPEAT:3", "DURATION:PT10M")),
+        event("d", "DTSTART;TZID=Australia/Lord_Howe:20261004T013000", "RRULE:FREQ=HOURLY;BYHOUR=1,2;INTERVAL=7",
+              "EXDATE;TZID=Australia/Lord_Howe:20261004T023000", "RDATE:20270101T000000Z"),
+        event("d", "DTSTART;TZID=Australia/Lord_Howe:20261005T013000",
+              "RECURRENCE-ID;TZID=Australia/Lord_Howe:20261004T083000"),
+        ["BEGIN:VTIMEZONE", "TZID:Custom", "BEGIN:STANDARD", "DTSTART:19701025T030000",
+         "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD",
+         "BEGIN:DAYLIGHT", "DTSTART:19700329T020000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+         "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE"],
+        event("e", "DTSTART;TZID=Custom:20261101T090000", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE;WKST=SU;BYSETPOS=2"))
+    seeds["calendar-never.ics"] = calendar(
+        event("feb30", "DTSTART:20260101T000000Z", "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"),
+        event("secondly", "DTSTART:20260101T000000Z", "RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO"),
+        event("counted", "DTSTART:20260101T000000Z", "RRULE:FREQ=SECONDLY;COUNT=100000"))
+    seeds["calendar-repeat.ics"] = calendar(
+        event("loud", "DTSTART:20270101T000000Z", "RRULE:FREQ=MINUTELY",
+              alarm=("TRIGGER:-P100W", "REPEAT:2000000000", "DURATION:PT1S")))
+    seeds["calendar-rdates.ics"] = calendar(
+        event("many", "DTSTART:20270101T000000Z", "RDATE:" + ",".join("2027%04dT000000Z" % (101 + i % 28)
+                                                                        for i in range(3000))))
+    seeds["calendar-deep.ics"] = ("BEGIN:VCALENDAR\r\n" + "BEGIN:X\r\n" * 3000).encode()
+    seeds["calendar-unterminated.ics"] = calendar(event("x", "DTSTART:20270101T000000Z"))[:-30]
+    seeds["calendar-description.ics"] = calendar(
+        event("long", "DTSTART:20270101T000000Z", "DESCRIPTION:" + "x" * 60000))
+    seeds["calendar-folded.ics"] = b"BEGIN:VCALENDAR\r\n" + b" x\r\n" * 10000 + b"END:VCALENDAR\r\n"
     return seeds
 
 

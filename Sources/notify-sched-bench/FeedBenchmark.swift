@@ -100,7 +100,7 @@ struct Measurement {
         return try run(executable: "/usr/bin/env", arguments: ["python3", "-c", script, path])
     }
 
-    private static func run(executable: String, arguments: [String]) throws -> Measurement {
+    static func run(executable: String, arguments: [String]) throws -> Measurement {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

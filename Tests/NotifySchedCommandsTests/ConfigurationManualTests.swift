@@ -56,6 +56,7 @@ import Testing
         "check-period": "12h",
         "remind-period": "1d",
         "fetch-period": "1h 30min",
+        "alarms": "-15min, -1d",
         "show-oldest-first": "true",
         "show-on-first-launch": "yes",
         "debug": "off",

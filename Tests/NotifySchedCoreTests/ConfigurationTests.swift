@@ -30,6 +30,35 @@ import Testing
         #expect(configuration.sources[1].settings.pollingPolicy(for: .iNotify).checkPeriod == .minutes(5))
     }
 
+    @Test func alarmsShowACalendarsOwnForFilesNoneForURLsOrDefaultOffsets() throws {
+        let (configuration, diagnostics) = Configuration.parse(
+            """
+            [source subscribed]
+            feed = webcal://cloud.example.org/team.ics
+
+            [source folder]
+            feed = /home/ada/.calendars/work
+
+            [source reminded]
+            feed = https://calendar.example.org/basic.ics
+            alarms = -15min, -1d, -PT2H
+
+            [source broken]
+            feed = /srv/cal.ics
+            alarms = sometimes
+            """)
+        let settings = configuration.sources.map(\.settings)
+        #expect(settings[0].alarmPolicy(for: configuration.sources[0].feed) == .none)
+        #expect(settings[1].alarmPolicy(for: configuration.sources[1].feed) == .embedded)
+        #expect(
+            settings[2].alarms
+                == .defaults([
+                    ICalendarDuration(seconds: -900), ICalendarDuration(days: -1), ICalendarDuration(seconds: -7200),
+                ]))
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.description.contains("`alarms`") == true)
+    }
+
     @Test func globalKeysAreDefaultsThatSourcesOverride() throws {
         let (configuration, diagnostics) = Configuration.parse(
             """

@@ -16,6 +16,8 @@ import Testing
         ("https://User@Portal.example.org/a", "https://User@portal.example.org/a"),
         ("https://[FE80::1]:443/a", "https://[fe80::1]/a"),
         ("https://[fe80::1]:8443/a", "https://[fe80::1]:8443/a"),
+        ("webcal://Cal.Example.ORG/team.ics", "https://cal.example.org/team.ics"),
+        ("webcals://cal.example.org:443/team.ics", "https://cal.example.org/team.ics"),
     ])
     func urlsThatNameTheSameFeedNormalizeAlike(url: String, normalized: String) {
         #expect(SourceLocation.normalizedURL(url) == normalized)

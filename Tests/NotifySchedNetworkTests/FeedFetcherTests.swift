@@ -311,6 +311,23 @@ private final class ResultBox: @unchecked Sendable {
         #expect(bytes == Array(FeedFetcherTests.feed.utf8))
     }
 
+    @Test func aWebcalSubscriptionIsFetchedOverHTTPS() throws {
+        let authority = try TestCertificateAuthority.make()
+        let server = try PortalTestServer(certificate: authority)
+        try server.write("team.ics", "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+        let fetcher = try FeedFetcher(
+            configuration: FetchConfiguration(
+                totalTimeout: .seconds(5), trustedCertificateFiles: [authority.caCertificate.path]))
+        defer { fetcher.shutdown() }
+        let webcal = server.feedURL("team.ics").replacingOccurrences(of: "https://", with: "webcal://")
+        guard case .fetched(let bytes, _, _) = try fetcher.fetch(webcal) else {
+            Issue.record("a webcal:// URL should be fetched as its https:// one")
+            return
+        }
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("BEGIN:VCALENDAR"))
+        #expect(server.requests().last?.header("Accept")?.contains("text/calendar") == true)
+    }
+
     @Test func aRedirectFromHTTPSToHTTPIsRefused() throws {
         let authority = try TestCertificateAuthority.make()
         let secure = try PortalTestServer(certificate: authority)

@@ -43,6 +43,60 @@ import Testing
 
     func title(_ feed: LoadedPortalFeed) -> String? { feed.parsed?.schedule?.entries.first?.content.title }
 
+    static let calendar = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        REFRESH-INTERVAL;VALUE=DURATION:PT6H\r
+        BEGIN:VEVENT\r
+        UID:standup\r
+        DTSTART:20270104T093000Z\r
+        SUMMARY:Stand-up\r
+        BEGIN:VALARM\r
+        ACTION:DISPLAY\r
+        TRIGGER:-PT10M\r
+        END:VALARM\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test func aSubscribedCalendarAsksForItsRefreshIntervalAndShowsTheAlarmsItIsGiven() throws {
+        defer { fetcher.shutdown() }
+        try server.write("team.ics", Self.calendar)
+        let url = server.feedURL("team.ics")
+        var calendarParser = parser
+        calendarParser.alarmPolicy = SourceSettings().alarmPolicy(for: url)
+        let subscribed = loader.load(url, publicKey: nil, parser: calendarParser, now: now)
+        #expect(subscribed.origin == .fetched)
+        #expect(subscribed.portalPeriod == .hours(6))
+        #expect(subscribed.parsed?.schedule?.entries.isEmpty == true, "a URL's own alarms are someone else's")
+        calendarParser.alarmPolicy = .embedded
+        let embedded = loader.load(url, publicKey: nil, parser: calendarParser, now: now)
+        #expect(embedded.parsed?.schedule?.entries.map(\.id) == ["standup/1"])
+    }
+
+    @Test func aFolderOfCalendarItemsIsOneFeedWhoseProblemsNameTheirFile() throws {
+        defer { fetcher.shutdown() }
+        let folder = try TestFolder.make("vdir")
+        try Self.calendar.write(to: folder.appendingPathComponent("standup.ics"), atomically: true, encoding: .utf8)
+        try Self.calendar.replacingOccurrences(of: "standup", with: "review").write(
+            to: folder.appendingPathComponent("review.ics"), atomically: true, encoding: .utf8)
+        try "half-written".write(
+            to: folder.appendingPathComponent(".review.ics.tmp"), atomically: true, encoding: .utf8)
+        let loaded = loader.load(folder.path, publicKey: nil, parser: parser, now: now)
+        #expect(loaded.origin == .file)
+        #expect(loaded.parsed?.schedule?.entries.map(\.id) == ["review/1", "standup/1"])
+        #expect(loaded.parsed?.diagnostics.isEmpty == true)
+        try Self.calendar.replacingOccurrences(of: "standup", with: "broken")
+            .replacingOccurrences(of: "DTSTART:20270104T093000Z", with: "DTSTART:2027").write(
+                to: folder.appendingPathComponent("broken.ics"), atomically: true, encoding: .utf8)
+        let broken = loader.load(folder.path, publicKey: nil, parser: parser, now: now)
+        let problem = try #require(broken.parsed?.diagnostics.first)
+        #expect(problem.error.location == FeedLocation(keyPath: "broken.ics/VEVENT.DTSTART", line: 6))
+        let signed = loader.load(folder.path, publicKey: keys.publicKey, parser: parser, now: now)
+        #expect(signed.failure?.message.contains("cannot be signed") == true)
+    }
+
     @Test func aGoodFeedIsCachedAndA304UsesTheCache() throws {
         defer { fetcher.shutdown() }
         try publish(Self.feed(version: 1))

@@ -26,6 +26,7 @@ struct ICalendarFeedMapper {
         var masters: [String: ICalendarComponent] = [:]
         var overrides: [String: [ICalendarComponent]] = [:]
         var order: [String] = []
+        var seen = Set<String>()
         for component in calendar.components where component.name == "VEVENT" || component.name == "VTODO" {
             let uid = component.property("UID")?.text ?? "line-\(component.line)"
             if component.property("UID") == nil {
@@ -35,7 +36,7 @@ struct ICalendarFeedMapper {
             }
             if component.property("RECURRENCE-ID") != nil {
                 overrides[uid, default: []].append(component)
-                if masters[uid] == nil, !order.contains(uid) { order.append(uid) }
+                if seen.insert(uid).inserted { order.append(uid) }
                 continue
             }
             if masters[uid] != nil {
@@ -45,7 +46,7 @@ struct ICalendarFeedMapper {
                 continue
             }
             masters[uid] = component
-            if !order.contains(uid) { order.append(uid) }
+            if seen.insert(uid).inserted { order.append(uid) }
         }
         var entries: [ScheduleEntry] = []
         var ids = Set<String>()
@@ -368,7 +369,7 @@ struct ICalendarFeedMapper {
         of component: ICalendarComponent, master: ICalendarComponent?, when: String?, audio: Bool
     ) -> NotificationContent {
         func text(_ name: String) -> String? {
-            (component.property(name) ?? master?.property(name))?.text.trimmingSpaces.nonEmpty
+            (component.property(name) ?? master?.property(name))?.text.trimmedText.nonEmpty
         }
         let summary =
             text("SUMMARY") ?? component.components.first { $0.name == "VALARM" }?.property("DESCRIPTION")?.text
@@ -393,9 +394,9 @@ struct ICalendarFeedMapper {
     private func action(url: String?, place: String?, description: String?) -> NotificationAction? {
         var candidates: [String] = []
         if let url { candidates.append(url) }
-        let links = [place, description].compactMap { $0 }.flatMap(Self.webLinks)
-        candidates += links.filter(Self.isMeetingLink)
-        if let place { candidates += Self.webLinks(in: place) }
+        let placeLinks = place.map(Self.webLinks) ?? []
+        candidates += (placeLinks + (description.map(Self.webLinks) ?? [])).filter(Self.isMeetingLink)
+        candidates += placeLinks
         for candidate in candidates {
             if let url = try? ActionURL(candidate, policy: mapping.urlPolicy) {
                 return NotificationAction(label: nil, url: url)
@@ -417,19 +418,34 @@ struct ICalendarFeedMapper {
 
     /// The `https://` and `http://` links in `text`, each up to the first space or bracket.
     static func webLinks(in text: String) -> [String] {
+        let bytes = Array(text.utf8)
         var links: [String] = []
-        var rest = Substring(text)
-        while let start = rest.firstIndex(of: "h") {
-            let tail = rest[start...]
-            if tail.hasPrefix("https://") || tail.hasPrefix("http://") {
-                let link = tail.prefix { !$0.isWhitespace && !"<>\"()[]".contains($0) }
-                links.append(String(link.trimmingSuffix { ".,;:".contains($0) }))
-                rest = tail.dropFirst(link.count)
-            } else {
-                rest = tail.dropFirst()
+        var index = 0
+        while index + 7 <= bytes.count {
+            guard bytes[index] == UInt8(ascii: "h"),
+                bytes[index..<min(bytes.count, index + 8)].starts(with: "http".utf8)
+            else {
+                index += 1
+                continue
             }
+            let rest = bytes[index...]
+            guard rest.starts(with: "https://".utf8) || rest.starts(with: "http://".utf8) else {
+                index += 4
+                continue
+            }
+            var end = index
+            while end < bytes.count, !Self.endsLink(bytes[end]) { end += 1 }
+            var trimmed = end
+            while trimmed > index, ".,;:".utf8.contains(bytes[trimmed - 1]) { trimmed -= 1 }
+            links.append(String(decoding: bytes[index..<trimmed], as: UTF8.self))
+            index = end
         }
         return links
+    }
+
+    /// Whether `byte` ends a link in text: a space, a control character, a quote or a bracket.
+    private static func endsLink(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || "<>\"()[]".utf8.contains(byte)
     }
 
     /// The instance's time as the popup shows it, in the user's zone: the date and the times
@@ -557,7 +573,7 @@ extension AlarmPolicy {
     /// (`-15min`, `-1d`, `30s`) or iCalendar durations (`-PT15M`). Whole days of a span are
     /// days (the same wall-clock time, a day before), the rest elapsed time. Nil when malformed.
     public init?(parsing text: String) {
-        let lower = text.trimmingSpaces.lowercased()
+        let lower = text.trimmedText.lowercased()
         if lower == "embedded" {
             self = .embedded
             return
@@ -567,7 +583,7 @@ extension AlarmPolicy {
             return
         }
         var offsets: [ICalendarDuration] = []
-        for part in lower.split(separator: ",").map({ String($0).trimmingSpaces }) {
+        for part in lower.split(separator: ",").map({ String($0).trimmedText }) {
             if let duration = ICalendarDuration(parsing: part.uppercased()) {
                 offsets.append(duration)
                 continue
@@ -642,12 +658,14 @@ extension CivilDateTime {
 
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
-}
 
-extension Substring {
-    fileprivate func trimmingSuffix(_ predicate: (Character) -> Bool) -> Substring {
-        var result = self
-        while let last = result.last, predicate(last) { result.removeLast() }
-        return result
+    /// Without the ASCII spaces, tabs and line breaks at either end.
+    fileprivate var trimmedText: String {
+        let bytes = utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex
+            ? self : String(self[first...last])
     }
 }

@@ -21,6 +21,6 @@ public struct CustomButtonLabels: Sendable, Equatable {
     public func applied(to labels: ButtonLabels) -> ButtonLabels {
         ButtonLabels(
             ok: ok ?? labels.ok, ignore: ignore ?? labels.ignore, remindMeLater: remindMeLater ?? labels.remindMeLater,
-            moreInfo: moreInfo ?? labels.moreInfo, cancel: labels.cancel)
+            moreInfo: moreInfo ?? labels.moreInfo, cancel: labels.cancel, open: labels.open)
     }
 }

@@ -60,7 +60,10 @@ public struct HandlingPolicy: Sendable, Equatable {
         case .native, .zbim, .iCalendar:
             buttons =
                 occurrence.content.action.map {
-                    [PopupButton(.open, label: actionLabel(of: $0, source: occurrence.source))]
+                    [
+                        PopupButton(
+                            .open, label: actionLabel(of: $0, source: occurrence.source, dialect: occurrence.dialect))
+                    ]
                 }
                 ?? []
         }
@@ -118,9 +121,12 @@ public struct HandlingPolicy: Sendable, Equatable {
         ]
     }
 
-    /// An action's label, or `source`'s "More Info" when it has none.
-    public func actionLabel(of action: NotificationAction, source: String? = nil) -> String {
-        action.label.flatMap { $0.isEmpty ? nil : $0 } ?? labels(of: source).moreInfo
+    /// An action's label, or else "Open" for a calendar event's link and `source`'s "More Info"
+    /// for the others.
+    public func actionLabel(of action: NotificationAction, source: String? = nil, dialect: FeedDialect? = nil) -> String
+    {
+        let labels = labels(of: source)
+        return action.label.flatMap { $0.isEmpty ? nil : $0 } ?? (dialect == .iCalendar ? labels.open : labels.moreInfo)
     }
 
     /// What `response` to a popup of `occurrence` means and does.

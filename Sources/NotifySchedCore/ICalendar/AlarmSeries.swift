@@ -82,6 +82,10 @@ public struct AlarmSeries: Sendable, Hashable {
             lastCounted = nil
             return
         }
+        if let last = expansion.instance(numbered: count) {
+            lastCounted = last
+            return
+        }
         var seen = 0
         var last: CivilDateTime?
         expansion.forEach { time in
@@ -92,52 +96,59 @@ public struct AlarmSeries: Sendable, Hashable {
         lastCounted = last
     }
 
-    /// How far before or after its anchor an alarm can go off, roughly, with room for zone
-    /// changes: the instances to look at for alarms in a span.
-    private var reach: TimeSpan {
-        var reach = TimeSpan.days(2)
-        if let last = offsets.last, let first = offsets.first {
-            reach = reach + max(abs(first.roughSpan.microseconds), abs(last.roughSpan.microseconds)).span
-        }
-        if case .end(let length) = anchor {
-            switch length {
-            case .wallClock(let seconds): reach = reach + .seconds(abs(seconds))
-            case .duration(let duration): reach = reach + abs(duration.roughSpan.microseconds).span
+    /// How far from its instance's start the alarm goes off, the least and the most, counting a
+    /// day as 24 hours: the offsets, and the instance's length for an alarm at its end.
+    private var reach: (least: TimeSpan, most: TimeSpan) {
+        var length = TimeSpan.zero
+        if case .end(let instanceLength) = anchor {
+            switch instanceLength {
+            case .wallClock(let seconds): length = .seconds(seconds)
+            case .duration(let duration): length = duration.roughSpan
             }
         }
-        return reach
+        return ((offsets.first?.roughSpan ?? .zero) + length, (offsets.last?.roughSpan ?? .zero) + length)
+    }
+
+    /// How far zone changes can move an instant from where a rough count puts it: the spread
+    /// of the offsets of the zone the instances are read in, nothing for times with `Z`.
+    private func slack(userZone: ZoneRules) -> TimeSpan {
+        let zone = start.zone ?? (start.kind.isAbsolute ? .utc : userZone)
+        return zone.offsetSpread + .seconds(1)
     }
 
     /// Calls `body` with each instant the alarm goes off at or after `now`, ascending, until it
     /// returns false or the series ends.
+    ///
+    /// Instances are walked from the first whose alarms can reach `now`; their alarms wait in a
+    /// heap until no instance still to come can go off before them (instances come in order but
+    /// for what a clock change moves, by at most `slack(userZone:)`).
     func forEachAlarm(onOrAfter now: Instant, userZone: ZoneRules, _ body: (Instant) -> Bool) {
         if case .absolute(let instant) = anchor {
             for offset in offsets {
                 let alarm = instant + .days(Int64(offset.days)) + .seconds(offset.seconds)
-                guard alarm < now || admitsAcknowledged(alarm) == false || body(alarm) else { return }
+                guard alarm < now || !admitsAcknowledged(alarm) || body(alarm) else { return }
             }
             return
         }
-        let reach = self.reach
-        var pending: [Instant] = []
+        let (least, most) = reach
+        let slack = slack(userZone: userZone)
+        var pending = InstantHeap()
         var lastGiven: Instant?
         var done = false
-        // An alarm is final once every instance still to come goes off later.
         func flush(below bound: Instant?) -> Bool {
             while !done, let first = pending.first, bound.map({ first < $0 }) ?? true {
                 pending.removeFirst()
-                guard first >= now, admitsAcknowledged(first), first != lastGiven else { continue }
+                guard first != lastGiven else { continue }
                 lastGiven = first
                 done = !body(first)
             }
             return !done
         }
-        forEachInstance(from: now - reach, userZone: userZone) { instance, instant in
-            for alarm in alarms(of: instance, userZone: userZone) {
-                let index = pending.firstIndex { $0 > alarm } ?? pending.endIndex
-                pending.insert(alarm, at: index)
+        forEachInstance(from: now - most - slack, userZone: userZone) { instance, instant in
+            for alarm in alarms(of: instance, userZone: userZone) where alarm >= now && admitsAcknowledged(alarm) {
+                pending.insert(alarm)
             }
-            return flush(below: instant - reach)
+            return flush(below: instant + least - slack - slack)
         }
         _ = flush(below: nil)
     }
@@ -149,10 +160,11 @@ public struct AlarmSeries: Sendable, Hashable {
             return offsets.map { instant + .days(Int64($0.days)) + .seconds($0.seconds) }
                 .filter { $0 < now && $0 >= earliest && admitsAcknowledged($0) }.max()
         }
-        let reach = self.reach
+        let (least, most) = reach
+        let slack = slack(userZone: userZone)
         var last: Instant?
-        forEachInstance(from: earliest - reach, userZone: userZone) { instance, instant in
-            guard instant < now + reach else { return false }
+        forEachInstance(from: earliest - most - slack, userZone: userZone) { instance, instant in
+            guard instant + least - slack - slack < now else { return false }
             for alarm in alarms(of: instance, userZone: userZone)
             where alarm < now && alarm >= earliest && admitsAcknowledged(alarm) {
                 last = max(last ?? alarm, alarm)
@@ -194,7 +206,7 @@ public struct AlarmSeries: Sendable, Hashable {
         let untilInstant = until?.instant(userZone: userZone)
         if let rule {
             let zone = start.zone ?? (start.kind.isAbsolute ? .utc : userZone)
-            let from = zone.civil(at: lower).addingDays(-1)
+            let from = zone.civil(at: lower)
             var stopped = false
             rule.forEach(from: from) { civil in
                 if let lastCounted, civil > lastCounted { return false }
@@ -275,13 +287,56 @@ extension ICalendarDuration {
     }
 }
 
+/// Instants, the least first: a binary heap.
+private struct InstantHeap {
+    private var items: [Instant] = []
+
+    var first: Instant? { items.first }
+
+    mutating func insert(_ instant: Instant) {
+        items.append(instant)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child] < items[parent] else { return }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        items.swapAt(0, items.count - 1)
+        items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var least = parent
+            if left < items.count, items[left] < items[least] { least = left }
+            if right < items.count, items[right] < items[least] { least = right }
+            guard least != parent else { return }
+            items.swapAt(parent, least)
+            parent = least
+        }
+    }
+}
+
+extension ZoneRules {
+    /// The most two of the zone's offsets differ by: how far a wall-clock time can move
+    /// against a count of hours.
+    var offsetSpread: TimeSpan {
+        var seconds = offsets.map(\.seconds) + [initialOffset.seconds]
+        if let rule {
+            seconds.append(rule.standard.seconds)
+            if let daylight = rule.daylight { seconds.append(daylight.offset.seconds) }
+        }
+        return .seconds(Int64((seconds.max() ?? 0) - (seconds.min() ?? 0)))
+    }
+}
+
 extension FireTime.Kind {
     var isAbsolute: Bool {
         if case .absolute = self { return true }
         return false
     }
-}
-
-extension Int64 {
-    fileprivate var span: TimeSpan { TimeSpan(microseconds: self) }
 }

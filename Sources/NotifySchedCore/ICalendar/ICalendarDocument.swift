@@ -83,40 +83,47 @@ public struct ICalendarProperty: Sendable {
     /// Splits an unfolded content line; the name and parameter names are upper-cased.
     init(parsing text: Substring, line: Int) throws(CoreError) {
         self.line = line
-        var parameters: [String: String] = [:]
-        var index = text.startIndex
+        // Read as UTF-8: the delimiters are ASCII, and characters cost more than bytes.
+        let bytes = text.utf8
+        var index = bytes.startIndex
         func word() -> String {
             let start = index
-            while index < text.endIndex, text[index] != ";", text[index] != ":", text[index] != "=" {
-                index = text.index(after: index)
+            while index < bytes.endIndex, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ":"),
+                bytes[index] != UInt8(ascii: "=")
+            {
+                bytes.formIndex(after: &index)
             }
-            return text[start..<index].uppercased()
+            return Self.upperCased(text[start..<index])
         }
         name = word()
         guard !name.isEmpty else {
             throw CoreError(.syntax, "a content line has no property name", at: FeedLocation(line: line))
         }
-        while index < text.endIndex, text[index] == ";" {
-            index = text.index(after: index)
+        var parameters: [String: String] = [:]
+        while index < bytes.endIndex, bytes[index] == UInt8(ascii: ";") {
+            bytes.formIndex(after: &index)
             let parameter = word()
-            guard index < text.endIndex, text[index] == "=", !parameter.isEmpty else {
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "="), !parameter.isEmpty else {
                 throw CoreError(
                     .syntax, "a parameter of \(name) has no `=value`", at: FeedLocation(keyPath: name, line: line))
             }
-            index = text.index(after: index)
+            bytes.formIndex(after: &index)
             var value = ""
             var quoted = false
-            while index < text.endIndex {
-                let character = text[index]
-                if character == "\"" {
+            var start = index
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    value += text[start..<index]
                     quoted.toggle()
-                } else if !quoted && (character == ";" || character == ":") {
-                    break
-                } else {
-                    value.append(character)
+                    bytes.formIndex(after: &index)
+                    start = index
+                    continue
                 }
-                index = text.index(after: index)
+                if !quoted && (byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":")) { break }
+                bytes.formIndex(after: &index)
             }
+            value += text[start..<index]
             guard !quoted else {
                 throw CoreError(
                     .syntax, "a quoted value of \(name)'s \(parameter) is not closed",
@@ -124,12 +131,17 @@ public struct ICalendarProperty: Sendable {
             }
             parameters[parameter] = value
         }
-        guard index < text.endIndex, text[index] == ":" else {
+        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: ":") else {
             throw CoreError(
                 .syntax, "the \(name) line has no `:` before its value", at: FeedLocation(keyPath: name, line: line))
         }
         self.parameters = parameters
-        value = String(text[text.index(after: index)...])
+        value = String(text[bytes.index(after: index)...])
+    }
+
+    /// `text` in upper case; most names already are, and are then taken as they are.
+    private static func upperCased(_ text: Substring) -> String {
+        text.utf8.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } ? text.uppercased() : String(text)
     }
 }
 

@@ -83,6 +83,19 @@ struct RecurrenceExpansion: Sendable, Hashable {
         }
     }
 
+    /// The time of the `count`-th instance without walking to it, when every period of the rule
+    /// gives exactly one (a daily or finer rule with no `BYxxx` part); nil otherwise.
+    func instance(numbered count: Int) -> CivilDateTime? {
+        let parts: [[Int]] = [
+            rule.bySecond, rule.byMinute, rule.byHour, rule.byMonthDay, rule.byYearDay, rule.byWeekNo, rule.byMonth,
+            rule.bySetPos,
+        ]
+        guard rule.frequency <= .daily, rule.byDay.isEmpty, parts.allSatisfy(\.isEmpty), count >= 1 else { return nil }
+        let steps = Int64(count - 1) * Int64(rule.interval)
+        return rule.frequency == .daily
+            ? start.addingDays(Int(steps)) : start.addingWallSeconds(steps * unitSeconds)
+    }
+
     // MARK: Periods
 
     /// The period (0 is the start's) that holds `time`, or the start's when `time` is earlier.
@@ -239,24 +252,13 @@ struct RecurrenceExpansion: Sendable, Hashable {
     private func daysOfYear(_ year: Int) -> [CivilDateTime] {
         let inMonths = months.isEmpty ? Array(1...12) : months
         if directDays { return inMonths.flatMap { directDaysOfMonth(year: year, month: $0) } }
-        var result: [CivilDateTime] = []
-        for month in inMonths {
-            let first = CivilDateTime.daysSinceEpoch(year: Int64(year), month: Int64(month), day: 1)
-            for day in first..<first + Int64(CivilDateTime.daysInMonth(year: year, month: month)) {
-                if let admitted = dayIfAdmitted(day) { result.append(admitted) }
-            }
-        }
-        return result
+        return inMonths.flatMap { admittedDays(year: year, month: $0) }
     }
 
     /// The admitted days of a month, ascending.
     private func daysOfMonth(year: Int, month: Int) -> [CivilDateTime] {
         guard months.isEmpty || months.contains(month) else { return [] }
-        if directDays { return directDaysOfMonth(year: year, month: month) }
-        let first = CivilDateTime.daysSinceEpoch(year: Int64(year), month: Int64(month), day: 1)
-        return (first..<first + Int64(CivilDateTime.daysInMonth(year: year, month: month))).compactMap {
-            dayIfAdmitted($0)
-        }
+        return directDays ? directDaysOfMonth(year: year, month: month) : admittedDays(year: year, month: month)
     }
 
     private func directDaysOfMonth(year: Int, month: Int) -> [CivilDateTime] {
@@ -264,47 +266,67 @@ struct RecurrenceExpansion: Sendable, Hashable {
         return monthDays.filter { $0 <= length }.map { CivilDateTime(year: year, month: month, day: $0) }
     }
 
+    /// Every day of a month that the day-level parts admit, walked with its weekday rather than
+    /// converted from a day number each.
+    private func admittedDays(year: Int, month: Int) -> [CivilDateTime] {
+        let first = CivilDateTime(year: year, month: month, day: 1)
+        var day = first.daysSinceEpoch
+        var weekday = first.weekday
+        var result: [CivilDateTime] = []
+        for dayOfMonth in 1...CivilDateTime.daysInMonth(year: year, month: month) {
+            let date = CivilDateTime(year: year, month: month, day: dayOfMonth)
+            if admits(date, day: day, weekday: weekday) { result.append(date) }
+            day += 1
+            weekday = weekday == 6 ? 0 : weekday + 1
+        }
+        return result
+    }
+
     /// The day `day` (days since the epoch) when every day-level part admits it.
     private func dayIfAdmitted(_ day: Int64) -> CivilDateTime? {
-        let (yearValue, monthValue, dayValue) = CivilDateTime.civil(fromDaysSinceEpoch: day)
-        let date = CivilDateTime(year: Int(yearValue), month: Int(monthValue), day: Int(dayValue))
-        guard date.year <= 9999 else { return nil }
-        if !months.isEmpty, !months.contains(date.month) { return nil }
-        if !weekdays.isEmpty, !weekdays.contains(date.weekday) { return nil }
-        let monthLength = CivilDateTime.daysInMonth(year: date.year, month: date.month)
-        if !monthDays.isEmpty, !monthDays.contains(date.day), !monthDays.contains(date.day - monthLength - 1) {
-            return nil
+        let (year, month, dayOfMonth) = CivilDateTime.civil(fromDaysSinceEpoch: day)
+        let date = CivilDateTime(year: Int(year), month: Int(month), day: Int(dayOfMonth))
+        return admits(date, day: day, weekday: date.weekday) ? date : nil
+    }
+
+    /// Whether every day-level part admits `date`, which is day `day` since the epoch, a `weekday`.
+    private func admits(_ date: CivilDateTime, day: Int64, weekday: Int) -> Bool {
+        guard date.year <= 9999 else { return false }
+        if !months.isEmpty, !months.contains(date.month) { return false }
+        if !weekdays.isEmpty, !weekdays.contains(weekday) { return false }
+        if !monthDays.isEmpty {
+            let monthLength = CivilDateTime.daysInMonth(year: date.year, month: date.month)
+            guard monthDays.contains(date.day) || monthDays.contains(date.day - monthLength - 1) else { return false }
         }
         if !rule.byYearDay.isEmpty {
-            let yearDay = Int(day - CivilDateTime.daysSinceEpoch(year: yearValue, month: 1, day: 1)) + 1
+            let yearDay = Int(day - CivilDateTime.daysSinceEpoch(year: Int64(date.year), month: 1, day: 1)) + 1
             let yearLength = CivilDateTime.isLeapYear(date.year) ? 366 : 365
             guard rule.byYearDay.contains(yearDay) || rule.byYearDay.contains(yearDay - yearLength - 1) else {
-                return nil
+                return false
             }
         }
-        if !rule.byWeekNo.isEmpty, !weekNumberAdmits(day: day, year: date.year) { return nil }
-        if !numberedWeekdays.isEmpty, !numberedWeekdayAdmits(date) { return nil }
-        return date
+        if !rule.byWeekNo.isEmpty, !weekNumberAdmits(day: day, year: date.year) { return false }
+        if !numberedWeekdays.isEmpty, !numberedWeekdayAdmits(date, day: day, weekday: weekday) { return false }
+        return true
     }
 
     /// Whether a numbered `BYDAY` picks `date`: counted in its month for a monthly rule and for
     /// a yearly one with `BYMONTH`, else in its year.
-    private func numberedWeekdayAdmits(_ date: CivilDateTime) -> Bool {
+    private func numberedWeekdayAdmits(_ date: CivilDateTime, day: Int64, weekday: Int) -> Bool {
         let inMonth = rule.frequency == .monthly || !rule.byMonth.isEmpty
-        let first: Int64
+        let offset: Int64
         let length: Int64
         if inMonth {
-            first = CivilDateTime.daysSinceEpoch(year: Int64(date.year), month: Int64(date.month), day: 1)
+            offset = Int64(date.day - 1)
             length = Int64(CivilDateTime.daysInMonth(year: date.year, month: date.month))
         } else {
-            first = CivilDateTime.daysSinceEpoch(year: Int64(date.year), month: 1, day: 1)
+            offset = day - CivilDateTime.daysSinceEpoch(year: Int64(date.year), month: 1, day: 1)
             length = CivilDateTime.isLeapYear(date.year) ? 366 : 365
         }
-        let offset = date.daysSinceEpoch - first
         let fromStart = Int(offset / 7) + 1
         let fromEnd = -(Int((length - 1 - offset) / 7) + 1)
         return numberedWeekdays.contains {
-            $0.weekday == date.weekday && ($0.ordinal == fromStart || $0.ordinal == fromEnd)
+            $0.weekday == weekday && ($0.ordinal == fromStart || $0.ordinal == fromEnd)
         }
     }
 

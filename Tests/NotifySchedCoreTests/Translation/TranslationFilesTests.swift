@@ -23,33 +23,37 @@ import Testing
             "po/\(language).po has untranslated or fuzzy messages: \(statistics.standardError)")
     }
 
-    /// iNotify's labels (seed semantics §1.8) and the usual word for Cancel.
+    /// iNotify's labels (seed semantics §1.8) and the usual words for Cancel and Open.
     @Test(arguments: [
         (
             "fr",
             ButtonLabels(
                 ok: "OK", ignore: "Ignorer", remindMeLater: "Me rappeler ultérieurement", moreInfo: "Plus d'info",
-                cancel: "Annuler")
+                cancel: "Annuler", open: "Ouvrir")
         ),
         (
             "de",
             ButtonLabels(
                 ok: "OK", ignore: "Ignorieren", remindMeLater: "Mich später erinnern", moreInfo: "Mehr info",
-                cancel: "Abbrechen")
+                cancel: "Abbrechen", open: "Öffnen")
         ),
         (
             "it",
             ButtonLabels(
                 ok: "OK", ignore: "Ignora", remindMeLater: "Ricordamelo dopo", moreInfo: "Maggiori informazioni",
-                cancel: "Annulla")
+                cancel: "Annulla", open: "Apri")
         ),
         (
             "es",
             ButtonLabels(
                 ok: "OK", ignore: "Pasar", remindMeLater: "Recordarme más tarde", moreInfo: "Más información",
-                cancel: "Cancelar")
+                cancel: "Cancelar", open: "Abrir")
         ),
-        ("ja", ButtonLabels(ok: "OK", ignore: "無視する", remindMeLater: "後で再度通知する。", moreInfo: "詳細を調べる", cancel: "キャンセル")),
+        (
+            "ja",
+            ButtonLabels(
+                ok: "OK", ignore: "無視する", remindMeLater: "後で再度通知する。", moreInfo: "詳細を調べる", cancel: "キャンセル", open: "開く")
+        ),
     ])
     func theButtonLabelsAreINotifysOwn(language: String, labels: ButtonLabels) throws {
         #expect(ButtonLabels(catalog: try MessageCatalog(portableObject: Fixtures.portableObject(language))) == labels)
@@ -60,6 +64,6 @@ import Testing
             ButtonLabels.english
                 == ButtonLabels(
                     ok: "OK", ignore: "Ignore", remindMeLater: "Remind Me Later", moreInfo: "More Info",
-                    cancel: "Cancel"))
+                    cancel: "Cancel", open: "Open"))
     }
 }

@@ -34,15 +34,16 @@ final class EmbeddedDaemon {
     /// Whether the driver runs: started, and neither stopped nor killed since.
     private(set) var running = false
 
-    /// Writes `feeds` (a name and a text each) as files and starts a driver following them, at
-    /// `start`, with `zone` the system's zone (`TZ` unset).
+    /// Writes `feeds` (a name and a text each) as files, and `folders` of calendar items, and
+    /// starts a driver following them, at `start`, with `zone` the system's zone (`TZ` unset).
     ///
     /// - Parameters:
     ///   - serverRunning: Whether a notification server runs at the start.
     ///   - decisions: Sees each decision of every driver started.
     ///   - configure: Changes the configuration the feeds make before the start.
     init(
-        feeds: [(name: String, text: String)], at start: Instant, zone: String = "UTC", serverRunning: Bool = true,
+        feeds: [(name: String, text: String)], folders: [(name: String, items: [(name: String, text: String)])] = [],
+        at start: Instant, zone: String = "UTC", serverRunning: Bool = true,
         decisions: (any DecisionObserver)? = nil, configure: (inout Configuration) -> Void = { _ in }
     ) throws {
         // tmpfs where there is one: the state database syncs every commit.
@@ -51,10 +52,20 @@ final class EmbeddedDaemon {
         self.folder = folder
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = Configuration(
-            sources: feeds.map { SourceConfiguration(name: $0.name, feed: folder + "/" + $0.name) })
+            sources: (feeds.map(\.name) + folders.map(\.name)).map {
+                SourceConfiguration(name: $0, feed: folder + "/" + $0)
+            })
         configure(&configuration)
         self.configuration = configuration
         for feed in feeds { try feed.text.write(toFile: folder + "/" + feed.name, atomically: true, encoding: .utf8) }
+        for calendars in folders {
+            try FileManager.default.createDirectory(
+                atPath: folder + "/" + calendars.name, withIntermediateDirectories: true)
+            for item in calendars.items {
+                try item.text.write(
+                    toFile: folder + "/" + calendars.name + "/" + item.name, atomically: true, encoding: .utf8)
+            }
+        }
         try Self.link(folder + "/localtime", toZone: zone)
         environment = ["LANG": "C.UTF-8"]
         self.decisions = decisions
@@ -137,6 +148,14 @@ final class EmbeddedDaemon {
     /// Writes `text` as the feed `name` and reports the edit to the driver.
     func edit(_ name: String, to text: String) throws {
         try write(name, text)
+        watches.changed(path(of: name))
+        awaitChecks()
+    }
+
+    /// Writes `text` as the item `item` of the folder of calendar items `name`, and reports the
+    /// folder's change to the driver.
+    func edit(_ item: String, inFolder name: String, to text: String) throws {
+        try write(name + "/" + item, text)
         watches.changed(path(of: name))
         awaitChecks()
     }
