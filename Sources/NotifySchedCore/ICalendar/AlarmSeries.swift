@@ -96,17 +96,14 @@ public struct AlarmSeries: Sendable, Hashable {
         lastCounted = last
     }
 
-    /// How far from its instance's start the alarm goes off, the least and the most, counting a
-    /// day as 24 hours: the offsets, and the instance's length for an alarm at its end.
-    private var reach: (least: TimeSpan, most: TimeSpan) {
-        var length = TimeSpan.zero
-        if case .end(let instanceLength) = anchor {
-            switch instanceLength {
-            case .wallClock(let seconds): length = .seconds(seconds)
-            case .duration(let duration): length = duration.roughSpan
-            }
+    /// How far from its instance's start the alarm goes off at `offset`, counting a day as 24
+    /// hours: the offset, and the instance's length for an alarm at its end.
+    private func reach(of offset: ICalendarDuration) -> TimeSpan {
+        guard case .end(let length) = anchor else { return offset.roughSpan }
+        switch length {
+        case .wallClock(let seconds): return offset.roughSpan + .seconds(seconds)
+        case .duration(let duration): return offset.roughSpan + duration.roughSpan
         }
-        return ((offsets.first?.roughSpan ?? .zero) + length, (offsets.last?.roughSpan ?? .zero) + length)
     }
 
     /// How far zone changes can move an instant from where a rough count puts it: the spread
@@ -119,9 +116,9 @@ public struct AlarmSeries: Sendable, Hashable {
     /// Calls `body` with each instant the alarm goes off at or after `now`, ascending, until it
     /// returns false or the series ends.
     ///
-    /// Instances are walked from the first whose alarms can reach `now`; their alarms wait in a
-    /// heap until no instance still to come can go off before them (instances come in order but
-    /// for what a clock change moves, by at most `slack(userZone:)`).
+    /// Each offset (the trigger, each repeat) is a stream of its own over the instances, from
+    /// the first whose alarm can reach `now`; the streams are merged, so the work per alarm is
+    /// the same however many repeats there are and however close the instances.
     func forEachAlarm(onOrAfter now: Instant, userZone: ZoneRules, _ body: (Instant) -> Bool) {
         if case .absolute(let instant) = anchor {
             for offset in offsets {
@@ -130,46 +127,54 @@ public struct AlarmSeries: Sendable, Hashable {
             }
             return
         }
-        let (least, most) = reach
         let slack = slack(userZone: userZone)
-        var pending = InstantHeap()
+        var streams = offsets.map { offset in
+            OffsetStream(
+                instances: InstanceCursor(self, from: now - reach(of: offset) - slack, userZone: userZone),
+                offset: offset, slack: slack)
+        }
+        var heads = streams.indices.map { streams[$0].next(of: self, userZone: userZone, notBefore: now) }
         var lastGiven: Instant?
-        var done = false
-        func flush(below bound: Instant?) -> Bool {
-            while !done, let first = pending.first, bound.map({ first < $0 }) ?? true {
-                pending.removeFirst()
-                guard first != lastGiven else { continue }
-                lastGiven = first
-                done = !body(first)
-            }
-            return !done
+        while let (index, alarm) = heads.enumerated().compactMap({ item in item.element.map { (item.offset, $0) } })
+            .min(by: { $0.1 < $1.1 })
+        {
+            heads[index] = streams[index].next(of: self, userZone: userZone, notBefore: now)
+            guard alarm != lastGiven, admitsAcknowledged(alarm) else { continue }
+            lastGiven = alarm
+            guard body(alarm) else { return }
         }
-        forEachInstance(from: now - most - slack, userZone: userZone) { instance, instant in
-            for alarm in alarms(of: instance, userZone: userZone) where alarm >= now && admitsAcknowledged(alarm) {
-                pending.insert(alarm)
-            }
-            return flush(below: instant + least - slack - slack)
-        }
-        _ = flush(below: nil)
     }
 
-    /// The last instant the alarm went off before `now`, looking back `lookBack`.
+    /// The last instant the alarm went off before `now`, looking back `lookBack`: for each
+    /// offset, the instances of a window before `now` that grows fourfold from a minute.
     func lastAlarm(before now: Instant, lookBack: TimeSpan, userZone: ZoneRules) -> Instant? {
         let earliest = now - lookBack
         if case .absolute(let instant) = anchor {
             return offsets.map { instant + .days(Int64($0.days)) + .seconds($0.seconds) }
                 .filter { $0 < now && $0 >= earliest && admitsAcknowledged($0) }.max()
         }
-        let (least, most) = reach
         let slack = slack(userZone: userZone)
         var last: Instant?
-        forEachInstance(from: earliest - most - slack, userZone: userZone) { instance, instant in
-            guard instant + least - slack - slack < now else { return false }
-            for alarm in alarms(of: instance, userZone: userZone)
-            where alarm < now && alarm >= earliest && admitsAcknowledged(alarm) {
-                last = max(last ?? alarm, alarm)
+        for offset in offsets {
+            var window = min(TimeSpan.minutes(1), lookBack)
+            while true {
+                let from = now - window
+                var stream = OffsetStream(
+                    instances: InstanceCursor(self, from: from - reach(of: offset) - slack, userZone: userZone),
+                    offset: offset, slack: slack)
+                var found: Instant?
+                while let alarm = stream.next(of: self, userZone: userZone, notBefore: max(from, earliest)),
+                    alarm < now
+                {
+                    if admitsAcknowledged(alarm) { found = alarm }
+                }
+                if let found {
+                    last = max(last ?? found, found)
+                    break
+                }
+                guard window < lookBack else { break }
+                window = min(window * 4, lookBack)
             }
-            return true
         }
         return last
     }
@@ -178,63 +183,107 @@ public struct AlarmSeries: Sendable, Hashable {
         acknowledged.map { alarm > $0 } ?? true
     }
 
-    /// The instants an instance's alarm goes off at.
-    private func alarms(of instance: FireTime, userZone: ZoneRules) -> [Instant] {
-        var anchorTime = instance
-        var exact = TimeSpan.zero
-        if case .end(let length) = anchor {
-            switch length {
-            case .wallClock(let seconds):
-                anchorTime = instance.movingWallClock(days: 0, seconds: seconds)
-            case .duration(let duration):
-                anchorTime = instance.movingWallClock(days: duration.days, seconds: 0)
-                exact = .seconds(duration.seconds)
-            }
+    /// The instant an instance's alarm goes off at `offset`.
+    fileprivate func alarm(of instance: FireTime, offset: ICalendarDuration, userZone: ZoneRules) -> Instant {
+        guard case .end(let length) = anchor else { return instance.instant(adding: offset, userZone: userZone) }
+        switch length {
+        case .wallClock(let seconds):
+            return instance.movingWallClock(days: 0, seconds: seconds).instant(adding: offset, userZone: userZone)
+        case .duration(let duration):
+            return instance.movingWallClock(days: duration.days, seconds: 0).instant(adding: offset, userZone: userZone)
+                + .seconds(duration.seconds)
         }
-        return offsets.map { anchorTime.instant(adding: $0, userZone: userZone) + exact }
     }
+}
 
-    /// Calls `body` with each instance whose start is at or after about `lower`, in order of
-    /// their instants (give or take a zone change), until it returns false.
-    private func forEachInstance(
-        from lower: Instant, userZone: ZoneRules, _ body: (FireTime, Instant) -> Bool
-    ) {
-        let excluded = Set(exclusions.map { $0.instant(userZone: userZone) })
-        var extra = (additions + [start]).map { ($0, $0.instant(userZone: userZone)) }
+/// The instances of a series from about an instant on, in order of their instants but for
+/// what a clock change moves: the rule's times, merged with the start and the `RDATE`s, less
+/// the exclusions, up to `UNTIL` and `COUNT`.
+private struct InstanceCursor {
+    private let series: AlarmSeries
+    private let userZone: ZoneRules
+    private let zone: ZoneRules
+    private let lower: Instant
+    private let excluded: Set<Instant>
+    private let until: Instant?
+    private var rule: RecurrenceExpansion.Cursor?
+    private var extra: ArraySlice<(FireTime, Instant)>
+    private var pending: (FireTime, Instant)?
+
+    init(_ series: AlarmSeries, from lower: Instant, userZone: ZoneRules) {
+        self.series = series
+        self.userZone = userZone
+        self.lower = lower
+        let excluded = Set(series.exclusions.map { $0.instant(userZone: userZone) })
+        self.excluded = excluded
+        extra =
+            (series.additions + [series.start]).map { ($0, $0.instant(userZone: userZone)) }
             .filter { $0.1 >= lower && !excluded.contains($0.1) }
             .sorted { $0.1 < $1.1 }[...]
-        let untilInstant = until?.instant(userZone: userZone)
-        if let rule {
-            let zone = start.zone ?? (start.kind.isAbsolute ? .utc : userZone)
-            let from = zone.civil(at: lower)
-            var stopped = false
-            rule.forEach(from: from) { civil in
-                if let lastCounted, civil > lastCounted { return false }
-                let time: FireTime =
-                    start.kind.isAbsolute
-                    ? FireTime(.absolute(zone.instant(forFloating: civil)), zone: start.zone)
-                    : FireTime(.floating(civil), zone: start.zone)
-                let instant = time.instant(userZone: userZone)
-                if let untilInstant, instant > untilInstant { return false }
-                guard instant >= lower else { return true }
-                while let next = extra.first, next.1 <= instant {
-                    extra.removeFirst()
-                    guard body(next.0, next.1) else {
-                        stopped = true
-                        return false
-                    }
-                }
-                guard !excluded.contains(instant) else { return true }
-                guard body(time, instant) else {
-                    stopped = true
-                    return false
-                }
-                return true
-            }
-            if stopped { return }
+        until = series.until?.instant(userZone: userZone)
+        zone = series.start.zone ?? (series.start.kind.isAbsolute ? .utc : userZone)
+        rule = series.rule.map { RecurrenceExpansion.Cursor($0, from: zone.civil(at: lower)) }
+    }
+
+    mutating func next() -> (FireTime, Instant)? {
+        if pending == nil { pending = nextOfRule() }
+        if let first = extra.first, pending.map({ first.1 <= $0.1 }) ?? true {
+            extra.removeFirst()
+            return first
         }
-        for (time, instant) in extra {
-            guard body(time, instant) else { return }
+        defer { pending = nil }
+        return pending
+    }
+
+    /// The rule's next instance at or after `lower` that is not excluded.
+    private mutating func nextOfRule() -> (FireTime, Instant)? {
+        while let civil = rule?.next() {
+            if let last = series.lastCounted, civil > last { break }
+            let time: FireTime =
+                series.start.kind.isAbsolute
+                ? FireTime(.absolute(zone.instant(forFloating: civil)), zone: series.start.zone)
+                : FireTime(.floating(civil), zone: series.start.zone)
+            let instant = time.instant(userZone: userZone)
+            if let until, instant > until { break }
+            if instant >= lower, !excluded.contains(instant) { return (time, instant) }
+        }
+        rule = nil
+        return nil
+    }
+}
+
+/// One offset's alarms over the instances, ascending: each waits in a heap until the instances
+/// still to come, out of order by at most twice the zone's slack, cannot go off before it.
+private struct OffsetStream {
+    var instances: InstanceCursor
+    let offset: ICalendarDuration
+    let slack: TimeSpan
+    private var waiting = InstantHeap()
+    private var latest: Instant?
+    private var exhausted = false
+
+    init(instances: InstanceCursor, offset: ICalendarDuration, slack: TimeSpan) {
+        self.instances = instances
+        self.offset = offset
+        self.slack = slack
+    }
+
+    /// The next alarm at or after `notBefore`.
+    mutating func next(of series: AlarmSeries, userZone: ZoneRules, notBefore: Instant) -> Instant? {
+        while true {
+            while !exhausted, waiting.first.map({ first in latest.map { first >= $0 - slack - slack } ?? true }) ?? true
+            {
+                guard let (instance, _) = instances.next() else {
+                    exhausted = true
+                    break
+                }
+                let alarm = series.alarm(of: instance, offset: offset, userZone: userZone)
+                waiting.insert(alarm)
+                latest = max(latest ?? alarm, alarm)
+            }
+            guard let first = waiting.first else { return nil }
+            waiting.removeFirst()
+            if first >= notBefore { return first }
         }
     }
 }

@@ -62,23 +62,38 @@ struct RecurrenceExpansion: Sendable, Hashable {
     }
 
     /// Calls `body` with each time from the period that holds `from` (or from the start),
-    /// ascending, until it returns false, the times pass year 9999, or `emptyPeriodLimit`
-    /// periods in a row give none.
+    /// ascending, until it returns false or the times end (`Cursor`).
     func forEach(from: CivilDateTime? = nil, _ body: (CivilDateTime) -> Bool) {
-        var period = from.map(firstPeriod(atOrBefore:)) ?? 0
-        var empty = 0
-        var times: [CivilDateTime] = []
-        while empty < Self.emptyPeriodLimit {
-            times.removeAll(keepingCapacity: true)
-            guard let next = timesOfPeriod(period, into: &times) else { return }
-            period = next
-            if times.isEmpty {
-                empty += 1
-                continue
-            }
-            empty = 0
-            for time in times where time >= start {
-                guard body(time) else { return }
+        var cursor = Cursor(self, from: from)
+        while let time = cursor.next(), body(time) {}
+    }
+
+    /// The times from the period that holds a time (or from the start), ascending, one at a
+    /// time; they end past year 9999, or when `emptyPeriodLimit` periods in a row give none.
+    struct Cursor {
+        private let expansion: RecurrenceExpansion
+        private var period: Int?
+        private var times: [CivilDateTime] = []
+        private var position = 0
+
+        init(_ expansion: RecurrenceExpansion, from: CivilDateTime?) {
+            self.expansion = expansion
+            period = from.map(expansion.firstPeriod(atOrBefore:)) ?? 0
+        }
+
+        mutating func next() -> CivilDateTime? {
+            var empty = 0
+            while true {
+                while position < times.count {
+                    let time = times[position]
+                    position += 1
+                    if time >= expansion.start { return time }
+                }
+                guard let current = period, empty < RecurrenceExpansion.emptyPeriodLimit else { return nil }
+                times.removeAll(keepingCapacity: true)
+                position = 0
+                period = expansion.timesOfPeriod(current, into: &times)
+                empty = times.isEmpty ? empty + 1 : 0
             }
         }
     }
@@ -156,7 +171,13 @@ struct RecurrenceExpansion: Sendable, Hashable {
         case .daily:
             let day = start.daysSinceEpoch + step
             guard day <= Self.lastDay else { return nil }
-            days = dayIfAdmitted(day).map { [$0] } ?? []
+            guard let admitted = dayIfAdmitted(day) else {
+                // A month `BYMONTH` leaves out is skipped whole.
+                guard let next = firstDayOfNextAdmittedMonth(after: day) else { return period + 1 }
+                let interval = Int64(rule.interval)
+                return max(period + 1, Int(clamping: (next - start.daysSinceEpoch + interval - 1) / interval))
+            }
+            days = [admitted]
         case .hourly, .minutely, .secondly:
             return subDailyTimes(period, into: &times)
         }
@@ -206,6 +227,10 @@ struct RecurrenceExpansion: Sendable, Hashable {
         }
         guard dayIfAdmitted(base.daysSinceEpoch) != nil else {
             var midnight = base.addingDays(1)
+            if let next = firstDayOfNextAdmittedMonth(after: base.daysSinceEpoch) {
+                let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: next)
+                midnight = CivilDateTime(year: Int(year), month: Int(month), day: Int(day))
+            }
             (midnight.hour, midnight.minute, midnight.second) = (0, 0, 0)
             return skip(to: midnight)
         }
@@ -247,6 +272,17 @@ struct RecurrenceExpansion: Sendable, Hashable {
     }
 
     // MARK: Days
+
+    /// When `BYMONTH` leaves out the month of `day` (days since the epoch): the first day of
+    /// the next month it admits; nil when it admits that month, or there is no `BYMONTH`.
+    private func firstDayOfNextAdmittedMonth(after day: Int64) -> Int64? {
+        guard !rule.byMonth.isEmpty else { return nil }
+        let (year, month, _) = CivilDateTime.civil(fromDaysSinceEpoch: day)
+        guard !rule.byMonth.contains(Int(month)) else { return nil }
+        let next = rule.byMonth.first { $0 > Int(month) }
+        return CivilDateTime.daysSinceEpoch(
+            year: next == nil ? year + 1 : year, month: Int64(next ?? rule.byMonth[0]), day: 1)
+    }
 
     /// The admitted days of `year`, ascending.
     private func daysOfYear(_ year: Int) -> [CivilDateTime] {
