@@ -72,6 +72,17 @@ import Testing
         #expect(ledger.filter { $0.entryID == "review/1" }.count == 3)
     }
 
+    @Test func aCalendarAlarmSnoozedComesBackWhenTheSnoozeEnds() throws {
+        let daemon = try EmbeddedDaemon(feeds: [("team.ics", Self.calendar(Self.weekly))], at: Self.start)
+        daemon.advance(by: .minutes(51))
+        let review = try #require(daemon.shown.first?.popup)
+        #expect(review.buttons.map(\.key).contains(Snooze.after(.minutes(10)).buttonKey))
+        daemon.answer(review.key, .action(Snooze.after(.minutes(10)).buttonKey))
+        daemon.advance(by: .minutes(15))
+        #expect(
+            daemon.deliveries(titled: "Weekly review") == [Self.start + .minutes(50), Self.start + .minutes(61)])
+    }
+
     @Test func aNewItemInAFolderOfCalendarItemsShowsItsAlarm() throws {
         let daemon = try EmbeddedDaemon(
             feeds: [], folders: [("work", [("review.ics", Self.calendar(Self.weekly))])], at: Self.start)

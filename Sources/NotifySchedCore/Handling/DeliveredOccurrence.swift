@@ -45,9 +45,9 @@ public struct DeliveredOccurrence: Sendable, Equatable {
         self.due = due
     }
 
-    /// Whether a snooze can bring it back: an entry of a native or ZBiM feed (iNotify's and
+    /// Whether a snooze can bring it back: an entry of a native, ZBiM or calendar feed (iNotify's and
     /// iSmartNews' reminders are their originals', and a test popup has no schedule).
-    public var canSnooze: Bool { (dialect == .native || dialect == .zbim) && source != Self.testSource }
+    public var canSnooze: Bool { dialect.keepsAnswersPerEntry && source != Self.testSource }
 
     /// The occurrence of `entry` from `source` due at `due`, delivered at `deliveredAt` under `id`.
     public init(id: String, entry: ScheduleEntry, source: String, deliveredAt: Instant, due: Instant? = nil) {

@@ -153,16 +153,16 @@ public struct HandlingPolicy: Sendable, Equatable {
     }
 
     /// A snooze: "Remind Me Later" for as long as `snooze` says instead of for the remind
-    /// period. Only native and ZBiM entries keep a reminder of their own; iNotify's reminder is
-    /// its source's remind period, to the letter, and iSmartNews has none.
+    /// period. Only native, ZBiM and calendar entries keep a reminder of their own; iNotify's
+    /// reminder is its source's remind period, to the letter, and iSmartNews has none.
     ///
     /// - Throws: `CoreError` with `.cannotSnooze` for another dialect or a test popup.
     public func snoozeDecision(for occurrence: DeliveredOccurrence, _ snooze: Snooze) throws(CoreError) -> Decision {
-        guard occurrence.dialect == .native || occurrence.dialect == .zbim else {
+        guard occurrence.dialect.keepsAnswersPerEntry else {
             throw CoreError(
                 .cannotSnooze,
                 "\(occurrence.entryID) is an \(occurrence.dialect.rawValue) message, reminded only after its "
-                    + "source's remind-period (as the original library does); snooze a native or ZBiM entry")
+                    + "source's remind-period (as the original library does); snooze a native, ZBiM or calendar entry")
         }
         guard occurrence.canSnooze else {
             throw CoreError(

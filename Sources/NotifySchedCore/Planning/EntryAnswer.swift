@@ -17,6 +17,6 @@ public enum EntryAnswer: Sendable, Equatable {
     /// Whether `entry`'s occurrences follow the answers the planner holds: iNotify messages
     /// have their source-wide state (`INotifyCheck`), and iSmartNews messages their shown set.
     static func applies(to entry: ScheduleEntry) -> Bool {
-        entry.dialect == .native || entry.dialect == .zbim
+        entry.dialect.keepsAnswersPerEntry
     }
 }

@@ -54,6 +54,18 @@ public enum FeedDialect: String, Sendable, CaseIterable {
     case iCalendar = "icalendar"
 }
 
+extension FeedDialect {
+    /// Whether each entry of this dialect keeps its own answers: acted on, ignored, reminded or
+    /// snoozed (portal, ZBiM and calendar entries). iNotify's reminder is its source's, and
+    /// iSmartNews keeps the set of messages shown.
+    public var keepsAnswersPerEntry: Bool {
+        switch self {
+        case .native, .zbim, .iCalendar: true
+        case .iNotify, .iSmartNews: false
+        }
+    }
+}
+
 /// iSmartNews settings that apply to the whole feed (seed semantics §2.3, §2.7).
 public struct NewsSettings: Sendable, Equatable {
     /// The feed's global events; the defaults when the feed names none.
