@@ -646,7 +646,7 @@ def rule(ics, user_zone_name, window_from, window_to, specs):
         written = re.search(r"^DURATION:(\S+)$", own, re.MULTILINE)
         recurrence = re.search(r"^RECURRENCE-ID[;:](?:.*:)?(\S+)$", own, re.MULTILINE)
         if written:
-            durations[recurrence.group(1) if recurrence else None] = written.group(1)
+            durations[recurrence.group(1).rstrip("Z") if recurrence else None] = written.group(1)
     firings = {}  # (component, start, end, alarm) -> [(ruled, oracle's)]
     for occurrence in occurrences:
         component = component_of(occurrence.parent)
@@ -673,7 +673,8 @@ def rule(ics, user_zone_name, window_from, window_to, specs):
         if related == "END" and "DURATION" in component and not ({"DTEND", "DUE"} & set(component)):
             base = occurrence.parent.start
             recurrence = component.get("RECURRENCE-ID")
-            base_days, base_seconds = parse_duration(durations[recurrence.to_ical().decode() if recurrence else None])
+            written = durations[recurrence.to_ical().decode().rstrip("Z") if recurrence else None]
+            base_days, base_seconds = parse_duration(written)
         firings[key] = [(ruled_instant(base, base_days + days, base_seconds + seconds + k * step, user_zone),
                          oracle_instant(anchor + offset, user_zone)) for k, offset in enumerate(offsets)]
     alarms = set()

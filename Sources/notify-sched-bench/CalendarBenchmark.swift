@@ -34,8 +34,10 @@ struct CalendarBenchmark: ParsableCommand {
         var rows: [[String]] = []
         for (name, path) in [("real-sized", real), ("hostile", hostile)] {
             let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            let ours = try best { try Measurement.child(["parse-file", "--calendar", path]) }
-            let theirs = hasPython ? try best { try Measurement.icalendar(python: python, path: path) } : nil
+            let ours = try Measurement.best(of: runs) { try Measurement.child(["parse-file", "--calendar", path]) }
+            let theirs =
+                hasPython
+                ? try Measurement.best(of: runs) { try Measurement.icalendar(python: python, path: path) } : nil
             let key = name.replacingOccurrences(of: "-", with: "_")
             figures["\(key)_ms"] = ours.milliseconds
             figures["\(key)_peak_mb"] = ours.peakMegabytes
@@ -63,11 +65,6 @@ struct CalendarBenchmark: ParsableCommand {
         }
     }
 
-    private func best(_ measure: () throws -> Measurement) throws -> Measurement {
-        var results: [Measurement] = []
-        for _ in 0..<max(1, runs) { results.append(try measure()) }
-        return results.min { $0.milliseconds < $1.milliseconds } ?? results[0]
-    }
 }
 
 extension Measurement {

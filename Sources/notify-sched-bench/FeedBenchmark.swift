@@ -33,9 +33,11 @@ struct FeedBenchmark: ParsableCommand {
         var rows: [[String]] = []
         for (format, path, pythonModule) in [("json", jsonPath, "json"), ("xml-plist", plistPath, "plistlib")] {
             let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-            let document = try best(of: runs) { try Measurement.child(["parse-file", "--document-only", path]) }
-            let schedule = try best(of: runs) { try Measurement.child(["parse-file", path]) }
-            let python = try best(of: runs) { try Measurement.python(module: pythonModule, path: path) }
+            let document = try Measurement.best(of: runs) {
+                try Measurement.child(["parse-file", "--document-only", path])
+            }
+            let schedule = try Measurement.best(of: runs) { try Measurement.child(["parse-file", path]) }
+            let python = try Measurement.best(of: runs) { try Measurement.python(module: pythonModule, path: path) }
             let key = format.replacingOccurrences(of: "-", with: "_")
             figures["\(key)_document_ms"] = document.milliseconds
             figures["\(key)_ms"] = schedule.milliseconds
@@ -69,17 +71,19 @@ struct FeedBenchmark: ParsableCommand {
         }
     }
 
-    private func best(of runs: Int, _ measure: () throws -> Measurement) throws -> Measurement {
-        var results: [Measurement] = []
-        for _ in 0..<max(1, runs) { results.append(try measure()) }
-        return results.min { $0.milliseconds < $1.milliseconds } ?? results[0]
-    }
 }
 
 /// A timing and the peak resident memory of the process that did the work.
 struct Measurement {
     var milliseconds: Double
     var peakMegabytes: Double
+
+    /// The fastest of `runs` measurements, with its memory.
+    static func best(of runs: Int, _ measure: () throws -> Measurement) throws -> Measurement {
+        var results: [Measurement] = []
+        for _ in 0..<max(1, runs) { results.append(try measure()) }
+        return results.min { $0.milliseconds < $1.milliseconds } ?? results[0]
+    }
 
     /// Runs this benchmark executable with `arguments`; the child prints `milliseconds peak-kilobytes`.
     static func child(_ arguments: [String]) throws -> Measurement {
