@@ -83,6 +83,16 @@ import Testing
             daemon.deliveries(titled: "Weekly review") == [Self.start + .minutes(50), Self.start + .minutes(61)])
     }
 
+    @Test func aDismissedAlarmIsAcknowledgedInTheLedgerAndNotShownAgain() throws {
+        let daemon = try EmbeddedDaemon(feeds: [("team.ics", Self.calendar(Self.weekly))], at: Self.start)
+        daemon.advance(by: .minutes(116))
+        let dentist = try #require(daemon.shown(titled: "Dentist").first?.popup)
+        daemon.answer(dentist.key, .closed(.dismissed))
+        daemon.advance(by: .hours(2))
+        #expect(daemon.deliveries(titled: "Dentist") == [Self.start + .minutes(115)])
+        #expect(try daemon.ledger(of: "team.ics").filter { $0.entryID == "dentist/1" }.map(\.outcome) == [.closed])
+    }
+
     @Test func aNewItemInAFolderOfCalendarItemsShowsItsAlarm() throws {
         let daemon = try EmbeddedDaemon(
             feeds: [], folders: [("work", [("review.ics", Self.calendar(Self.weekly))])], at: Self.start)

@@ -428,4 +428,26 @@ struct ICalendarFeedTests {
         let entry = try #require(result.schedule?.entries.first)
         #expect(try Self.alarms(entry, from: "2027-10-01T00:00:00Z") == ["2027-10-02T17:45:00Z"])
     }
+
+    @Test func theFirstDaysOfJanuaryKeepTheNumberOfTheWeekTheyAreIn() throws {
+        // With weeks from Thursday, 1 January 2030 is in week 52 of 2029 (which has 52 weeks);
+        // dateutil counts 53 for 2029 there and leaves it out.
+        let result = Self.parse(
+            """
+            BEGIN:VEVENT
+            UID:weeks
+            DTSTART:20271226T023000Z
+            RRULE:FREQ=YEARLY;BYWEEKNO=52;BYDAY=TU,SU;WKST=TH
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:PT0S
+            END:VALARM
+            END:VEVENT
+            """)
+        let entry = try #require(result.schedule?.entries.first)
+        #expect(
+            try Self.alarms(entry, from: "2029-12-01T00:00:00Z", count: 2) == [
+                "2029-12-30T02:30:00Z", "2030-01-01T02:30:00Z",
+            ])
+    }
 }
