@@ -283,8 +283,13 @@ struct FieldReader {
 }
 
 extension String {
+    /// Without the whitespace at either end; the string itself when its first and last bytes
+    /// are visible ASCII, as nearly every value is.
     var trimmingSpaces: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return self
+        }
+        return String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
 

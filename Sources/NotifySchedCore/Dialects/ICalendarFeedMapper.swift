@@ -369,7 +369,7 @@ struct ICalendarFeedMapper {
         of component: ICalendarComponent, master: ICalendarComponent?, when: String?, audio: Bool
     ) -> NotificationContent {
         func text(_ name: String) -> String? {
-            (component.property(name) ?? master?.property(name))?.text.trimmedText.nonEmpty
+            (component.property(name) ?? master?.property(name))?.text.trimmingSpaces.nonEmpty
         }
         let summary =
             text("SUMMARY") ?? component.components.first { $0.name == "VALARM" }?.property("DESCRIPTION")?.text
@@ -573,7 +573,7 @@ extension AlarmPolicy {
     /// (`-15min`, `-1d`, `30s`) or iCalendar durations (`-PT15M`). Whole days of a span are
     /// days (the same wall-clock time, a day before), the rest elapsed time. Nil when malformed.
     public init?(parsing text: String) {
-        let lower = text.trimmedText.lowercased()
+        let lower = text.trimmingSpaces.lowercased()
         if lower == "embedded" {
             self = .embedded
             return
@@ -583,7 +583,7 @@ extension AlarmPolicy {
             return
         }
         var offsets: [ICalendarDuration] = []
-        for part in lower.split(separator: ",").map({ String($0).trimmedText }) {
+        for part in lower.split(separator: ",").map({ String($0).trimmingSpaces }) {
             if let duration = ICalendarDuration(parsing: part.uppercased()) {
                 offsets.append(duration)
                 continue
@@ -658,14 +658,4 @@ extension CivilDateTime {
 
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
-
-    /// Without the ASCII spaces, tabs and line breaks at either end.
-    fileprivate var trimmedText: String {
-        let bytes = utf8
-        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return first == bytes.startIndex && bytes.index(after: last) == bytes.endIndex
-            ? self : String(self[first...last])
-    }
 }

@@ -96,7 +96,7 @@ enum EmbeddedTimeZone {
     static func utcOffset(_ text: String) -> Int? {
         let digits = text.dropFirst()
         guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4 || digits.count == 6,
-            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let hours = Int(digits.prefix(2)),
+            digits.utf8.allSatisfy(\.isASCIIDigit), let hours = Int(digits.prefix(2)),
             let minutes = Int(digits.dropFirst(2).prefix(2)), hours < 24, minutes < 60
         else { return nil }
         let seconds = digits.count == 6 ? Int(digits.suffix(2)) ?? 0 : 0

@@ -73,7 +73,7 @@ extension CivilDateTime {
     /// Reads an iCalendar `DATE` (`20260310`); nil when malformed or not a real date.
     static func iCalendarDate(_ text: Substring) -> CivilDateTime? {
         guard text.utf8.count == 8, let year = Int(text.prefix(4)), let month = Int(text.dropFirst(4).prefix(2)),
-            let day = Int(text.suffix(2)), text.allSatisfy({ $0.isASCII && $0.isNumber })
+            let day = Int(text.suffix(2)), text.utf8.allSatisfy(\.isASCIIDigit)
         else { return nil }
         let date = CivilDateTime(year: year, month: month, day: day)
         return date.isValid ? date : nil
@@ -86,7 +86,7 @@ extension CivilDateTime {
             return nil
         }
         let time = text.suffix(6)
-        guard time.allSatisfy({ $0.isASCII && $0.isNumber }), let hour = Int(time.prefix(2)),
+        guard time.utf8.allSatisfy(\.isASCIIDigit), let hour = Int(time.prefix(2)),
             let minute = Int(time.dropFirst(2).prefix(2)), let second = Int(time.suffix(2)), hour < 24, minute < 60,
             second <= 60
         else { return nil }
@@ -119,10 +119,10 @@ extension CivilDateTime {
 
     /// `20260310T090000`, as iCalendar writes a local time (`20260310` for a date).
     func iCalendarText(dateOnly: Bool) -> String {
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(year)
-        let date = String(repeating: "0", count: max(0, 4 - year.count)) + year + two(month) + two(day)
-        return dateOnly ? date : date + "T" + two(hour) + two(minute) + two(second)
+        let date = CivilDateTime.padded(year, 4) + CivilDateTime.padded(month, 2) + CivilDateTime.padded(day, 2)
+        guard !dateOnly else { return date }
+        return date + "T" + CivilDateTime.padded(hour, 2) + CivilDateTime.padded(minute, 2)
+            + CivilDateTime.padded(second, 2)
     }
 }
 
