@@ -154,7 +154,10 @@ def calendars():
     seeds["calendar-never.ics"] = calendar(
         event("feb30", "DTSTART:20260101T000000Z", "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"),
         event("secondly", "DTSTART:20260101T000000Z", "RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO"),
-        event("counted", "DTSTART:20260101T000000Z", "RRULE:FREQ=SECONDLY;COUNT=100000"))
+        event("counted", "DTSTART:20260101T000000Z", "RRULE:FREQ=SECONDLY;COUNT=100000"),
+        event("floating", "DTSTART;VALUE=DATE:20520202", "RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO"),
+        event("never-weekly", "DTSTART:20260101T000000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE;BYSETPOS=4"),
+        event("never-hourly", "DTSTART:20260101T000000Z", "RRULE:FREQ=HOURLY;BYMONTH=2;BYYEARDAY=1"))
     seeds["calendar-repeat.ics"] = calendar(
         event("loud", "DTSTART:20270101T000000Z", "RRULE:FREQ=MINUTELY",
               alarm=("TRIGGER:-P100W", "REPEAT:2000000000", "DURATION:PT1S")))

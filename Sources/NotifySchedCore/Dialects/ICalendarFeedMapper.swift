@@ -15,6 +15,12 @@ struct ICalendarFeedMapper {
     static let descriptionLimit = 1000
     /// The most `RDATE` and `EXDATE` times one event or to-do may list.
     static let maximumListedTimes = 10_000
+    /// The most work (`RecurrenceExpansion.periodWork`) the rules of one calendar may spend, in
+    /// all, on periods without a time while telling whether each recurs after its start: a rule
+    /// that does is told in a period or two, one that never does (30 February) only after a
+    /// whole calendar cycle or `RecurrenceExpansion.emptyPeriodLimit` periods; this bounds a
+    /// calendar of thousands of the latter to about a tenth of a second.
+    static let ruleProbeBudget = 3_000_000
     /// The icon of a calendar's popups, from the freedesktop icon naming spec.
     static let icon = "x-office-calendar"
     /// The sound an `AUDIO` alarm plays, from the freedesktop sound naming spec.
@@ -50,6 +56,7 @@ struct ICalendarFeedMapper {
         }
         var entries: [ScheduleEntry] = []
         var ids = Set<String>()
+        var probeBudget = Self.ruleProbeBudget
         for uid in order {
             let master = masters[uid]
             var overridden: [FireTime] = []
@@ -67,12 +74,14 @@ struct ICalendarFeedMapper {
                 overridden.append(time.time)
                 let idBase = "\(uid)/\(time.time.wallClock.iCalendarText(dateOnly: time.isDate))"
                 replaced += self.entries(
-                    of: override, idBase: idBase, master: master, exclusions: [], withRule: false, zones: &zones)
+                    of: override, idBase: idBase, master: master, exclusions: [], withRule: false, zones: &zones,
+                    probeBudget: &probeBudget)
             }
             // The series' alarms, then its overrides'.
             if let master {
                 entries += self.entries(
-                    of: master, idBase: uid, master: nil, exclusions: overridden, withRule: true, zones: &zones)
+                    of: master, idBase: uid, master: nil, exclusions: overridden, withRule: true, zones: &zones,
+                    probeBudget: &probeBudget)
             }
             entries += replaced
         }
@@ -106,7 +115,7 @@ struct ICalendarFeedMapper {
 
     private func entries(
         of component: ICalendarComponent, idBase: String, master: ICalendarComponent?, exclusions: [FireTime],
-        withRule: Bool, zones: inout ZoneResolver
+        withRule: Bool, zones: inout ZoneResolver, probeBudget: inout Int
     ) -> [ScheduleEntry] {
         let status = component.property("STATUS")?.value.uppercased()
         if status == "CANCELLED"
@@ -157,6 +166,9 @@ struct ICalendarFeedMapper {
                     (dated.byHour, dated.byMinute, dated.bySecond) = ([], [], [])
                     rule = dated
                 }
+                if let read = rule {
+                    rule = recurring(read, from: start.time, at: location(component, property), budget: &probeBudget)
+                }
             }
             additions = listedTimes("RDATE", of: component, zones: &zones)
             excluded += listedTimes("EXDATE", of: component, zones: &zones)
@@ -189,6 +201,31 @@ struct ICalendarFeedMapper {
                     recurs: recurs, series: series, audio: false))
         }
         return result
+    }
+
+    /// `rule` when it gives a time after `start`; nil, with a warning, when it never does (its
+    /// instances are then the start and the `RDATE`s), and with an error once the calendar's
+    /// rules have spent `ruleProbeBudget` on periods without a time.
+    private func recurring(
+        _ rule: RecurrenceRule, from start: FireTime, at location: FeedLocation, budget: inout Int
+    ) -> RecurrenceRule? {
+        guard budget > 0 else {
+            mapping.error(
+                .limitExceeded,
+                "the calendar's rules searched too long for times they never give; this rule and the rest are left out",
+                at: location)
+            return nil
+        }
+        let (recurs, work) = RecurrenceExpansion(rule, start: start.wallClock).probe()
+        budget -= work
+        guard recurs else {
+            mapping.warning(
+                .invalidRecurrence,
+                "the rule gives no time after DTSTART; DTSTART (and any RDATE) is the only instance",
+                at: location)
+            return nil
+        }
+        return rule
     }
 
     /// The entries of a component without a start: only absolute alarms can go off.
@@ -525,7 +562,8 @@ struct ICalendarFeedMapper {
     ) -> [FireTime] {
         var times: [FireTime] = []
         for property in component.properties(name) {
-            for value in property.value.split(separator: ",") {
+            for bytes in property.value.utf8.split(separator: UInt8(ascii: ",")) {
+                let value = Substring(bytes)
                 guard times.count < Self.maximumListedTimes else {
                     mapping.error(
                         .limitExceeded,
@@ -533,7 +571,8 @@ struct ICalendarFeedMapper {
                         at: location(component, property))
                     return times
                 }
-                let start = Substring(value.split(separator: "/", maxSplits: 1).first ?? "")
+                // A period (`start/end` or `start/duration`) counts from its start.
+                let start = Substring(value.utf8.prefix { $0 != UInt8(ascii: "/") })
                 if let time = readTime(start, parameters: property.parameters, zones: &zones, relativeTo: nil) {
                     times.append(time.time)
                 } else {

@@ -58,7 +58,7 @@ public struct AlarmSeries: Sendable, Hashable {
         exclusions: [FireTime], anchor: Anchor, offsets: [ICalendarDuration], acknowledged: Instant?
     ) {
         self.start = start
-        self.ruleText = rule == nil ? nil : ruleText
+        self.ruleText = ruleText
         self.allDay = allDay
         self.additions = additions
         self.exclusions = exclusions
@@ -128,16 +128,20 @@ public struct AlarmSeries: Sendable, Hashable {
             return
         }
         let slack = slack(userZone: userZone)
+        let resolved = ResolvedInstances(self, userZone: userZone)
         var streams = offsets.map { offset in
             OffsetStream(
-                instances: InstanceCursor(self, from: now - reach(of: offset) - slack, userZone: userZone),
-                offset: offset, slack: slack)
+                instances: InstanceCursor(resolved, from: now - reach(of: offset) - slack),
+                offset: offset, slack: slack, zone: resolved.zone, reach: reach(of: offset))
         }
         var heads = streams.indices.map { streams[$0].next(of: self, userZone: userZone, notBefore: now) }
         var lastGiven: Instant?
-        while let (index, alarm) = heads.enumerated().compactMap({ item in item.element.map { (item.offset, $0) } })
-            .min(by: { $0.1 < $1.1 })
-        {
+        while true {
+            var earliest: (index: Int, alarm: Instant)?
+            for (index, head) in heads.enumerated() {
+                if let head, earliest.map({ head < $0.alarm }) ?? true { earliest = (index, head) }
+            }
+            guard let (index, alarm) = earliest else { return }
             heads[index] = streams[index].next(of: self, userZone: userZone, notBefore: now)
             guard alarm != lastGiven, admitsAcknowledged(alarm) else { continue }
             lastGiven = alarm
@@ -154,14 +158,15 @@ public struct AlarmSeries: Sendable, Hashable {
                 .filter { $0 < now && $0 >= earliest && admitsAcknowledged($0) }.max()
         }
         let slack = slack(userZone: userZone)
+        let resolved = ResolvedInstances(self, userZone: userZone)
         var last: Instant?
         for offset in offsets {
             var window = min(TimeSpan.minutes(1), lookBack)
             while true {
                 let from = now - window
                 var stream = OffsetStream(
-                    instances: InstanceCursor(self, from: from - reach(of: offset) - slack, userZone: userZone),
-                    offset: offset, slack: slack)
+                    instances: InstanceCursor(resolved, from: from - reach(of: offset) - slack),
+                    offset: offset, slack: slack, zone: resolved.zone, reach: reach(of: offset))
                 var found: Instant?
                 while let alarm = stream.next(of: self, userZone: userZone, notBefore: max(from, earliest)),
                     alarm < now
@@ -196,33 +201,146 @@ public struct AlarmSeries: Sendable, Hashable {
     }
 }
 
-/// The instances of a series from about an instant on, in order of their instants but for
-/// what a clock change moves: the rule's times, merged with the start and the `RDATE`s, less
-/// the exclusions, up to `UNTIL` and `COUNT`.
-private struct InstanceCursor {
-    private let series: AlarmSeries
-    private let userZone: ZoneRules
-    private let zone: ZoneRules
-    private let lower: Instant
-    private let excluded: Set<Instant>
-    private let until: Instant?
-    private var rule: RecurrenceExpansion.Cursor?
-    private var extra: ArraySlice<(FireTime, Instant)>
-    private var pending: (FireTime, Instant)?
+/// What every walk of one query over a series' instances shares, read in the user's zone:
+/// the start and the `RDATE`s with their instants, sorted, the excluded instants and `UNTIL`.
+private struct ResolvedInstances {
+    let series: AlarmSeries
+    let userZone: ZoneRules
+    /// The zone the rule's wall-clock times are read in.
+    let zone: ZoneRules
+    let extra: [(FireTime, Instant)]
+    let excluded: Set<Instant>
+    let until: Instant?
+    /// The rule's times, walked once for all the query's cursors.
+    let ruleTimes: SharedRuleWalk?
 
-    init(_ series: AlarmSeries, from lower: Instant, userZone: ZoneRules) {
+    init(_ series: AlarmSeries, userZone: ZoneRules) {
         self.series = series
         self.userZone = userZone
-        self.lower = lower
+        zone = series.start.zone ?? (series.start.kind.isAbsolute ? .utc : userZone)
+        ruleTimes = series.rule.map(SharedRuleWalk.init)
         let excluded = Set(series.exclusions.map { $0.instant(userZone: userZone) })
         self.excluded = excluded
         extra =
             (series.additions + [series.start]).map { ($0, $0.instant(userZone: userZone)) }
-            .filter { $0.1 >= lower && !excluded.contains($0.1) }
-            .sorted { $0.1 < $1.1 }[...]
+            .filter { !excluded.contains($0.1) }
+            .sorted { $0.1 < $1.1 }
         until = series.until?.instant(userZone: userZone)
-        zone = series.start.zone ?? (series.start.kind.isAbsolute ? .utc : userZone)
-        rule = series.rule.map { RecurrenceExpansion.Cursor($0, from: zone.civil(at: lower)) }
+    }
+}
+
+/// A rule's times as one query's cursors find them, each walked once: a cursor that starts
+/// where an earlier one has walked reads what it found, and a walk that reaches where another
+/// began goes on with it, so a rule with long stretches without a time (29 February on a
+/// Monday) is walked once however many offsets and look-back windows the query has.
+private final class SharedRuleWalk {
+    /// The rule's times from `from`'s period on: every one up to the last of `times`; after it,
+    /// those of run `continuation`, or none when `cursor` and `continuation` are both nil.
+    private struct Run {
+        let from: CivilDateTime
+        var times: [CivilDateTime] = []
+        var cursor: RecurrenceExpansion.Cursor?
+        var continuation: Int?
+        /// The run beginning soonest after this one's walk, among the first `limitsSeen` runs.
+        var limit: Int?
+        var limitsSeen = 0
+    }
+
+    /// Where a cursor is: a run and the index of its next time.
+    struct Position {
+        fileprivate var run: Int
+        fileprivate var index: Int
+    }
+
+    private let expansion: RecurrenceExpansion
+    private var runs: [Run] = []
+
+    init(_ expansion: RecurrenceExpansion) {
+        self.expansion = expansion
+    }
+
+    /// A position from which `next` gives the times from the period that holds `time` on, as
+    /// a `RecurrenceExpansion.Cursor` from `time` would (times a little before `time` can still
+    /// resolve to instants after it, across a clock change).
+    func position(atOrAfter time: CivilDateTime) -> Position {
+        for (index, run) in runs.enumerated() where run.from <= time {
+            let complete = run.cursor == nil && run.continuation == nil
+            guard complete || run.times.last.map({ $0 >= time }) == true else { continue }
+            let periodBegins = expansion.beginning(ofPeriodHolding: time)
+            return Position(run: index, index: firstIndex(in: run.times) { $0 >= periodBegins })
+        }
+        runs.append(Run(from: time, cursor: RecurrenceExpansion.Cursor(expansion, from: time)))
+        return Position(run: runs.count - 1, index: 0)
+    }
+
+    /// The time at `position`, which then moves on; nil when the rule's times have ended.
+    func next(_ position: inout Position) -> CivilDateTime? {
+        while position.index >= runs[position.run].times.count {
+            if let following = runs[position.run].continuation {
+                let index =
+                    runs[position.run].times.last.map { last in firstIndex(in: runs[following].times) { $0 > last } }
+                    ?? 0
+                position = Position(run: following, index: index)
+                continue
+            }
+            guard var cursor = runs[position.run].cursor.take() else { return nil }
+            let limit = limit(of: position.run)
+            if let time = cursor.next(before: limit.map { runs[$0].from }) {
+                runs[position.run].times.append(time)
+                runs[position.run].cursor = cursor
+            } else if !cursor.isExhausted, let limit {
+                runs[position.run].continuation = limit
+            }
+        }
+        defer { position.index += 1 }
+        return runs[position.run].times[position.index]
+    }
+
+    /// The run that begins soonest after where run `index`'s walk has reached.
+    private func limit(of index: Int) -> Int? {
+        let reached = runs[index].times.last ?? runs[index].from
+        var limit = runs[index].limit
+        for other in runs[index].limitsSeen..<runs.count
+        where runs[other].from > reached && limit.map({ runs[other].from < runs[$0].from }) ?? true {
+            limit = other
+        }
+        runs[index].limit = limit
+        runs[index].limitsSeen = runs.count
+        return limit
+    }
+
+    private func firstIndex(in times: [CivilDateTime], where isAfter: (CivilDateTime) -> Bool) -> Int {
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(times[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// The instances of a series from about an instant on, in order of their instants but for
+/// what a clock change moves: the rule's times, merged with the start and the `RDATE`s, less
+/// the exclusions, up to `UNTIL` and `COUNT`.
+private struct InstanceCursor {
+    private let resolved: ResolvedInstances
+    private let lower: Instant
+    private var rule: SharedRuleWalk.Position?
+    private var extra: ArraySlice<(FireTime, Instant)>
+    private var pending: (FireTime, Instant)?
+
+    init(_ resolved: ResolvedInstances, from lower: Instant) {
+        self.resolved = resolved
+        self.lower = lower
+        var low = 0
+        var high = resolved.extra.count
+        while low < high {
+            let middle = (low + high) / 2
+            if resolved.extra[middle].1 < lower { low = middle + 1 } else { high = middle }
+        }
+        extra = resolved.extra[low...]
+        rule = resolved.ruleTimes?.position(atOrAfter: resolved.zone.civil(at: lower))
     }
 
     mutating func next() -> (FireTime, Instant)? {
@@ -237,15 +355,17 @@ private struct InstanceCursor {
 
     /// The rule's next instance at or after `lower` that is not excluded.
     private mutating func nextOfRule() -> (FireTime, Instant)? {
-        while let civil = rule?.next() {
+        let series = resolved.series
+        while var position = rule, let civil = resolved.ruleTimes?.next(&position) {
+            rule = position
             if let last = series.lastCounted, civil > last { break }
             let time: FireTime =
                 series.start.kind.isAbsolute
-                ? FireTime(.absolute(zone.instant(forFloating: civil)), zone: series.start.zone)
+                ? FireTime(.absolute(resolved.zone.instant(forFloating: civil)), zone: series.start.zone)
                 : FireTime(.floating(civil), zone: series.start.zone)
-            let instant = time.instant(userZone: userZone)
-            if let until, instant > until { break }
-            if instant >= lower, !excluded.contains(instant) { return (time, instant) }
+            let instant = time.instant(userZone: resolved.userZone)
+            if let until = resolved.until, instant > until { break }
+            if instant >= lower, !resolved.excluded.contains(instant) { return (time, instant) }
         }
         rule = nil
         return nil
@@ -254,25 +374,34 @@ private struct InstanceCursor {
 
 /// One offset's alarms over the instances, ascending: each waits in a heap until the instances
 /// still to come, out of order by at most twice the zone's slack, cannot go off before it.
+/// Where the zone keeps one offset around the alarms waiting and a reach either side, the
+/// instances come in order and an alarm waits for no more than the next one.
 private struct OffsetStream {
     var instances: InstanceCursor
     let offset: ICalendarDuration
     let slack: TimeSpan
+    /// The zone the instances are read in, and how far an alarm is from its instance.
+    private let zone: ZoneRules
+    private let reach: TimeSpan
     private var waiting = InstantHeap()
     private var latest: Instant?
     private var exhausted = false
+    /// The zone's first change after `changeSearchedFrom` (nil: none).
+    private var nextChange: Instant?
+    private var changeSearchedFrom: Instant?
 
-    init(instances: InstanceCursor, offset: ICalendarDuration, slack: TimeSpan) {
+    init(instances: InstanceCursor, offset: ICalendarDuration, slack: TimeSpan, zone: ZoneRules, reach: TimeSpan) {
         self.instances = instances
         self.offset = offset
         self.slack = slack
+        self.zone = zone
+        self.reach = reach < .zero ? .zero - reach : reach
     }
 
     /// The next alarm at or after `notBefore`.
     mutating func next(of series: AlarmSeries, userZone: ZoneRules, notBefore: Instant) -> Instant? {
         while true {
-            while !exhausted, waiting.first.map({ first in latest.map { first >= $0 - slack - slack } ?? true }) ?? true
-            {
+            while !exhausted, mayComeBefore(waiting.first) {
                 guard let (instance, _) = instances.next() else {
                     exhausted = true
                     break
@@ -285,6 +414,23 @@ private struct OffsetStream {
             waiting.removeFirst()
             if first >= notBefore { return first }
         }
+    }
+
+    /// Whether an instance still to come could go off before `first`.
+    private mutating func mayComeBefore(_ first: Instant?) -> Bool {
+        guard let first, let latest else { return true }
+        guard first >= latest - slack - slack else { return false }
+        let margin = slack + slack + reach
+        return changes(from: first - margin, through: latest + margin)
+    }
+
+    /// Whether the zone changes its offset between the two instants.
+    private mutating func changes(from start: Instant, through end: Instant) -> Bool {
+        if changeSearchedFrom.map({ start < $0 }) ?? true || nextChange.map({ $0 <= start }) == true {
+            nextChange = zone.nextTransition(after: start)
+            changeSearchedFrom = start
+        }
+        return nextChange.map { $0 <= end } ?? false
     }
 }
 

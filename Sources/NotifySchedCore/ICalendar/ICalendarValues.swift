@@ -72,27 +72,43 @@ public struct ICalendarDuration: Sendable, Hashable {
 extension CivilDateTime {
     /// Reads an iCalendar `DATE` (`20260310`); nil when malformed or not a real date.
     static func iCalendarDate(_ text: Substring) -> CivilDateTime? {
-        guard text.utf8.count == 8, let year = Int(text.prefix(4)), let month = Int(text.dropFirst(4).prefix(2)),
-            let day = Int(text.suffix(2)), text.utf8.allSatisfy(\.isASCIIDigit)
-        else { return nil }
-        let date = CivilDateTime(year: year, month: month, day: day)
-        return date.isValid ? date : nil
+        let bytes = text.utf8
+        guard bytes.count == 8 else { return nil }
+        return iCalendarFields(bytes, timed: false)
     }
 
     /// Reads an iCalendar `DATE-TIME` without its `Z` (`20260310T090000`); nil when malformed
     /// or not a real time (a leap second `60` reads as `59`).
     static func iCalendarDateTime(_ text: Substring) -> CivilDateTime? {
-        guard text.utf8.count == 15, text.dropFirst(8).first == "T", var date = iCalendarDate(text.prefix(8)) else {
-            return nil
+        let bytes = text.utf8
+        guard bytes.count == 15 else { return nil }
+        return iCalendarFields(bytes, timed: true)
+    }
+
+    /// The date (and time) of `YYYYMMDD` (`THHMMSS`), read digit by digit from the bytes.
+    private static func iCalendarFields(_ bytes: Substring.UTF8View, timed: Bool) -> CivilDateTime? {
+        var fields = (year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0)
+        for (position, byte) in bytes.enumerated() {
+            if position == 8 {
+                guard byte == UInt8(ascii: "T") else { return nil }
+                continue
+            }
+            guard byte.isASCIIDigit else { return nil }
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            switch position {
+            case 0..<4: fields.year = fields.year * 10 + digit
+            case 4..<6: fields.month = fields.month * 10 + digit
+            case 6..<8: fields.day = fields.day * 10 + digit
+            case 9..<11: fields.hour = fields.hour * 10 + digit
+            case 11..<13: fields.minute = fields.minute * 10 + digit
+            default: fields.second = fields.second * 10 + digit
+            }
         }
-        let time = text.suffix(6)
-        guard time.utf8.allSatisfy(\.isASCIIDigit), let hour = Int(time.prefix(2)),
-            let minute = Int(time.dropFirst(2).prefix(2)), let second = Int(time.suffix(2)), hour < 24, minute < 60,
-            second <= 60
-        else { return nil }
-        date.hour = hour
-        date.minute = minute
-        date.second = min(second, 59)
+        var date = CivilDateTime(year: fields.year, month: fields.month, day: fields.day)
+        guard date.isValid else { return nil }
+        guard timed else { return date }
+        guard fields.hour < 24, fields.minute < 60, fields.second <= 60 else { return nil }
+        (date.hour, date.minute, date.second) = (fields.hour, fields.minute, min(fields.second, 59))
         return date
     }
 

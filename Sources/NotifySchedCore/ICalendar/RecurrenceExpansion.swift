@@ -26,6 +26,14 @@ struct RecurrenceExpansion: Sendable, Hashable {
     /// The most periods in a row that give no time before the walk gives up (a rule such as
     /// 30 February never recurs); 29 February on a Monday is a few hundred periods apart at most.
     static let emptyPeriodLimit = 20_000
+    /// How many periods in a row cover the Gregorian calendar's 400-year cycle, after which the
+    /// periods repeat exactly (146 097 days, a whole number of weeks), or a week when only
+    /// weekdays pick the days of periods no longer than a week: a rule that gives no time in
+    /// that many never gives one again.
+    let cyclePeriods: Int64
+    /// Whether the day-level parts admit no day at all: days of the month that no month they
+    /// are combined with has (30 February, 31 April).
+    let admitsNoDay: Bool
 
     init(_ rule: RecurrenceRule, start: CivilDateTime) {
         self.rule = rule
@@ -59,6 +67,30 @@ struct RecurrenceExpansion: Sendable, Hashable {
         directDays =
             rule.frequency >= .monthly && self.weekdays.isEmpty && numbered.isEmpty && rule.byYearDay.isEmpty
             && rule.byWeekNo.isEmpty && monthDays.allSatisfy { $0 > 0 }
+        // 2000 is a leap year: each month at its longest.
+        let longestMonth =
+            (months.isEmpty ? Array(1...12) : months).map { CivilDateTime.daysInMonth(year: 2000, month: $0) }.max()
+            ?? 31
+        admitsNoDay = !monthDays.isEmpty && monthDays.allSatisfy { $0 > longestMonth || $0 < -longestMonth }
+        // Periods of a week or less whose days only weekdays pick repeat every week.
+        let weekdaysOnly =
+            months.isEmpty && monthDays.isEmpty && numbered.isEmpty && rule.byYearDay.isEmpty && rule.byWeekNo.isEmpty
+        let cycleDays: Int64 = rule.frequency <= .weekly && weekdaysOnly ? 7 : 146_097
+        let cycleUnits: Int64
+        switch rule.frequency {
+        case .yearly: cycleUnits = 400
+        case .monthly: cycleUnits = 4_800
+        case .weekly: cycleUnits = cycleDays / 7
+        case .daily: cycleUnits = cycleDays
+        case .hourly: cycleUnits = cycleDays * 24
+        case .minutely: cycleUnits = cycleDays * 1_440
+        case .secondly: cycleUnits = cycleDays * 86_400
+        }
+        cyclePeriods = cycleUnits / Self.greatestCommonDivisor(cycleUnits, Int64(rule.interval))
+    }
+
+    private static func greatestCommonDivisor(_ a: Int64, _ b: Int64) -> Int64 {
+        b == 0 ? a : greatestCommonDivisor(b, a % b)
     }
 
     /// Calls `body` with each time from the period that holds `from` (or from the start),
@@ -69,32 +101,76 @@ struct RecurrenceExpansion: Sendable, Hashable {
     }
 
     /// The times from the period that holds a time (or from the start), ascending, one at a
-    /// time; they end past year 9999, or when `emptyPeriodLimit` periods in a row give none.
+    /// time; they end past year 9999, when the periods of a whole calendar cycle
+    /// (`cyclePeriods`) give none, or when `emptyPeriodLimit` periods in a row give none.
     struct Cursor {
         private let expansion: RecurrenceExpansion
         private var period: Int?
         private var times: [CivilDateTime] = []
         private var position = 0
+        /// The work of the periods that gave no time, in days looked at (`periodWork`).
+        private(set) var fruitlessWork = 0
 
         init(_ expansion: RecurrenceExpansion, from: CivilDateTime?) {
             self.expansion = expansion
-            period = from.map(expansion.firstPeriod(atOrBefore:)) ?? 0
+            period = expansion.admitsNoDay ? nil : from.map(expansion.firstPeriod(atOrBefore:)) ?? 0
         }
 
-        mutating func next() -> CivilDateTime? {
+        /// Whether every time has been given.
+        var isExhausted: Bool { period == nil && position >= times.count }
+
+        /// The next time; nil when the times have ended, or when the next period to look at
+        /// begins at or after `limit` (the cursor then stays where it is).
+        mutating func next(before limit: CivilDateTime? = nil) -> CivilDateTime? {
             var empty = 0
+            var emptyFrom: Int?
             while true {
                 while position < times.count {
                     let time = times[position]
                     position += 1
                     if time >= expansion.start { return time }
                 }
-                guard let current = period, empty < RecurrenceExpansion.emptyPeriodLimit else { return nil }
+                guard let current = period, empty < RecurrenceExpansion.emptyPeriodLimit else {
+                    period = nil
+                    return nil
+                }
+                if let limit, expansion.beginning(ofPeriod: current) >= limit { return nil }
                 times.removeAll(keepingCapacity: true)
                 position = 0
                 period = expansion.timesOfPeriod(current, into: &times)
-                empty = times.isEmpty ? empty + 1 : 0
+                guard times.isEmpty else {
+                    (empty, emptyFrom) = (0, nil)
+                    continue
+                }
+                empty += 1
+                fruitlessWork += expansion.periodWork
+                let from = emptyFrom ?? current
+                emptyFrom = from
+                if let next = period, Int64(next - from) >= expansion.cyclePeriods { period = nil }
             }
+        }
+    }
+
+    /// Whether the rule gives a time after the start (a rule that does not adds nothing to its
+    /// start, however far it is walked), and the work of the periods without a time it took to
+    /// tell (`periodWork`).
+    func probe() -> (recursAfterStart: Bool, fruitlessWork: Int) {
+        var cursor = Cursor(self, from: nil)
+        while let time = cursor.next() {
+            if time > start { return (true, cursor.fruitlessWork) }
+        }
+        return (false, cursor.fruitlessWork)
+    }
+
+    /// About what looking at one period costs, counted in days checked against the day-level
+    /// parts, a step to the next period counting as a few.
+    var periodWork: Int {
+        let step = 6
+        switch rule.frequency {
+        case .yearly: return step + (directDays ? months.count : (months.isEmpty ? 366 : months.count * 31))
+        case .monthly: return step + (directDays ? 1 : 31)
+        case .weekly: return step + 7
+        default: return step + 1
         }
     }
 
@@ -133,6 +209,31 @@ struct RecurrenceExpansion: Sendable, Hashable {
         case .hourly: 3600
         case .minutely: 60
         default: 1
+        }
+    }
+
+    /// The first wall-clock second of the period that holds `time` (of the first period when
+    /// `time` is earlier): where a `Cursor` from `time` begins.
+    func beginning(ofPeriodHolding time: CivilDateTime) -> CivilDateTime {
+        beginning(ofPeriod: firstPeriod(atOrBefore: time))
+    }
+
+    /// The first wall-clock second of period `period`: no time of the period is earlier.
+    func beginning(ofPeriod period: Int) -> CivilDateTime {
+        let step = Int64(period) * Int64(rule.interval)
+        switch rule.frequency {
+        case .yearly:
+            return CivilDateTime(year: start.year + Int(clamping: step), month: 1, day: 1)
+        case .monthly:
+            let index = Int64(start.month - 1) + step
+            return CivilDateTime(
+                year: start.year + Int(index.floorDivided(by: 12)), month: Int(index.floorModulo(12)) + 1, day: 1)
+        case .weekly:
+            return CivilDateTime(start: weekStartDay(of: start) + step * 7)
+        case .daily:
+            return CivilDateTime(start: start.daysSinceEpoch + step)
+        case .hourly, .minutely, .secondly:
+            return periodStart(period)
         }
     }
 
@@ -388,5 +489,13 @@ struct RecurrenceExpansion: Sendable, Hashable {
     private func week1Start(_ year: Int) -> Int64 {
         let fourth = CivilDateTime(year: year, month: 1, day: 4)
         return fourth.daysSinceEpoch - Int64((fourth.weekday - rule.weekStart + 7) % 7)
+    }
+}
+
+extension CivilDateTime {
+    /// Midnight of day `day` since the epoch.
+    fileprivate init(start day: Int64) {
+        let (year, month, dayOfMonth) = CivilDateTime.civil(fromDaysSinceEpoch: day)
+        self.init(year: Int(year), month: Int(month), day: Int(dayOfMonth))
     }
 }

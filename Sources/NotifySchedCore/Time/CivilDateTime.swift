@@ -72,8 +72,6 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
             microsecond: Int(instant.microsecondOfSecond))
     }
 
-    private var fields: [Int] { [year, month, day, hour, minute, second, microsecond] }
-
     public var description: String {
         var text = "\(CivilDateTime.padded(year, 4))-\(CivilDateTime.padded(month, 2))-\(CivilDateTime.padded(day, 2))"
         text +=
@@ -85,7 +83,9 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     public static func < (lhs: CivilDateTime, rhs: CivilDateTime) -> Bool {
-        lhs.fields.lexicographicallyPrecedes(rhs.fields)
+        let left = (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second)
+        let right = (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
+        return left < right || (left == right && lhs.microsecond < rhs.microsecond)
     }
 }
 

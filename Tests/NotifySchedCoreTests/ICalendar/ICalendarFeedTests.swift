@@ -341,6 +341,76 @@ struct ICalendarFeedTests {
         #expect(try Self.alarms(entry, from: "2026-11-29T00:00:00Z", count: 1000).count == 101)
     }
 
+    @Test func aRuleThatNeverRecursIsNamedAndLeavesTheStartAndItsRDATEs() throws {
+        let result = Self.parse(
+            """
+            BEGIN:VEVENT
+            UID:never
+            DTSTART:20261201T100000Z
+            RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30
+            RDATE:20270105T100000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:PT0S
+            END:VALARM
+            END:VEVENT
+            """)
+        let warning = try #require(result.diagnostics.first { $0.error.code == .invalidRecurrence })
+        #expect(warning.severity == .warning && warning.error.location.line == 7)
+        let entry = try #require(result.schedule?.entries.first)
+        #expect(
+            try Self.alarms(entry, from: "2026-11-29T00:00:00Z") == ["2026-12-01T10:00:00Z", "2027-01-05T10:00:00Z"])
+    }
+
+    @Test func repeatsOverARareRuleGoOffAtEachInstanceAndLookBackToTheLast() throws {
+        // 29 February on a Monday: 2016, 2044, 2072.
+        let result = Self.parse(
+            """
+            BEGIN:VEVENT
+            UID:rare
+            DTSTART:20160229T090000Z
+            RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:-PT5M
+            REPEAT:50
+            DURATION:PT1M
+            END:VALARM
+            END:VEVENT
+            """)
+        let entry = try #require(result.schedule?.entries.first)
+        let alarms = try Self.alarms(entry, from: "2026-11-29T00:00:00Z", count: 52)
+        #expect(alarms.first == "2044-02-29T08:55:00Z" && alarms[50] == "2044-02-29T09:45:00Z")
+        #expect(alarms.last == "2072-02-29T08:55:00Z")
+        let now = Instant(microseconds: 1_795_910_400_000_000)  // 2026-11-29T00:00:00Z
+        let last = entry.trigger.lastOccurrence(before: now, since: now - .days(4_018), userZone: Self.berlin)
+        #expect(last?.rfc3339 == "2016-02-29T09:45:00Z")
+    }
+
+    @Test func aCalendarOfRulesThatNeverRecurIsReadInBoundedWork() throws {
+        // Each of these looks at 400 years of February days before it can tell; the calendar's
+        // budget reads the first few dozen and refuses the rest by their lines.
+        let events = (0..<200).map { index in
+            """
+            BEGIN:VEVENT
+            UID:never-\(index)
+            DTSTART:20260101T000000Z
+            RRULE:FREQ=HOURLY;BYMONTH=2;BYYEARDAY=1
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:PT0S
+            END:VALARM
+            END:VEVENT
+            """
+        }
+        let result = Self.parse(events.joined(separator: "\n"))
+        let refused = result.diagnostics.filter { $0.error.code == .limitExceeded }
+        let named = result.diagnostics.filter { $0.error.code == .invalidRecurrence }
+        #expect(!named.isEmpty && !refused.isEmpty && named.count + refused.count == events.count)
+        #expect(refused.first?.error.message.contains("searched too long") == true)
+        #expect(refused.first?.error.location.line != nil)
+    }
+
     // Where the oracles disagree (docs/feed-formats.md, "Where the oracles disagree").
 
     @Test func anExclusionRemovesOnlyTheInstanceAtItsInstant() throws {
