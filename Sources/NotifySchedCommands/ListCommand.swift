@@ -53,8 +53,9 @@ struct ListCommand: ParsableCommand {
     @Option(
         name: .customLong("state"),
         help: ArgumentHelp(
-            "Only the entries in this state: pending, delivered, acted, ignored, reminded, closed, missed or "
-                + "suppressed (repeatable).",
+            "Only the entries in this state: pending, delivered, acted, ignored, reminded, closed, missed, "
+                + "suppressed, or (nothing recorded and no time to come) ended, expired or \"other version\" "
+                + "(repeatable).",
             valueName: "state"))
     var states: [String] = []
 
@@ -83,7 +84,7 @@ struct ListCommand: ParsableCommand {
         guard (1...ScheduleListing.maximumUpcoming).contains(upcoming) else {
             throw ValidationError("--upcoming must be between 1 and \(ScheduleListing.maximumUpcoming)")
         }
-        let known = ["pending"] + LedgerOutcome.allCases.map(\.rawValue)
+        let known = ["pending"] + LedgerOutcome.allCases.map(\.rawValue) + EntryEnding.allCases.map(\.rawValue)
         if let state = states.first(where: { !known.contains($0) }) {
             throw ValidationError("--state \"\(state)\" is not a state: \(known.joined(separator: ", "))")
         }
@@ -130,7 +131,11 @@ struct ListCommand: ParsableCommand {
         let listing = ScheduleListing(
             schedules: schedules, now: instant, upcoming: upcoming, userZone: context.userZone,
             filter: filter(configuredSources), page: page,
-            history: stored.history, settled: stored.settled, health: stored.health)
+            history: stored.history, settled: stored.settled, health: stored.health,
+            applicationVersions: Dictionary(
+                configuredSources.compactMap { source in
+                    source.settings.iNotify.applicationVersion.map { (source.feed, $0) }
+                }, uniquingKeysWith: { $1 }))
         try write(
             listing, as: instant, userZone: context.userZone, configured: configuredSources, environment: environment)
         if failed { throw CommandError(.failure, []) }

@@ -33,8 +33,9 @@ public struct ScheduleListing: Sendable {
         public var lastDelivery: String?
         /// The occurrence id of that delivery, which `notify-sched handle` takes.
         public var lastOccurrenceID: String?
-        /// What became of the latest occurrence: `pending` (none recorded yet), or the ledger's
-        /// outcome (`delivered`, `acted`, `ignored`, `reminded`, `closed`, `missed`, `suppressed`).
+        /// What became of the latest occurrence: the ledger's outcome (`delivered`, `acted`,
+        /// `ignored`, `reminded`, `closed`, `missed`, `suppressed`); without one, why the entry has
+        /// no time to come (`ended`, `expired`, `other version`: `EntryEnding`), else `pending`.
         public var state: String
         /// Why the latest occurrence was suppressed, when it was.
         public var reason: SuppressionReport?
@@ -70,7 +71,8 @@ public struct ScheduleListing: Sendable {
     public init(
         schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, filter: ListingFilter = .all,
         page: Range<Int>? = nil, history: [String: [String: LedgerRecord]] = [:],
-        settled: [String: StoredSettledInstants] = [:], health: [String: SourceHealth] = [:]
+        settled: [String: StoredSettledInstants] = [:], health: [String: SourceHealth] = [:],
+        applicationVersions: [String: String] = [:]
     ) {
         self.init(
             schedules: schedules, now: now, upcoming: upcoming, userZone: userZone, filter: filter, page: page,
@@ -80,7 +82,8 @@ public struct ScheduleListing: Sendable {
                     stored?[$0] ?? history[schedule.source]?[schedule.entries[$0].id]?.occurrence
                 }
             },
-            records: { index, _ in history[schedules[index].source] ?? [:] }, health: health)
+            records: { index, _ in history[schedules[index].source] ?? [:] }, health: health,
+            applicationVersions: applicationVersions)
     }
 
     /// Lists the entries of `schedules` that `filter` keeps, as of `now`, `upcoming` occurrences
@@ -95,13 +98,17 @@ public struct ScheduleListing: Sendable {
     ///     position in `schedules`), by entry id; asked for every entry of the schedule when
     ///     the filter names states, for the page's otherwise.
     ///   - health: How each source's checks fare, by source.
+    ///   - applicationVersions: The application version each source is read for, by source.
     /// - Throws: What `records` throws.
     public init<Failure: Error>(
         schedules: [Schedule], now: Instant, upcoming: Int, userZone: ZoneRules, order: ListingOrder? = nil,
         filter: ListingFilter = .all, page: Range<Int>? = nil, settled: [[Instant?]],
         records: (_ schedule: Int, _ entryIDs: [String]) throws(Failure) -> [String: LedgerRecord],
-        health: [String: SourceHealth] = [:]
+        health: [String: SourceHealth] = [:], applicationVersions: [String: String] = [:]
     ) throws(Failure) {
+        let contexts = schedules.map {
+            PlanningContext(userZone: userZone, applicationVersion: applicationVersions[$0.source])
+        }
         let order = order ?? ListingOrder(schedules: schedules, settled: settled, now: now, userZone: userZone)
         var stateRecords: [[String: LedgerRecord]] = Array(repeating: [:], count: schedules.count)
         if !filter.states.isEmpty {
@@ -117,9 +124,17 @@ public struct ScheduleListing: Sendable {
             kept = order.keys.filter { key in
                 let (index, position) = order.location(of: key)
                 guard admittedSources[index] else { return false }
-                let id = schedules[index].entries[position].id
-                return filter.admits(id: id)
-                    && (filter.states.isEmpty || filter.states.contains(stateRecords[index][id].state))
+                let entry = schedules[index].entries[position]
+                guard filter.admits(id: entry.id) else { return false }
+                guard !filter.states.isEmpty else { return true }
+                // A catch-up a daemon starting now would deliver is still to come.
+                let comesAgain =
+                    key.next != Int64.max
+                    || OccurrencePlan(
+                        for: entry, settledThrough: settled[index][position], now: now, context: contexts[index]
+                    ).deliver != nil
+                let ending = EntryEnding.of(entry, now: now, context: contexts[index], comesAgain: comesAgain)
+                return filter.states.contains(stateRecords[index][entry.id].state(ending: ending))
             }
         }
         total = kept.count
@@ -137,7 +152,7 @@ public struct ScheduleListing: Sendable {
             return Self.row(
                 for: entry, of: schedule, now: now, upcoming: upcoming, userZone: userZone,
                 record: (filter.states.isEmpty ? pageRecords[index] : stateRecords[index])?[entry.id],
-                settledThrough: settled[index][position], health: health[schedule.source])
+                settledThrough: settled[index][position], health: health[schedule.source], context: contexts[index])
         }
     }
 
@@ -157,23 +172,24 @@ public struct ScheduleListing: Sendable {
     /// The row of `entry`.
     private static func row(
         for entry: ScheduleEntry, of schedule: Schedule, now: Instant, upcoming: Int, userZone: ZoneRules,
-        record: LedgerRecord?, settledThrough: Instant?, health: SourceHealth?
+        record: LedgerRecord?, settledThrough: Instant?, health: SourceHealth?, context: PlanningContext
     ) -> Row {
         let instants = instants(
-            of: entry, settledThrough: settledThrough, now: now, limit: upcoming, userZone: userZone)
+            of: entry, settledThrough: settledThrough, now: now, limit: max(upcoming, 1), userZone: userZone)
         // What a daemon starting now would deliver at once.
         let delivered = record.flatMap { $0.outcome == .missed || $0.outcome == .suppressed ? nil : $0 }
-        let plan = OccurrencePlan(
-            for: entry, settledThrough: settledThrough, now: now, context: PlanningContext(userZone: userZone))
+        let plan = OccurrencePlan(for: entry, settledThrough: settledThrough, now: now, context: context)
         let catchUp: Instant? = if case .immediate = entry.trigger { nil } else { plan.deliver }
+        let ending = EntryEnding.of(
+            entry, now: now, context: context, comesAgain: !instants.isEmpty || plan.deliver != nil)
         return Row(
             id: entry.id, title: entry.content.title, body: entry.content.body, source: schedule.source,
             dialect: entry.dialect.rawValue, urgency: entry.content.urgency.rawValue,
             action: entry.content.action.map { Row.Action(label: $0.label, url: $0.url.string) },
             trigger: entry.trigger.summary(news: schedule.news),
-            occurrences: instants.map(\.rfc3339), catchUp: catchUp?.rfc3339,
+            occurrences: instants.prefix(upcoming).map(\.rfc3339), catchUp: catchUp?.rfc3339,
             lastDelivery: delivered?.occurrence.rfc3339, lastOccurrenceID: delivered?.occurrenceID,
-            state: record.state, reason: record?.suppression.map(SuppressionReport.init),
+            state: record.state(ending: ending), reason: record?.suppression.map(SuppressionReport.init),
             sourceHealth: health.map(SourceHealthReport.init))
     }
 
@@ -254,8 +270,11 @@ extension ListingFilter {
 }
 
 extension LedgerRecord? {
-    /// The state `list` shows for an entry whose latest record this is: `pending` without one.
-    fileprivate var state: String { self?.outcome.rawValue ?? "pending" }
+    /// The state `list` shows for an entry whose latest record this is; without one, why the
+    /// entry has no time to come, or `pending`.
+    fileprivate func state(ending: EntryEnding?) -> String {
+        self?.outcome.rawValue ?? ending?.rawValue ?? "pending"
+    }
 }
 
 extension Trigger {

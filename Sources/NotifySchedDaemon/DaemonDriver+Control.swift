@@ -119,7 +119,8 @@ extension DaemonDriver {
                 return filter.states.isEmpty
                     ? try store.latestRecords(source: source, entryIDs: ids) : try store.latestRecords(source: source)
             },
-            health: Dictionary(core.polling.sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }))
+            health: Dictionary(core.polling.sources.map { ($0.location, $0.health) }, uniquingKeysWith: { $1 }),
+            applicationVersions: core.planner.applicationVersions)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var encoded: [String] = []

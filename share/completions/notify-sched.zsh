@@ -105,7 +105,7 @@ _notify-sched_list() {
         '--now[The time to list from, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS.]:time:'
         '--upcoming[How many occurrences to show per entry (1 to 1000).]:n:'
         '*--source[Only the entries of this source\: its name in the configuration, or its feed'\''s path or URL (repeatable).]:source:'
-        '*--state[Only the entries in this state\: pending, delivered, acted, ignored, reminded, closed, missed or suppressed (repeatable).]:state:'
+        '*--state[Only the entries in this state\: pending, delivered, acted, ignored, reminded, closed, missed, suppressed, or (nothing recorded and no time to come) ended, expired or "other version" (repeatable).]:state:'
         '*--id[Only the entries whose id matches this shell pattern, such as '\''standup'\'' or '\''news-*'\'' (repeatable).]:pattern:'
         '--limit[How many entries to show, the soonest first (default 100; 0 for all).]:n:'
         '--offset[How many entries to skip before the first shown\: the next page.]:n:'

@@ -44,6 +44,13 @@ public struct OccurrencePlanner: ~Copyable {
     public static let plansPerTurn = 32
 
     private var sources: [Source]
+
+    /// The application version each source is read for, by location, where one is set.
+    public var applicationVersions: [String: String] {
+        Dictionary(
+            sources.compactMap { source in source.applicationVersion.map { (source.location, $0) } },
+            uniquingKeysWith: { $1 })
+    }
     private var schedules: [Schedule?]
     /// Which entry each wheel element stands for, by element.
     private var references: [EntryReference] = []
