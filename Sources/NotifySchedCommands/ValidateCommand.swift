@@ -7,7 +7,7 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check feeds and list every problem.",
         discussion:
-            "Prints one line per problem (file, line or key path, cause) to standard error and exits 1 if any is an error; warnings alone exit 0."
+            "Prints one line per problem (file, line or key path, cause) to standard error and exits 1 if any is an error; warnings alone exit 0. For a valid feed, prints each calendar expression as systemd-analyze calendar normalizes it, with the entries that use it."
     )
 
     @Argument(
@@ -37,8 +37,29 @@ struct ValidateCommand: ParsableCommand {
                 Output.standardOutput.write(
                     "\(path): ok: \(schedule.dialect.rawValue) feed (\(schedule.format.rawValue)), \(count) \(count == 1 ? "entry" : "entries")"
                 )
+                for line in Self.calendarLines(of: schedule) { Output.standardOutput.write("\(path): \(line)") }
             }
         }
         if failed { throw CommandError(.failure, []) }
+    }
+
+    /// One line per distinct calendar expression of `schedule`, in feed order, as
+    /// `systemd-analyze calendar` normalizes it, with the entries that use it: `calendar
+    /// *-*-* *:04,30:* (entries a, b and 3 more)`.
+    static func calendarLines(of schedule: Schedule) -> [String] {
+        var order: [String] = []
+        var users: [String: [String]] = [:]
+        for entry in schedule.entries {
+            guard case .calendar(let expression, let zone, _, _) = entry.trigger else { continue }
+            let text = expression.normalized + (zone.map { " in \($0.identifier)" } ?? "")
+            if users[text] == nil { order.append(text) }
+            users[text, default: []].append(entry.id)
+        }
+        return order.map { text in
+            let ids = users[text] ?? []
+            let named = ids.prefix(3).joined(separator: ", ")
+            let rest = ids.count > 3 ? " and \(ids.count - 3) more" : ""
+            return "calendar \(text) (\(ids.count == 1 ? "entry" : "entries") \(named)\(rest))"
+        }
     }
 }

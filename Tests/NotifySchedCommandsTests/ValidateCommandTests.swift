@@ -13,7 +13,28 @@ import Testing
     func everyShippedFeedIsValid(name: String, summary: String) throws {
         let path = CLI.demoFeed(name)
         let outcome = try CLI.run(["validate", path])
-        #expect(outcome == .init(status: 0, standardOutput: "\(path): ok: \(summary)\n", standardError: ""))
+        #expect(outcome.status == 0 && outcome.standardError.isEmpty)
+        #expect(outcome.standardOutput.split(separator: "\n").first.map(String.init) == "\(path): ok: \(summary)")
+    }
+
+    @Test func eachCalendarExpressionIsPrintedAsSystemdNormalizesItWithItsEntries() throws {
+        let path = try CLI.temporaryFile(
+            """
+            {"notifications": [
+              {"id": "a", "title": "T", "calendar": "*:4,30:0/1,3,5"},
+              {"id": "b", "title": "T", "calendar": "*:04,30:*"},
+              {"id": "c", "title": "T", "calendar": "mon..fri 9:00"},
+              {"id": "d", "title": "T", "fireDate": "2030-01-01T00:00:00Z"}
+            ]}
+            """)
+        let outcome = try CLI.run(["validate", path])
+        #expect(
+            outcome.standardOutput == """
+                \(path): ok: native feed (json), 4 entries
+                \(path): calendar *-*-* *:04,30:* (entries a, b)
+                \(path): calendar Mon..Fri *-*-* 09:00:00 (entry c)
+
+                """)
     }
 
     @Test func aFeedOfAnotherShapeThanTheDialectAskedForIsAnError() throws {

@@ -37,6 +37,12 @@ import Testing
         ("daily UTC", "*-*-* 00:00:00 UTC"),
         ("*-*-01 08:00:00 Europe/Berlin", "*-*-01 08:00:00 Europe/Berlin"),
         ("@1774744200", "2026-03-29 00:30:00 UTC"),
+        // A seconds list that begins with every second prints as `*`, whatever follows it; a
+        // minutes or hours list does not.
+        ("*:4,30:0/1,3,5", "*-*-* *:04,30:*"),
+        ("*:4:3,0/1", "*-*-* *:04:*"),
+        ("*:4:0/2,3", "*-*-* *:04:00/2,03"),
+        ("*:3,0/1:00", "*-*-* *:00/1,03:00"),
     ])
     func normalizedFormMatchesSystemd(input: String, normalized: String) throws {
         #expect(try Self.parse(input).normalized == normalized)

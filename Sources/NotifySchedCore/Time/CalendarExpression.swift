@@ -102,7 +102,9 @@ public struct CalendarExpression: Hashable, Sendable, CustomStringConvertible {
 
     private static func format(_ components: [Component]?, width: Int, unit: Int) -> String {
         guard let components else { return "*" }
-        if unit > 1, components == [Component(start: 0, stop: -1, repetition: unit)] {
+        // systemd prints a seconds list whose first (least) component is every second as `*`,
+        // even when more components follow.
+        if unit > 1, components.first == Component(start: 0, stop: -1, repetition: unit) {
             return "*"
         }
         return components.map { component in
