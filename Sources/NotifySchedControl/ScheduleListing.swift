@@ -127,6 +127,8 @@ public struct ScheduleListing: Sendable {
                 let entry = schedules[index].entries[position]
                 guard filter.admits(id: entry.id) else { return false }
                 guard !filter.states.isEmpty else { return true }
+                let record = stateRecords[index][entry.id]
+                guard record == nil else { return filter.states.contains(record.state(ending: nil)) }
                 // A catch-up a daemon starting now would deliver is still to come.
                 let comesAgain =
                     key.next != Int64.max
@@ -134,7 +136,7 @@ public struct ScheduleListing: Sendable {
                         for: entry, settledThrough: settled[index][position], now: now, context: contexts[index]
                     ).deliver != nil
                 let ending = EntryEnding.of(entry, now: now, context: contexts[index], comesAgain: comesAgain)
-                return filter.states.contains(stateRecords[index][entry.id].state(ending: ending))
+                return filter.states.contains(record.state(ending: ending))
             }
         }
         total = kept.count

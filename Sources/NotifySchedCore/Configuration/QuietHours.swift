@@ -46,12 +46,7 @@ public struct QuietHours: Hashable, Sendable, CustomStringConvertible {
         let local = zone.civil(at: instant)
         guard contains(local) else { return nil }
         var day = CivilDateTime(year: local.year, month: local.month, day: local.day, hour: end / 60, minute: end % 60)
-        if local.hour * 60 + local.minute >= end {
-            let (year, month, dayOfMonth) = CivilDateTime.civil(fromDaysSinceEpoch: day.daysSinceEpoch + 1)
-            day.year = Int(year)
-            day.month = Int(month)
-            day.day = Int(dayOfMonth)
-        }
+        if local.hour * 60 + local.minute >= end { day = day.addingDays(1) }
         return zone.instant(forFloating: day)
     }
 

@@ -62,11 +62,9 @@ public enum Snooze: Sendable, Hashable {
         case .after(let span):
             return now + span
         case .tomorrowMorning:
-            let today = zone.civil(at: now)
-            let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: today.daysSinceEpoch + 1)
-            return zone.instant(
-                forFloating: CivilDateTime(
-                    year: Int(year), month: Int(month), day: Int(day), hour: Self.morningHour))
+            var morning = CivilDateTime(midnightOfDay: zone.civil(at: now).daysSinceEpoch + 1)
+            morning.hour = Self.morningHour
+            return zone.instant(forFloating: morning)
         }
     }
 

@@ -106,13 +106,6 @@ public struct AlarmSeries: Sendable, Hashable {
         }
     }
 
-    /// How far zone changes can move an instant from where a rough count puts it: the spread
-    /// of the offsets of the zone the instances are read in, nothing for times with `Z`.
-    private func slack(userZone: ZoneRules) -> TimeSpan {
-        let zone = start.zone ?? (start.kind.isAbsolute ? .utc : userZone)
-        return zone.offsetSpread + .seconds(1)
-    }
-
     /// Calls `body` with each instant the alarm goes off at or after `now`, ascending, until it
     /// returns false or the series ends.
     ///
@@ -127,14 +120,9 @@ public struct AlarmSeries: Sendable, Hashable {
             }
             return
         }
-        let slack = slack(userZone: userZone)
         let resolved = ResolvedInstances(self, userZone: userZone)
-        var streams = offsets.map { offset in
-            OffsetStream(
-                instances: InstanceCursor(resolved, from: now - reach(of: offset) - slack),
-                offset: offset, slack: slack, zone: resolved.zone, reach: reach(of: offset))
-        }
-        var heads = streams.indices.map { streams[$0].next(of: self, userZone: userZone, notBefore: now) }
+        var streams = offsets.map { OffsetStream(resolved, offset: $0, reach: reach(of: $0), from: now) }
+        var heads = streams.indices.map { streams[$0].next(notBefore: now) }
         var lastGiven: Instant?
         while true {
             var earliest: (index: Int, alarm: Instant)?
@@ -142,7 +130,7 @@ public struct AlarmSeries: Sendable, Hashable {
                 if let head, earliest.map({ head < $0.alarm }) ?? true { earliest = (index, head) }
             }
             guard let (index, alarm) = earliest else { return }
-            heads[index] = streams[index].next(of: self, userZone: userZone, notBefore: now)
+            heads[index] = streams[index].next(notBefore: now)
             guard alarm != lastGiven, admitsAcknowledged(alarm) else { continue }
             lastGiven = alarm
             guard body(alarm) else { return }
@@ -157,20 +145,15 @@ public struct AlarmSeries: Sendable, Hashable {
             return offsets.map { instant + .days(Int64($0.days)) + .seconds($0.seconds) }
                 .filter { $0 < now && $0 >= earliest && admitsAcknowledged($0) }.max()
         }
-        let slack = slack(userZone: userZone)
         let resolved = ResolvedInstances(self, userZone: userZone)
         var last: Instant?
         for offset in offsets {
             var window = min(TimeSpan.minutes(1), lookBack)
             while true {
                 let from = now - window
-                var stream = OffsetStream(
-                    instances: InstanceCursor(resolved, from: from - reach(of: offset) - slack),
-                    offset: offset, slack: slack, zone: resolved.zone, reach: reach(of: offset))
+                var stream = OffsetStream(resolved, offset: offset, reach: reach(of: offset), from: from)
                 var found: Instant?
-                while let alarm = stream.next(of: self, userZone: userZone, notBefore: max(from, earliest)),
-                    alarm < now
-                {
+                while let alarm = stream.next(notBefore: max(from, earliest)), alarm < now {
                     if admitsAcknowledged(alarm) { found = alarm }
                 }
                 if let found {
@@ -208,6 +191,9 @@ private struct ResolvedInstances {
     let userZone: ZoneRules
     /// The zone the rule's wall-clock times are read in.
     let zone: ZoneRules
+    /// How far zone changes can move an instant from where a rough count puts it: the spread
+    /// of `zone`'s offsets, nothing for times with `Z`.
+    let slack: TimeSpan
     let extra: [(FireTime, Instant)]
     let excluded: Set<Instant>
     let until: Instant?
@@ -218,6 +204,7 @@ private struct ResolvedInstances {
         self.series = series
         self.userZone = userZone
         zone = series.start.zone ?? (series.start.kind.isAbsolute ? .utc : userZone)
+        slack = zone.offsetSpread + .seconds(1)
         ruleTimes = series.rule.map(SharedRuleWalk.init)
         let excluded = Set(series.exclusions.map { $0.instant(userZone: userZone) })
         self.excluded = excluded
@@ -267,7 +254,7 @@ private final class SharedRuleWalk {
             let complete = run.cursor == nil && run.continuation == nil
             guard complete || run.times.last.map({ $0 >= time }) == true else { continue }
             let periodBegins = expansion.beginning(ofPeriodHolding: time)
-            return Position(run: index, index: firstIndex(in: run.times) { $0 >= periodBegins })
+            return Position(run: index, index: run.times.partitioningIndex { $0 >= periodBegins })
         }
         runs.append(Run(from: time, cursor: RecurrenceExpansion.Cursor(expansion, from: time)))
         return Position(run: runs.count - 1, index: 0)
@@ -278,7 +265,7 @@ private final class SharedRuleWalk {
         while position.index >= runs[position.run].times.count {
             if let following = runs[position.run].continuation {
                 let index =
-                    runs[position.run].times.last.map { last in firstIndex(in: runs[following].times) { $0 > last } }
+                    runs[position.run].times.last.map { last in runs[following].times.partitioningIndex { $0 > last } }
                     ?? 0
                 position = Position(run: following, index: index)
                 continue
@@ -308,23 +295,13 @@ private final class SharedRuleWalk {
         runs[index].limitsSeen = runs.count
         return limit
     }
-
-    private func firstIndex(in times: [CivilDateTime], where isAfter: (CivilDateTime) -> Bool) -> Int {
-        var low = 0
-        var high = times.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isAfter(times[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
 }
 
 /// The instances of a series from about an instant on, in order of their instants but for
 /// what a clock change moves: the rule's times, merged with the start and the `RDATE`s, less
 /// the exclusions, up to `UNTIL` and `COUNT`.
 private struct InstanceCursor {
-    private let resolved: ResolvedInstances
+    let resolved: ResolvedInstances
     private let lower: Instant
     private var rule: SharedRuleWalk.Position?
     private var extra: ArraySlice<(FireTime, Instant)>
@@ -333,13 +310,7 @@ private struct InstanceCursor {
     init(_ resolved: ResolvedInstances, from lower: Instant) {
         self.resolved = resolved
         self.lower = lower
-        var low = 0
-        var high = resolved.extra.count
-        while low < high {
-            let middle = (low + high) / 2
-            if resolved.extra[middle].1 < lower { low = middle + 1 } else { high = middle }
-        }
-        extra = resolved.extra[low...]
+        extra = resolved.extra[resolved.extra.partitioningIndex { $0.1 >= lower }...]
         rule = resolved.ruleTimes?.position(atOrAfter: resolved.zone.civil(at: lower))
     }
 
@@ -377,11 +348,9 @@ private struct InstanceCursor {
 /// Where the zone keeps one offset around the alarms waiting and a reach either side, the
 /// instances come in order and an alarm waits for no more than the next one.
 private struct OffsetStream {
-    var instances: InstanceCursor
-    let offset: ICalendarDuration
-    let slack: TimeSpan
-    /// The zone the instances are read in, and how far an alarm is from its instance.
-    private let zone: ZoneRules
+    private var instances: InstanceCursor
+    private let offset: ICalendarDuration
+    /// How far an alarm is from its instance, either way.
     private let reach: TimeSpan
     private var waiting = InstantHeap()
     private var latest: Instant?
@@ -390,23 +359,24 @@ private struct OffsetStream {
     private var nextChange: Instant?
     private var changeSearchedFrom: Instant?
 
-    init(instances: InstanceCursor, offset: ICalendarDuration, slack: TimeSpan, zone: ZoneRules, reach: TimeSpan) {
-        self.instances = instances
+    /// The alarms at `offset`, which goes off `reach` from its instance, over the instances
+    /// whose alarms can go off at or after `lower`.
+    init(_ resolved: ResolvedInstances, offset: ICalendarDuration, reach: TimeSpan, from lower: Instant) {
+        instances = InstanceCursor(resolved, from: lower - reach - resolved.slack)
         self.offset = offset
-        self.slack = slack
-        self.zone = zone
         self.reach = reach < .zero ? .zero - reach : reach
     }
 
     /// The next alarm at or after `notBefore`.
-    mutating func next(of series: AlarmSeries, userZone: ZoneRules, notBefore: Instant) -> Instant? {
+    mutating func next(notBefore: Instant) -> Instant? {
         while true {
             while !exhausted, mayComeBefore(waiting.first) {
                 guard let (instance, _) = instances.next() else {
                     exhausted = true
                     break
                 }
-                let alarm = series.alarm(of: instance, offset: offset, userZone: userZone)
+                let resolved = instances.resolved
+                let alarm = resolved.series.alarm(of: instance, offset: offset, userZone: resolved.userZone)
                 waiting.insert(alarm)
                 latest = max(latest ?? alarm, alarm)
             }
@@ -419,6 +389,7 @@ private struct OffsetStream {
     /// Whether an instance still to come could go off before `first`.
     private mutating func mayComeBefore(_ first: Instant?) -> Bool {
         guard let first, let latest else { return true }
+        let slack = instances.resolved.slack
         guard first >= latest - slack - slack else { return false }
         let margin = slack + slack + reach
         return changes(from: first - margin, through: latest + margin)
@@ -427,7 +398,7 @@ private struct OffsetStream {
     /// Whether the zone changes its offset between the two instants.
     private mutating func changes(from start: Instant, through end: Instant) -> Bool {
         if changeSearchedFrom.map({ start < $0 }) ?? true || nextChange.map({ $0 <= start }) == true {
-            nextChange = zone.nextTransition(after: start)
+            nextChange = instances.resolved.zone.nextTransition(after: start)
             changeSearchedFrom = start
         }
         return nextChange.map { $0 <= end } ?? false

@@ -72,55 +72,33 @@ public struct ICalendarDuration: Sendable, Hashable {
 extension CivilDateTime {
     /// Reads an iCalendar `DATE` (`20260310`); nil when malformed or not a real date.
     static func iCalendarDate(_ text: Substring) -> CivilDateTime? {
-        let bytes = text.utf8
-        guard bytes.count == 8 else { return nil }
-        return iCalendarFields(bytes, timed: false)
+        iCalendar(text, timed: false)
     }
 
     /// Reads an iCalendar `DATE-TIME` without its `Z` (`20260310T090000`); nil when malformed
     /// or not a real time (a leap second `60` reads as `59`).
     static func iCalendarDateTime(_ text: Substring) -> CivilDateTime? {
-        let bytes = text.utf8
-        guard bytes.count == 15 else { return nil }
-        return iCalendarFields(bytes, timed: true)
+        iCalendar(text, timed: true)
     }
 
-    /// The date (and time) of `YYYYMMDD` (`THHMMSS`), read digit by digit from the bytes.
-    private static func iCalendarFields(_ bytes: Substring.UTF8View, timed: Bool) -> CivilDateTime? {
-        var fields = (year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0)
-        for (position, byte) in bytes.enumerated() {
-            if position == 8 {
-                guard byte == UInt8(ascii: "T") else { return nil }
-                continue
+    /// `YYYYMMDD`, then `THHMMSS` when `timed`, as the whole of `text`, read in place.
+    private static func iCalendar(_ text: Substring, timed: Bool) -> CivilDateTime? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var scanner = DigitScanner(bytes)
+            guard let year = scanner.digits(4), let month = scanner.digits(2), let day = scanner.digits(2) else {
+                return nil
             }
-            guard byte.isASCIIDigit else { return nil }
-            let digit = Int(byte &- UInt8(ascii: "0"))
-            switch position {
-            case 0..<4: fields.year = fields.year * 10 + digit
-            case 4..<6: fields.month = fields.month * 10 + digit
-            case 6..<8: fields.day = fields.day * 10 + digit
-            case 9..<11: fields.hour = fields.hour * 10 + digit
-            case 11..<13: fields.minute = fields.minute * 10 + digit
-            default: fields.second = fields.second * 10 + digit
+            var date = CivilDateTime(year: year, month: month, day: day)
+            guard date.isValid else { return nil }
+            if timed {
+                guard scanner.skip(UInt8(ascii: "T")), let hour = scanner.digits(2), let minute = scanner.digits(2),
+                    let second = scanner.digits(2), hour < 24, minute < 60, second <= 60
+                else { return nil }
+                (date.hour, date.minute, date.second) = (hour, minute, min(second, 59))
             }
+            return scanner.atEnd ? date : nil
         }
-        var date = CivilDateTime(year: fields.year, month: fields.month, day: fields.day)
-        guard date.isValid else { return nil }
-        guard timed else { return date }
-        guard fields.hour < 24, fields.minute < 60, fields.second <= 60 else { return nil }
-        (date.hour, date.minute, date.second) = (fields.hour, fields.minute, min(fields.second, 59))
-        return date
-    }
-
-    /// The wall-clock time `days` days later (earlier when negative).
-    func addingDays(_ days: Int) -> CivilDateTime {
-        guard days != 0 else { return self }
-        let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: daysSinceEpoch + Int64(days))
-        var result = self
-        result.year = Int(year)
-        result.month = Int(month)
-        result.day = Int(day)
-        return result
     }
 
     /// The wall-clock time `seconds` later on a clock without zone changes.

@@ -229,9 +229,9 @@ struct RecurrenceExpansion: Sendable, Hashable {
             return CivilDateTime(
                 year: start.year + Int(index.floorDivided(by: 12)), month: Int(index.floorModulo(12)) + 1, day: 1)
         case .weekly:
-            return CivilDateTime(start: weekStartDay(of: start) + step * 7)
+            return CivilDateTime(midnightOfDay: weekStartDay(of: start) + step * 7)
         case .daily:
-            return CivilDateTime(start: start.daysSinceEpoch + step)
+            return CivilDateTime(midnightOfDay: start.daysSinceEpoch + step)
         case .hourly, .minutely, .secondly:
             return periodStart(period)
         }
@@ -261,10 +261,9 @@ struct RecurrenceExpansion: Sendable, Hashable {
             guard step <= 9999, start.year + Int(step) <= 9999 else { return nil }
             days = daysOfYear(start.year + Int(step))
         case .monthly:
-            let index = Int64(start.month - 1) + step
-            let year = start.year + Int(index.floorDivided(by: 12))
-            guard year <= 9999 else { return nil }
-            days = daysOfMonth(year: year, month: Int(index.floorModulo(12)) + 1)
+            let first = beginning(ofPeriod: period)
+            guard first.year <= 9999 else { return nil }
+            days = daysOfMonth(year: first.year, month: first.month)
         case .weekly:
             let first = weekStartDay(of: start) + step * 7
             guard first < Self.lastDay else { return nil }
@@ -329,8 +328,7 @@ struct RecurrenceExpansion: Sendable, Hashable {
         guard dayIfAdmitted(base.daysSinceEpoch) != nil else {
             var midnight = base.addingDays(1)
             if let next = firstDayOfNextAdmittedMonth(after: base.daysSinceEpoch) {
-                let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: next)
-                midnight = CivilDateTime(year: Int(year), month: Int(month), day: Int(day))
+                midnight = CivilDateTime(midnightOfDay: next)
             }
             (midnight.hour, midnight.minute, midnight.second) = (0, 0, 0)
             return skip(to: midnight)
@@ -421,8 +419,7 @@ struct RecurrenceExpansion: Sendable, Hashable {
 
     /// The day `day` (days since the epoch) when every day-level part admits it.
     private func dayIfAdmitted(_ day: Int64) -> CivilDateTime? {
-        let (year, month, dayOfMonth) = CivilDateTime.civil(fromDaysSinceEpoch: day)
-        let date = CivilDateTime(year: Int(year), month: Int(month), day: Int(dayOfMonth))
+        let date = CivilDateTime(midnightOfDay: day)
         return admits(date, day: day, weekday: date.weekday) ? date : nil
     }
 
@@ -489,13 +486,5 @@ struct RecurrenceExpansion: Sendable, Hashable {
     private func week1Start(_ year: Int) -> Int64 {
         let fourth = CivilDateTime(year: year, month: 1, day: 4)
         return fourth.daysSinceEpoch - Int64((fourth.weekday - rule.weekStart + 7) % 7)
-    }
-}
-
-extension CivilDateTime {
-    /// Midnight of day `day` since the epoch.
-    fileprivate init(start day: Int64) {
-        let (year, month, dayOfMonth) = CivilDateTime.civil(fromDaysSinceEpoch: day)
-        self.init(year: Int(year), month: Int(month), day: Int(dayOfMonth))
     }
 }

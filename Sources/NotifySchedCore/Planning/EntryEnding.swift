@@ -1,5 +1,5 @@
 /// Why a timed entry has no occurrence to come, as `list` says it in place of `pending`.
-public enum EntryEnding: String, Sendable, CaseIterable, Codable {
+public enum EntryEnding: String, Sendable, CaseIterable {
     /// Its occurrences are over: a one-shot time passed, a series reached its `count` or
     /// `until`, an immediate entry was shown.
     case ended
@@ -21,8 +21,15 @@ public enum EntryEnding: String, Sendable, CaseIterable, Codable {
         case .events, .check: return nil
         case .immediate, .once, .repeating, .calendar, .alarm: break
         }
+        return exclusion(of: entry, at: now, context: context) ?? (comesAgain ? nil : .ended)
+    }
+
+    /// Why nothing of `entry` may show at `now`: it has expired (not even an occurrence from
+    /// before it expired shows), or the source's application version is outside its
+    /// `minVersion`/`maxVersion`; nil when it may show (`OccurrencePlan.admits`).
+    static func exclusion(of entry: ScheduleEntry, at now: Instant, context: PlanningContext) -> EntryEnding? {
         if let expires = entry.expires, now >= expires { return .expired }
         if let version = context.applicationVersion, !entry.versions.admits(version) { return .otherVersion }
-        return comesAgain ? nil : .ended
+        return nil
     }
 }

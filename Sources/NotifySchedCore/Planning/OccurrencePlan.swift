@@ -93,9 +93,7 @@ public struct OccurrencePlan: Sendable, Equatable {
     /// is not shown at all, not even an occurrence from before it expired) and the source's
     /// application version is within its `minVersion`/`maxVersion`.
     public static func admits(_ entry: ScheduleEntry, at now: Instant, context: PlanningContext) -> Bool {
-        guard entry.isLive(at: now) else { return false }
-        if let version = context.applicationVersion, !entry.versions.admits(version) { return false }
-        return true
+        EntryEnding.exclusion(of: entry, at: now, context: context) == nil
     }
 }
 

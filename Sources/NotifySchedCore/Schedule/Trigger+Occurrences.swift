@@ -218,11 +218,7 @@ struct RepeatSeries {
         case .minute: return firstInstant + .minutes(step)
         case .hour: return firstInstant + .hours(step)
         case .day, .week:
-            let days = civil.daysSinceEpoch + step * (interval == .day ? 1 : 7)
-            let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: days)
-            civil.year = Int(year)
-            civil.month = Int(month)
-            civil.day = Int(day)
+            civil = civil.addingDays(index * (interval == .day ? 1 : 7))
         case .month:
             let monthIndex = Int64(civil.month - 1) + step
             civil.year += Int(monthIndex.floorDivided(by: 12))

@@ -118,6 +118,21 @@ extension CivilDateTime {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Midnight of day `day` since 1970-01-01.
+    init(midnightOfDay day: Int64) {
+        let (year, month, dayOfMonth) = CivilDateTime.civil(fromDaysSinceEpoch: day)
+        self.init(year: Int(year), month: Int(month), day: Int(dayOfMonth))
+    }
+
+    /// The same wall-clock time `days` days later (earlier when negative).
+    func addingDays(_ days: Int) -> CivilDateTime {
+        guard days != 0 else { return self }
+        let (year, month, day) = CivilDateTime.civil(fromDaysSinceEpoch: daysSinceEpoch + Int64(days))
+        var result = self
+        (result.year, result.month, result.day) = (Int(year), Int(month), Int(day))
+        return result
+    }
+
     /// The proleptic-Gregorian date of a day count since 1970-01-01 (`civil_from_days`).
     public static func civil(fromDaysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
