@@ -33,14 +33,20 @@ struct ValidateCommand: ParsableCommand {
             if feed.hasErrors {
                 failed = true
             } else if let schedule = feed.schedule {
-                let count = schedule.entries.count
-                Output.standardOutput.write(
-                    "\(path): ok: \(schedule.dialect.rawValue) feed (\(schedule.format.rawValue)), \(count) \(count == 1 ? "entry" : "entries")"
-                )
-                for line in Self.calendarLines(of: schedule) { Output.standardOutput.write("\(path): \(line)") }
+                for line in Self.report(schedule, path: path) { Output.standardOutput.write(line) }
             }
         }
         if failed { throw CommandError(.failure, []) }
+    }
+
+    /// What a valid feed at `path` holds, a line each: its dialect, format and number of entries,
+    /// then its calendar expressions (`calendarLines(of:)`).
+    static func report(_ schedule: Schedule, path: String) -> [String] {
+        let count = schedule.entries.count
+        let summary =
+            "\(path): ok: \(schedule.dialect.rawValue) feed (\(schedule.format.rawValue)), "
+            + "\(count) \(count == 1 ? "entry" : "entries")"
+        return [summary] + calendarLines(of: schedule).map { "\(path): \($0)" }
     }
 
     /// One line per distinct calendar expression of `schedule`, in feed order, as

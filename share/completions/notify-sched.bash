@@ -173,13 +173,13 @@ _notify-sched() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|help)
+    validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|preview|help)
         # Offer subcommand argument completions
         "_notify-sched_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status history keygen sign sync help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status history keygen sign sync preview help' -- "${cur}"))
         ;;
     esac
 }
@@ -451,6 +451,64 @@ _notify-sched_sync() {
         return
         ;;
     '--feed')
+        return
+        ;;
+    '--allow-scheme')
+        return
+        ;;
+    '--public-key')
+        return
+        ;;
+    '--ca-file')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--dialect')
+        __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'$'\n''icalendar'
+        return
+        ;;
+    esac
+}
+
+_notify-sched_preview() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=(--zone --allow-scheme --ca-file)
+    non_repeating_options=(--from --days --locale --tags --version --install-id --max-popups --quiet-hours --public-key --connect-timeout --timeout --dialect)
+    __notify-sched_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from')
+        return
+        ;;
+    '--days')
+        return
+        ;;
+    '--zone')
+        return
+        ;;
+    '--locale')
+        return
+        ;;
+    '--tags')
+        return
+        ;;
+    '--version')
+        return
+        ;;
+    '--install-id')
+        return
+        ;;
+    '--max-popups')
+        return
+        ;;
+    '--quiet-hours')
         return
         ;;
     '--allow-scheme')

@@ -61,13 +61,14 @@ _notify-sched() {
             'keygen:Make an Ed25519 key pair for signing feeds.'
             'sign:Sign a feed: write FEED.sig.'
             'sync:Check every source now, ignoring check periods, and print what changed.'
+            'preview:Show when, for whom and how a feed'\''s popups will show, before publishing it.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|help)
+        validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|preview|help)
             "_notify-sched_${words[1]}" && ret=0
             ;;
         esac
@@ -256,6 +257,35 @@ _notify-sched_sync() {
     local -ar arg_specs=(
         '--config[The configuration file (default\: $XDG_CONFIG_HOME/notify-sched/config), when no daemon runs.]:file:'
         '*--feed[Check this portal feed URL instead of the configured sources, without the daemon (repeatable).]:url:'
+        '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
+        '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
+        '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'
+        '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
+        '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
+        '--dialect[Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_preview() {
+    local -i ret=1
+    local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews' 'icalendar')
+    local -ar arg_specs=(
+        '*:feed:'
+        '--from[Where the window starts, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS (default\: now).]:time:'
+        '--days[How many days the window lasts (1 to 366).]:n:'
+        '*--zone[A time zone to preview in, an IANA name such as Pacific/Auckland (repeatable; default\: TZ, else the system zone).]:zone:'
+        '--locale[The user'\''s locale, such as fr_FR\: the language of localized texts and targeting'\''s locale (default\: the environment'\''s).]:locale:'
+        '--tags[The user'\''s tags, comma-separated, which targeting reads.]:tags:'
+        '--version[The application version the feeds are read for\: minVersion/maxVersion and targeting'\''s app.version.]:version:'
+        '--install-id[The desktop'\''s install id, which places it in rollouts (default\: none, which no rollout takes).]:id:'
+        '--max-popups[The user'\''s bound on popups, as max-popups in the configuration, such as 8/1d (default\: none).]:n/span:'
+        '--quiet-hours[The user'\''s quiet hours, as quiet-hours in the configuration, such as 22\:00-07\:00 (default\: none).]:hh\:mm-hh\:mm:'
+        '--json[Print a JSON array instead of tables.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'
         '*--ca-file[A PEM file of certificate authorities to trust for HTTPS feeds, besides the system'\''s (repeatable).]:file:'

@@ -688,13 +688,6 @@ struct ZoneResolver {
     }
 }
 
-extension CivilDateTime {
-    /// `2026-03-10`.
-    fileprivate var isoDate: String { "\(year)-\(CivilDateTime.padded(month, 2))-\(CivilDateTime.padded(day, 2))" }
-    /// `09:30`.
-    fileprivate var clockTime: String { "\(CivilDateTime.padded(hour, 2)):\(CivilDateTime.padded(minute, 2))" }
-}
-
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

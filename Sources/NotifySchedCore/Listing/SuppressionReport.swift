@@ -1,4 +1,5 @@
-/// A suppression's reason as `list --json` and `history --json` give it (`reason`).
+/// A suppression's reason as `list --json` and `history --json` give it (`reason`), and why an
+/// occurrence does not show as `preview --json` gives it.
 public struct SuppressionReport: Codable, Equatable, Sendable {
     /// What a program matches (`Suppression.code`): `targeting`, `rollout`, `frequency`,
     /// `group-frequency`, `group-disabled` or `max-popups`.
@@ -34,6 +35,26 @@ public struct SuppressionReport: Codable, Equatable, Sendable {
                 failure: verdict.failure)
         }
         message = suppression.words
+    }
+
+    /// Why an occurrence of a preview does not show: a suppression's report, or the reason's
+    /// code and words.
+    public init(_ reason: TimelineReason) {
+        if case .suppression(let suppression) = reason {
+            self.init(suppression)
+        } else {
+            self.init(code: reason.code, message: reason.words)
+        }
+    }
+
+    /// Why an entry has no occurrence in a preview's window.
+    public init(_ quiet: QuietEntry) {
+        self.init(code: quiet.code, message: quiet.words)
+    }
+
+    private init(code: String, message: String) {
+        self.code = code
+        self.message = message
     }
 }
 

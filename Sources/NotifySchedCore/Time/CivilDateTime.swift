@@ -90,6 +90,11 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 }
 
 extension CivilDateTime {
+    /// `2026-03-10`.
+    var isoDate: String { "\(year)-\(CivilDateTime.padded(month, 2))-\(CivilDateTime.padded(day, 2))" }
+    /// `09:30`.
+    var clockTime: String { "\(CivilDateTime.padded(hour, 2)):\(CivilDateTime.padded(minute, 2))" }
+
     /// Whether `year` is a Gregorian leap year.
     public static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)

@@ -50,7 +50,7 @@ import Testing
     /// one expected, and each popup expected was shown or its occurrence suppressed
     /// (`Shown.stands(for:)`). A suppression needs no server: while none is there, the
     /// occurrences a catch-up would fold into one popup are each suppressed at their time.
-    private static func matches(
+    static func matches(
         _ shown: [EmbeddedConformanceRun.Shown], suppressed decided: [EmbeddedConformanceRun.Shown],
         _ expected: [EmbeddedConformanceRun.Shown]
     ) -> Bool {
