@@ -15,6 +15,8 @@ bindir ?= $(PREFIX)/bin
 datadir ?= $(PREFIX)/share
 mandir ?= $(datadir)/man
 localedir ?= $(datadir)/locale
+# Helpers the program runs: `preview --servers` renders popups with them.
+helperdir ?= $(PREFIX)/lib/notify-sched
 # systemd reads user units from <prefix>/lib/systemd/user for /usr and /usr/local, but from
 # ~/.local/share/systemd/user in the home folder: it never looks in ~/.local/lib.
 ifeq ($(abspath $(PREFIX)),$(abspath $(HOME)/.local))
@@ -70,6 +72,8 @@ install: $(BINARY)
 		$(DESTDIR)$(datadir)/fish/vendor_completions.d/notify-sched.fish
 	install -d $(DESTDIR)$(datadir)/notify-sched/feeds
 	install -m644 $(addprefix share/feeds/,$(FEEDS)) $(DESTDIR)$(datadir)/notify-sched/feeds/
+	install -Dm755 scripts/preview-popups $(DESTDIR)$(helperdir)/preview-popups
+	install -Dm644 scripts/desktop_harness.py $(DESTDIR)$(helperdir)/desktop_harness.py
 	if [ -x $(TRANSLATIONS_SCRIPT) ]; then $(TRANSLATIONS_SCRIPT) $(DESTDIR)$(localedir); fi
 
 uninstall:
@@ -83,4 +87,4 @@ uninstall:
 		$(DESTDIR)$(datadir)/zsh/site-functions/_notify-sched \
 		$(DESTDIR)$(datadir)/fish/vendor_completions.d/notify-sched.fish \
 		$(DESTDIR)$(localedir)/*/LC_MESSAGES/notify-sched.mo
-	rm -rf $(DESTDIR)$(datadir)/notify-sched
+	rm -rf $(DESTDIR)$(datadir)/notify-sched $(DESTDIR)$(helperdir)

@@ -82,6 +82,24 @@ struct PreviewCommand: ParsableCommand {
             valueName: "hh:mm-hh:mm"))
     var quietHours: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write timeline.svg (entries as rows, days as columns, each occurrence a mark coloured by its "
+                + "outcome, changes of UTC offset drawn) and timeline.html (the picture with the tables) to this "
+                + "folder, made if missing.",
+            valueName: "dir"))
+    var out: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --out, also show each distinct popup of the feeds on these notification servers, each in a "
+                + "private Xvfb and D-Bus session, as the daemon would show it: comma-separated names "
+                + "(notification-daemon, dunst, xfce4-notifyd, mate-notification-daemon, lxqt-notificationd, "
+                + "gnome-shell, plasma-workspace) or \"installed\" for every one installed here. Writes "
+                + "DIR/popups/SERVER/NAME.png, a contact sheet DIR/popups/SERVER.png and what each server left out.",
+            valueName: "names"))
+    var servers: String?
+
     @Flag(help: "Print a JSON array instead of tables.")
     var json = false
 
@@ -94,6 +112,7 @@ struct PreviewCommand: ParsableCommand {
             throw ValidationError(
                 "--from \"\(from)\" is not a time (RFC 3339 such as 2026-03-29T09:00:00Z, or @SECONDS)")
         }
+        if servers != nil, out == nil { throw ValidationError("--servers needs --out DIR for the pictures") }
         if let quietHours, QuietHours(parsing: quietHours) == nil {
             throw ValidationError("--quiet-hours \"\(quietHours)\" is not two times such as 22:00-07:00")
         }
@@ -129,16 +148,25 @@ struct PreviewCommand: ParsableCommand {
             context.userZone = zone
             context.parser.userZone = zone
             var schedules: [Schedule] = []
+            var failed: [String] = []
             for location in locations {
                 let feed = context.load(location)
                 if index == 0 {
+                    // The validate report of every feed, before an error stops the preview.
                     for line in feed.problemLines { Output.standardError.write(line) }
-                    guard !feed.hasErrors, let schedule = feed.schedule else {
-                        throw CommandError(.failure, "notify-sched: \(location) has errors: nothing to preview")
+                    if let schedule = feed.schedule, !feed.hasErrors {
+                        for line in ValidateCommand.report(schedule, path: location) { report.write(line) }
+                    } else {
+                        failed.append(location)
                     }
-                    for line in ValidateCommand.report(schedule, path: location) { report.write(line) }
                 }
                 if let schedule = feed.schedule { schedules.append(schedule) }
+            }
+            if !failed.isEmpty {
+                throw CommandError(
+                    .failure,
+                    "notify-sched: \(failed.joined(separator: ", ")) \(failed.count == 1 ? "has" : "have") "
+                        + "errors: nothing to preview")
             }
             if index == 0 { named = schedules }
             let profile = PreviewProfile(
@@ -150,11 +178,37 @@ struct PreviewCommand: ParsableCommand {
                 PreviewRun.timeline(of: schedules, for: profile, in: start..<(start + .days(Int64(days)))))
         }
         let listing = TimelineListing(timelines, schedules: named)
+        if let out { try write(TimelinePicture(listing), to: out) }
+        if let out, let servers { try PopupRendering(schedules: named, servers: servers).run(into: out) }
         if json {
+            for timeline in timelines {
+                guard let cut = timeline.cutShortAt else { continue }
+                Output.standardError.write(
+                    "notify-sched: the timeline in \(timeline.zone.identifier) stops at \(cut.rfc3339), at the limit of "
+                        + "\(PreviewRun.occurrenceLimit) occurrences")
+            }
             Output.standardOutput.write(try listing.json())
         } else {
             report.write("")
             Output.standardOutput.write(listing.table(width: TerminalWidth.ofStandardOutput(environment: environment)))
+        }
+    }
+
+    /// Writes the picture and the page into `folder`, made if missing, and says where on
+    /// standard error.
+    private func write(_ picture: TimelinePicture, to folder: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, text) in [("timeline.svg", picture.svg), ("timeline.html", picture.html)] {
+                let path = (folder as NSString).appendingPathComponent(name)
+                try AtomicFile.write(Array(text.utf8), to: path)
+                Output.standardError.write("notify-sched: wrote \(path)")
+            }
+        } catch let error as PlatformError {
+            throw CommandError(.failure, "notify-sched: --out: \(error.message)")
+        } catch {
+            throw CommandError(
+                .failure, "notify-sched: --out \(folder): cannot make the folder: \(error.localizedDescription)")
         }
     }
 

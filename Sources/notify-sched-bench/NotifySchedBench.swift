@@ -7,7 +7,8 @@ struct NotifySchedBench: ParsableCommand {
         commandName: "notify-sched-bench",
         abstract: "Measure notify-sched against baselines in one run (use a release build).",
         subcommands: [
-            CalendarBenchmark.self, FeedBenchmark.self, FeedParseProbe.self, FleetBenchmark.self, ReloadBenchmark.self,
+            CalendarBenchmark.self, FeedBenchmark.self, FeedParseProbe.self, FleetBenchmark.self, PreviewBenchmark.self,
+            ReloadBenchmark.self,
             WheelBenchmark.self,
         ]
     )

@@ -15,6 +15,8 @@ import Testing
     /// Every file `make install` puts under the prefix, translations aside.
     static let expectedFiles = [
         "bin/notify-sched",
+        "lib/notify-sched/desktop_harness.py",
+        "lib/notify-sched/preview-popups",
         "lib/systemd/user/notify-sched.service",
         "share/applications/\(Popup.desktopEntry).desktop",
         "share/bash-completion/completions/notify-sched",

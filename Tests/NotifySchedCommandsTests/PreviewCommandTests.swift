@@ -1,4 +1,5 @@
 import Foundation
+import NotifySchedTesting
 import Testing
 
 @Suite struct PreviewCommandTests {
@@ -125,5 +126,94 @@ import Testing
             lines.contains { $0.hasPrefix("2026-12-01 21:25  shows") && $0.contains("standup") },
             "09:25 in Berlin is 21:25 in Auckland")
         #expect(lines.filter { $0.hasSuffix("shows, 0 folded, 0 suppressed") }.count == 2)
+    }
+
+    @Test func theTimelinePictureAndPageOpenInABrowserWithAMarkForEachOccurrence() throws {
+        let browser = try #require(
+            ExternalCommand.locate("chromium-headless-shell"), "scripts/install-deps installs chromium-headless-shell")
+        // Ids and titles with markup and a control character, which XML has no place for.
+        let path = try CLI.temporaryFile(
+            #"""
+            {"notifications": [
+              {"id": "a<b>&c\u0001", "title": "\"Quoted\" & <b>bold</b>", "calendar": "*-*-* 02:30"},
+              {"id": "daily", "title": "Daily", "calendar": "*-*-* 09:00", "expires": "2026-03-31T00:00:00Z"},
+              {"id": "gone", "title": "Gone", "fireDate": "2026-01-01T00:00:00Z"},
+              {"id": "over", "title": "Over", "calendar": "daily", "until": "2026-01-01T00:00:00Z"}
+            ]}
+            """#)
+        let folder = try TestFolder.make("preview-out").appendingPathComponent("made")
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let previewed = try rows([
+            path, "--from", "2026-03-25T00:00:00Z", "--days", "10", "--zone", "Europe/Berlin", "--out", folder.path,
+        ])
+        let occurrences = previewed.filter { $0.at != nil }.count
+        #expect(
+            occurrences == 21,
+            "10 times 02:30, one in the gap; 10 times 09:00, 4 after the expiry; a one-shot too late to catch up")
+        func dom(_ name: String) throws -> String {
+            let page = folder.appendingPathComponent(name)
+            let opened = try ExternalCommand.run(
+                "/usr/bin/timeout",
+                ["120", browser, "--no-sandbox", "--disable-gpu", "--dump-dom", page.absoluteString])
+            #expect(opened.status == 0, "\(opened.standardError)")
+            #expect(!opened.standardOutput.contains("parsererror"), "\(name) is well-formed")
+            return opened.standardOutput
+        }
+        let picture = try dom("timeline.svg")
+        #expect(picture.hasPrefix("<svg"))
+        #expect(picture.components(separatedBy: #"width="3" height="10""#).count - 1 == occurrences, "a mark each")
+        #expect(picture.contains("stroke-dasharray=\"4 3\""), "the change to summer time is drawn")
+        #expect(picture.contains("a&lt;b&gt;&amp;c\u{FFFD}"))
+        #expect(picture.contains("no occurrence: the entry's occurrences are over"))
+        let page = try dom("timeline.html")
+        #expect(page.contains("<svg"))
+        #expect(page.components(separatedBy: "<tr class=").count - 1 == occurrences, "a table row each")
+    }
+
+    @Test func eachDistinctPopupIsShownOnRealServersWithWhatEachLeftOut() throws {
+        for tool in ["Xvfb", "dunst", "/usr/lib/notification-daemon/notification-daemon"] {
+            try #require(
+                tool.hasPrefix("/")
+                    ? FileManager.default.isExecutableFile(atPath: tool) : ExternalCommand.locate(tool) != nil,
+                "scripts/install-deps installs \(tool)")
+        }
+        // Two entries with one popup between them, one with markup and an icon no theme has,
+        // and one of many buttons: an iNotify message has three.
+        let path = try CLI.temporaryFile(
+            #"""
+            {"notifications": [
+              {"id": "a", "title": "Same", "body": "Twice", "fireDate": "2030-01-01T00:00:00Z"},
+              {"id": "b", "title": "Same", "body": "Twice", "fireDate": "2030-01-02T00:00:00Z"},
+              {"id": "rich", "title": "Rich", "body": "<b>bold</b> text", "markup": true,
+               "icon": "no-such-icon-anywhere", "fireDate": "2030-01-03T00:00:00Z",
+               "action": {"label": "Open", "url": "https://example.org/"}}
+            ]}
+            """#)
+        let folder = try TestFolder.make("preview-popups")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try CLI.run(
+            ["preview", path, "--days", "1", "--out", folder.path, "--servers", "notification-daemon,dunst"],
+            environment: ["PATH": "/usr/local/bin:/usr/bin:/bin"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("popups: 2 on notification-daemon, dunst"))
+        for server in ["notification-daemon", "dunst"] {
+            for name in ["01-a", "02-rich"] {
+                let picture = folder.appendingPathComponent("popups/\(server)/\(name).png")
+                #expect(FileManager.default.fileExists(atPath: picture.path), "\(server) \(name)")
+            }
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("popups/\(server).png").path))
+            #expect(outcome.standardError.contains("\(server) "), "a line for \(server)")
+        }
+        #expect(outcome.standardError.contains("02-rich: icon 'no-such-icon-anywhere' missing"))
+        #expect(outcome.standardError.contains("02-rich: buttons in its context menu, not on the popup"), "dunst")
+        let results =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("popups/results.json"))) as? [String: Any]
+        let servers = results?["servers"] as? [[String: Any]] ?? []
+        #expect(servers.count == 2)
+        #expect(
+            servers.allSatisfy {
+                ($0["popups"] as? [[String: Any]])?.allSatisfy { $0["shown"] as? Bool == true } == true
+            })
     }
 }

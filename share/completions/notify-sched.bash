@@ -479,7 +479,7 @@ _notify-sched_preview() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=(--zone --allow-scheme --ca-file)
-    non_repeating_options=(--from --days --locale --tags --version --install-id --max-popups --quiet-hours --public-key --connect-timeout --timeout --dialect)
+    non_repeating_options=(--from --days --locale --tags --version --install-id --max-popups --quiet-hours --out --servers --public-key --connect-timeout --timeout --dialect)
     __notify-sched_offer_flags_options -1
 
     # Offer option value completions
@@ -509,6 +509,12 @@ _notify-sched_preview() {
         return
         ;;
     '--quiet-hours')
+        return
+        ;;
+    '--out')
+        return
+        ;;
+    '--servers')
         return
         ;;
     '--allow-scheme')

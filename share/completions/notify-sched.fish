@@ -45,7 +45,7 @@ function __notify-sched_parse_tokens -S
         case 'sync'
             __notify-sched_parse_subcommand 0 'config=' 'feed=+' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'dialect=' 'version' 'h/help'
         case 'preview'
-            __notify-sched_parse_subcommand -r 1 'from=' 'days=' 'zone=+' 'locale=' 'tags=' 'version=' 'install-id=' 'max-popups=' 'quiet-hours=' 'json' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'dialect=' 'version' 'h/help'
+            __notify-sched_parse_subcommand -r 1 'from=' 'days=' 'zone=+' 'locale=' 'tags=' 'version=' 'install-id=' 'max-popups=' 'quiet-hours=' 'out=' 'servers=' 'json' 'allow-scheme=+' 'public-key=' 'ca-file=+' 'connect-timeout=' 'timeout=' 'dialect=' 'version' 'h/help'
         case 'help'
             __notify-sched_parse_subcommand -r 1 'version'
         end
@@ -208,6 +208,8 @@ complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" install-id' -l 'install-id' -d 'The desktop\'s install id, which places it in rollouts (default: none, which no rollout takes).' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" max-popups' -l 'max-popups' -d 'The user\'s bound on popups, as max-popups in the configuration, such as 8/1d (default: none).' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" quiet-hours' -l 'quiet-hours' -d 'The user\'s quiet hours, as quiet-hours in the configuration, such as 22:00-07:00 (default: none).' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" out' -l 'out' -d 'Also write timeline.svg (entries as rows, days as columns, each occurrence a mark coloured by its outcome, changes of UTC offset drawn) and timeline.html (the picture with the tables) to this folder, made if missing.' -rfka ''
+complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" servers' -l 'servers' -d 'With --out, also show each distinct popup of the feeds on these notification servers, each in a private Xvfb and D-Bus session, as the daemon would show it: comma-separated names (notification-daemon, dunst, xfce4-notifyd, mate-notification-daemon, lxqt-notificationd, gnome-shell, plasma-workspace) or "installed" for every one installed here. Writes DIR/popups/SERVER/NAME.png, a contact sheet DIR/popups/SERVER.png and what each server left out.' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" json' -l 'json' -d 'Print a JSON array instead of tables.'
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview"' -l 'allow-scheme' -d 'Also allow action URLs with this scheme (repeatable); https, http and mailto always are.' -rfka ''
 complete -c 'notify-sched' -n '__notify-sched_should_offer_completions_for_flags_or_options "notify-sched preview" public-key' -l 'public-key' -d 'The portal\'s Ed25519 public key (base64 of the raw 32 bytes): feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.' -rfka ''

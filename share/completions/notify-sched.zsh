@@ -285,6 +285,8 @@ _notify-sched_preview() {
         '--install-id[The desktop'\''s install id, which places it in rollouts (default\: none, which no rollout takes).]:id:'
         '--max-popups[The user'\''s bound on popups, as max-popups in the configuration, such as 8/1d (default\: none).]:n/span:'
         '--quiet-hours[The user'\''s quiet hours, as quiet-hours in the configuration, such as 22\:00-07\:00 (default\: none).]:hh\:mm-hh\:mm:'
+        '--out[Also write timeline.svg (entries as rows, days as columns, each occurrence a mark coloured by its outcome, changes of UTC offset drawn) and timeline.html (the picture with the tables) to this folder, made if missing.]:dir:'
+        '--servers[With --out, also show each distinct popup of the feeds on these notification servers, each in a private Xvfb and D-Bus session, as the daemon would show it\: comma-separated names (notification-daemon, dunst, xfce4-notifyd, mate-notification-daemon, lxqt-notificationd, gnome-shell, plasma-workspace) or "installed" for every one installed here. Writes DIR/popups/SERVER/NAME.png, a contact sheet DIR/popups/SERVER.png and what each server left out.]:names:'
         '--json[Print a JSON array instead of tables.]'
         '*--allow-scheme[Also allow action URLs with this scheme (repeatable); https, http and mailto always are.]:scheme:'
         '--public-key[The portal'\''s Ed25519 public key (base64 of the raw 32 bytes)\: feeds must then be signed (FEED.sig), not older than the last accepted version, and not expired.]:key:'

@@ -53,26 +53,26 @@ public struct HandlingPolicy: Sendable, Equatable {
     public func scheduledPopup(
         for occurrence: DeliveredOccurrence, on server: NotificationServer, answerable: Bool = true
     ) -> Popup {
-        let buttons: [PopupButton]
-        switch occurrence.dialect {
-        case .iNotify, .iSmartNews:
-            buttons = alertButtons(for: occurrence)
-        case .native, .zbim, .iCalendar:
-            buttons =
-                occurrence.content.action.map {
-                    [
-                        PopupButton(
-                            .open, label: actionLabel(of: $0, source: occurrence.source, dialect: occurrence.dialect))
-                    ]
-                }
-                ?? []
-        }
         let content = occurrence.content
         let popup = Popup(
             occurrenceID: occurrence.id, summary: content.title, body: content.body, bodyIsMarkup: content.markup,
-            icon: content.icon, urgency: content.urgency, buttons: buttons, hasDefaultAction: true,
+            icon: content.icon, urgency: content.urgency, buttons: buttons(for: occurrence), hasDefaultAction: true,
             category: occurrence.category, timeout: content.timeout, sound: content.sound, image: content.image)
         return adapted(popup, to: server, answerable: answerable, addingAsRoomAllows: snoozeButtons(for: occurrence))
+    }
+
+    /// The buttons the scheduled popup of `occurrence` asks for, before any server's limit and
+    /// the snooze buttons added as room allows: the dialect's alert for iNotify and iSmartNews,
+    /// else the entry's action, if it has one.
+    public func buttons(for occurrence: DeliveredOccurrence) -> [PopupButton] {
+        switch occurrence.dialect {
+        case .iNotify, .iSmartNews:
+            alertButtons(for: occurrence)
+        case .native, .zbim, .iCalendar:
+            occurrence.content.action.map {
+                [PopupButton(.open, label: actionLabel(of: $0, source: occurrence.source, dialect: occurrence.dialect))]
+            } ?? []
+        }
     }
 
     /// The prompt of `handleLocalNotification(_:showAlert: true)`: an urgent popup that stays

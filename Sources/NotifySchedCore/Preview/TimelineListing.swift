@@ -22,20 +22,35 @@ public struct TimelineListing: Sendable {
     }
 
     public var timelines: [Timeline]
+    /// The entries the timelines are about, in feed order, feed after feed.
+    public let entries: [Entry]
     /// Each entry's title, by source and id.
     private let titles: [String: String]
 
-    /// - Parameter schedules: The feeds the timelines were computed from, for the entries' titles.
+    /// An entry of the previewed feeds.
+    public struct Entry: Sendable, Hashable {
+        public var source: String
+        public var id: String
+        public var title: String
+    }
+
+    /// - Parameter schedules: The feeds the timelines were computed from, for the entries' titles
+    ///   and order.
     public init(_ timelines: [Timeline], schedules: [Schedule]) {
         self.timelines = timelines
         var titles: [String: String] = [:]
+        var entries: [Entry] = []
         for schedule in schedules {
-            for entry in schedule.entries { titles[schedule.source + "\n" + entry.id] = entry.content.title }
+            for entry in schedule.entries where titles[schedule.source + "\n" + entry.id] == nil {
+                titles[schedule.source + "\n" + entry.id] = entry.content.title
+                entries.append(Entry(source: schedule.source, id: entry.id, title: entry.content.title))
+            }
         }
         self.titles = titles
+        self.entries = entries
     }
 
-    private func title(_ entryID: String, of source: String) -> String { titles[source + "\n" + entryID] ?? "" }
+    func title(_ entryID: String, of source: String) -> String { titles[source + "\n" + entryID] ?? "" }
 
     /// Every row, zone after zone: the occurrences by when they show, then the entries without one.
     public var rows: [Row] {
@@ -93,8 +108,8 @@ public struct TimelineListing: Sendable {
             }
             if let cut = timeline.cutShortAt {
                 lines.append(
-                    "the timeline stops at \(zone.tableMinute(at: cut)): more than "
-                        + "\(timeline.occurrences.count) occurrences")
+                    "the timeline stops at \(zone.tableMinute(at: cut)), at the limit of "
+                        + "\(PreviewRun.occurrenceLimit) occurrences; a later --from shows what comes after")
             }
             for quiet in timeline.quietEntries {
                 lines.append("\(quiet.entryID): no occurrence in the window: \(quiet.words)")
