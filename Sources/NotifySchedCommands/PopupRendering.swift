@@ -1,5 +1,6 @@
 import Foundation
 import NotifySchedCore
+import NotifySchedPlatform
 
 /// `preview --servers`: each distinct popup of the feeds shown on real notification servers by
 /// the desktop harness's renderer (`preview-popups`, installed beside the program), which saves
@@ -16,6 +17,18 @@ struct PopupRendering {
         var buttons: Int
         var markup: Bool
         var icon: String?
+    }
+
+    /// The servers the renderer knows, as `--servers` names them.
+    static let knownServers = [
+        "notification-daemon", "dunst", "xfce4-notifyd", "mate-notification-daemon", "lxqt-notificationd",
+        "gnome-shell", "plasma-workspace",
+    ]
+
+    /// The names in `--servers`: none for every one installed (`installed`).
+    static func serverNames(_ text: String) -> [String] {
+        text == "installed"
+            ? [] : text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     let popups: [Popup]
@@ -43,9 +56,7 @@ struct PopupRendering {
             }
         }
         self.popups = popups
-        serverNames =
-            servers == "installed"
-            ? [] : servers.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        serverNames = Self.serverNames(servers)
     }
 
     /// What makes two popups the same picture.
@@ -63,13 +74,13 @@ struct PopupRendering {
         let output = (folder as NSString).appendingPathComponent("popups")
         let manifest = (output as NSString).appendingPathComponent("popups.json")
         let renderer = try Self.renderer()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(["popups": popups]).write(to: URL(fileURLWithPath: manifest))
-        } catch {
-            throw CommandError(.failure, "notify-sched: --out: cannot write \(manifest): \(error.localizedDescription)")
+            try AtomicFile.createFolder(output)
+            try AtomicFile.write(Array(try encoder.encode(["popups": popups])), to: manifest)
+        } catch let error as PlatformError {
+            throw CommandError(.failure, "notify-sched: --out: \(error.message)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: renderer)

@@ -112,7 +112,15 @@ struct PreviewCommand: ParsableCommand {
             throw ValidationError(
                 "--from \"\(from)\" is not a time (RFC 3339 such as 2026-03-29T09:00:00Z, or @SECONDS)")
         }
-        if servers != nil, out == nil { throw ValidationError("--servers needs --out DIR for the pictures") }
+        if let servers {
+            guard out != nil else { throw ValidationError("--servers needs --out DIR for the pictures") }
+            let names = PopupRendering.serverNames(servers)
+            if let unknown = names.first(where: { !PopupRendering.knownServers.contains($0) }) {
+                throw ValidationError(
+                    "--servers: \"\(unknown)\" is not a server notify-sched knows: installed, or some of "
+                        + PopupRendering.knownServers.joined(separator: ", "))
+            }
+        }
         if let quietHours, QuietHours(parsing: quietHours) == nil {
             throw ValidationError("--quiet-hours \"\(quietHours)\" is not two times such as 22:00-07:00")
         }
@@ -196,19 +204,16 @@ struct PreviewCommand: ParsableCommand {
 
     /// Writes the picture and the page into `folder`, made if missing, and says where on
     /// standard error.
-    private func write(_ picture: TimelinePicture, to folder: String) throws {
+    private func write(_ picture: TimelinePicture, to folder: String) throws(CommandError) {
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try AtomicFile.createFolder(folder)
             for (name, text) in [("timeline.svg", picture.svg), ("timeline.html", picture.html)] {
                 let path = (folder as NSString).appendingPathComponent(name)
                 try AtomicFile.write(Array(text.utf8), to: path)
                 Output.standardError.write("notify-sched: wrote \(path)")
             }
-        } catch let error as PlatformError {
-            throw CommandError(.failure, "notify-sched: --out: \(error.message)")
         } catch {
-            throw CommandError(
-                .failure, "notify-sched: --out \(folder): cannot make the folder: \(error.localizedDescription)")
+            throw CommandError(.failure, "notify-sched: --out: \(error.message)")
         }
     }
 

@@ -90,6 +90,15 @@ import Testing
         #expect(codes("quiet") == ["folded", "shows", "folded", "shows"], "quiet hours fold 23:00 into 23:30")
     }
 
+    @Test func theLocaleAskedForIsTheOneTargetingReads() throws {
+        let path = try CLI.temporaryFile(
+            #"{"notifications": [{"id": "fr", "title": "Bonjour", "calendar": "daily", "targeting": "locale == 'fr-FR'"}]}"#
+        )
+        let window = ["--from", "2026-12-01T00:00:07Z", "--days", "1"]
+        #expect(try rows([path, "--locale", "fr_FR"] + window).map(\.outcome) == ["shows"])
+        #expect(try rows([path, "--locale", "de_DE"] + window).map { $0.reason?.code } == ["targeting"])
+    }
+
     @Test func aFeedWithErrorsStopsThePreviewWithTheValidateReport() throws {
         let path = try CLI.temporaryFile(#"{"notifications": [{"id": "a", "title": "T", "fireDate": "tomorrow"}]}"#)
         let outcome = try CLI.run(["preview", path])
@@ -105,6 +114,9 @@ import Testing
         (["--from", "soon"], "--from \"soon\" is not a time"),
         (["--max-popups", "many"], "--max-popups \"many\" is not"),
         (["--quiet-hours", "late"], "--quiet-hours \"late\" is not"),
+        (["--servers", "dunst"], "--servers needs --out DIR"),
+        (["--out", "/proc/no-such-folder"], "--out: /proc/no-such-folder: No such file or directory"),
+        (["--servers", "dunst,growl", "--out", "/tmp"], "--servers: \"growl\" is not a server notify-sched knows"),
     ])
     func aBadOptionIsAClearErrorNamingIt(options: [String], message: String) throws {
         let outcome = try CLI.run(["preview", CLI.demoFeed("demo.json")] + options)

@@ -4,7 +4,8 @@
 /// that desktop would do; the occurrences of each entry, as `list` computes them, are then
 /// marked with what became of them (`Timeline`).
 ///
-/// Pure like the core: no I/O and no clock; a month of a thousand entries takes milliseconds.
+/// Pure like the core: no I/O and no clock; a month of a thousand entries takes a fraction of a
+/// second.
 public struct PreviewRun: ~Copyable {
     /// The most occurrences a timeline holds: beyond them it stops short of its window's end
     /// (`Timeline.cutShortAt`), so that a feed that fires every second cannot make a preview
