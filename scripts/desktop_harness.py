@@ -9,6 +9,7 @@ scripts/desktop-matrix runs its scenarios on it; scripts/preview-popups (install
 
 import os
 import re
+import shlex
 import signal
 import subprocess
 import tempfile
@@ -515,7 +516,7 @@ class Session:
             right = min(SCREEN[0], max(w[1] + w[3] for w in windows) + 10)
             bottom = min(SCREEN[1], max(w[2] + w[4] for w in windows) + 10)
             pipeline += f" | pnmcut -left {left} -top {top} -width {right - left} -height {bottom - top}"
-        self.run(["sh", "-c", f'{pipeline} | pnmtopng > "{path}"'])
+        self.run(["sh", "-c", f"{pipeline} | pnmtopng > {shlex.quote(str(path))}"])
         return str(path)
 
     def rest_pointer(self):

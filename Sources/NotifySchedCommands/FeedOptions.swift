@@ -69,6 +69,18 @@ struct FeedOptions: ParsableArguments {
         }
     }
 
+    /// These options as a command line, for another notify-sched this one runs (`show-popup`).
+    var arguments: [String] {
+        var arguments = allowedSchemes.flatMap { ["--allow-scheme", $0] } + caFiles.flatMap { ["--ca-file", $0] }
+        for (flag, value) in [
+            ("--public-key", publicKey), ("--connect-timeout", connectTimeout), ("--timeout", timeout),
+            ("--dialect", dialect?.rawValue),
+        ] {
+            if let value { arguments += [flag, value] }
+        }
+        return arguments
+    }
+
     /// The fetch settings these options ask for.
     var fetchConfiguration: FetchConfiguration {
         var configuration = FetchConfiguration(trustedCertificateFiles: caFiles)

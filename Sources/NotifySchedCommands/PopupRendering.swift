@@ -34,8 +34,12 @@ struct PopupRendering {
     let popups: [Popup]
     /// The servers the renderer is to use: none for every one installed.
     let serverNames: [String]
+    /// What `show-popup` needs besides the feed and the entry to read the feed as the preview
+    /// did: the feed options and the locale.
+    let arguments: [String]
 
-    init(schedules: [Schedule], servers: String) {
+    init(schedules: [Schedule], servers: String, arguments: [String]) {
+        self.arguments = arguments
         let policy = HandlingPolicy(catalog: Messages.catalog)
         var seen: Set<DistinctPopup> = []
         var popups: [Popup] = []
@@ -59,6 +63,13 @@ struct PopupRendering {
         serverNames = Self.serverNames(servers)
     }
 
+    /// What the renderer reads: the popups, and the arguments `show-popup` takes after the feed
+    /// and the entry.
+    private struct Manifest: Encodable {
+        var popups: [Popup]
+        var arguments: [String]
+    }
+
     /// What makes two popups the same picture.
     private struct DistinctPopup: Hashable {
         var dialect: FeedDialect
@@ -78,7 +89,8 @@ struct PopupRendering {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             try AtomicFile.createFolder(output)
-            try AtomicFile.write(Array(try encoder.encode(["popups": popups])), to: manifest)
+            try AtomicFile.write(
+                Array(try encoder.encode(Manifest(popups: popups, arguments: arguments))), to: manifest)
         } catch let error as PlatformError {
             throw CommandError(.failure, "notify-sched: --out: \(error.message)")
         }

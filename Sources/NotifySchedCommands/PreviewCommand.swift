@@ -27,8 +27,8 @@ struct PreviewCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where the window starts, RFC 3339 (2026-03-29T09:00:00Z; without an offset it is local time) or "
-                + "@SECONDS (default: now).",
+            "When the daemon starts, and the window with it: RFC 3339 (2026-03-29T09:00:00Z; without an offset, "
+                + "local time in the zone TZ names, whatever --zone says) or @SECONDS (default: now).",
             valueName: "time"))
     var from: String?
 
@@ -168,7 +168,14 @@ struct PreviewCommand: ParsableCommand {
                         failed.append(location)
                     }
                 }
-                if let schedule = feed.schedule { schedules.append(schedule) }
+                if let schedule = feed.schedule, !feed.hasErrors {
+                    schedules.append(schedule)
+                } else if index > 0 {
+                    // Read again for this zone: a portal may fail or change in between.
+                    for line in feed.problemLines { Output.standardError.write(line) }
+                    throw CommandError(
+                        .failure, "notify-sched: \(location) could not be read again for --zone \(zone.identifier)")
+                }
             }
             if !failed.isEmpty {
                 throw CommandError(
@@ -178,7 +185,7 @@ struct PreviewCommand: ParsableCommand {
             }
             if index == 0 { named = schedules }
             let profile = PreviewProfile(
-                zone: zone, applicationVersion: applicationVersion, tags: tagList,
+                zone: zone, applicationVersion: applicationVersion, tags: Configuration.tags(tags ?? ""),
                 language: context.parser.language, installID: installID,
                 maxPopups: maxPopups.flatMap(PopupBound.init(parsing:)),
                 quietHours: quietHours.flatMap(QuietHours.init(parsing:)))
@@ -187,7 +194,12 @@ struct PreviewCommand: ParsableCommand {
         }
         let listing = TimelineListing(timelines, schedules: named)
         if let out { try write(TimelinePicture(listing), to: out) }
-        if let out, let servers { try PopupRendering(schedules: named, servers: servers).run(into: out) }
+        if let out, let servers {
+            try PopupRendering(
+                schedules: named, servers: servers,
+                arguments: options.arguments + (locale.map { ["--locale", $0] } ?? [])
+            ).run(into: out)
+        }
         if json {
             for timeline in timelines {
                 guard let cut = timeline.cutShortAt else { continue }
@@ -215,10 +227,5 @@ struct PreviewCommand: ParsableCommand {
         } catch {
             throw CommandError(.failure, "notify-sched: --out: \(error.message)")
         }
-    }
-
-    /// `--tags`, split at commas, without blanks.
-    private var tagList: [String] {
-        (tags ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -18,11 +18,15 @@ struct ShowPopupCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The entry's id.", valueName: "entry"))
     var entry: String
 
+    @Option(help: ArgumentHelp("The user's locale, such as fr_FR, for localized texts.", valueName: "locale"))
+    var locale: String?
+
     @OptionGroup var options: FeedOptions
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let context = try options.context(for: [feed])
+        var context = try options.context(for: [feed])
+        if let locale { context.parser.language = LanguagePreference(localeName: locale) }
         let loaded = context.load(feed)
         context.close()
         for line in loaded.problemLines { Output.standardError.write(line) }

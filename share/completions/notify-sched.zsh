@@ -276,7 +276,7 @@ _notify-sched_preview() {
     local -ar ___dialect=('native' 'zbim' 'inotify' 'ismartnews' 'icalendar')
     local -ar arg_specs=(
         '*:feed:'
-        '--from[Where the window starts, RFC 3339 (2026-03-29T09\:00\:00Z; without an offset it is local time) or @SECONDS (default\: now).]:time:'
+        '--from[When the daemon starts, and the window with it\: RFC 3339 (2026-03-29T09\:00\:00Z; without an offset, local time in the zone TZ names, whatever --zone says) or @SECONDS (default\: now).]:time:'
         '--days[How many days the window lasts (1 to 366).]:n:'
         '*--zone[A time zone to preview in, an IANA name such as Pacific/Auckland (repeatable; default\: TZ, else the system zone).]:zone:'
         '--locale[The user'\''s locale, such as fr_FR\: the language of localized texts and targeting'\''s locale (default\: the environment'\''s).]:locale:'

@@ -1,4 +1,14 @@
 extension Configuration {
+    /// `tags = sports, high income`: each tag once, in order (also `preview --tags`).
+    public static func tags(_ value: String) -> [String] {
+        var tags: [String] = []
+        for tag in value.split(separator: ",").map({ String($0).trimmingSpaces })
+        where !tag.isEmpty && !tags.contains(tag) {
+            tags.append(tag)
+        }
+        return tags
+    }
+
     /// Reads a configuration file: `key = value` lines, `#` or `;` comments, and
     /// `[source NAME]` sections for feeds. Keys before the first section set the defaults.
     ///
@@ -108,7 +118,7 @@ private struct ConfigurationParser {
         case "max-popups":
             if let bound = popupBound(value, number: number) { configuration.maxPopups = bound }
         case "tags":
-            configuration.tags = Self.tags(value)
+            configuration.tags = Configuration.tags(value)
         default:
             var defaults = configuration.sourceDefaults
             if set(key, value, on: &defaults, number: number) {
@@ -167,7 +177,7 @@ private struct ConfigurationParser {
         case "max-popups":
             if let bound = popupBound(value, number: number) { source.maxPopups = bound }
         case "tags":
-            source.tags = Self.tags(value)
+            source.tags = Configuration.tags(value)
         default:
             if !set(key, value, on: &source.settings, number: number) {
                 warning("unknown key `\(key)` in source \"\(source.name)\" is ignored", line: number)
@@ -227,16 +237,6 @@ private struct ConfigurationParser {
             .invalidValue, "`\(key)` must be a positive duration such as 12h, 30min or 1d, not \"\(value)\"",
             line: number)
         return nil
-    }
-
-    /// `tags = sports, high income`: each tag once, in order.
-    private static func tags(_ value: String) -> [String] {
-        var tags: [String] = []
-        for tag in value.split(separator: ",").map({ String($0).trimmingSpaces })
-        where !tag.isEmpty && !tags.contains(tag) {
-            tags.append(tag)
-        }
-        return tags
     }
 
     /// `max-popups = N/SPAN`.

@@ -4,12 +4,11 @@
 /// that desktop would do; the occurrences of each entry, as `list` computes them, are then
 /// marked with what became of them (`Timeline`).
 ///
-/// Pure like the core: no I/O and no clock; a month of a thousand entries takes a fraction of a
-/// second.
+/// Pure like the core: no I/O and no clock.
 public struct PreviewRun: ~Copyable {
-    /// The most occurrences a timeline holds: beyond them it stops short of its window's end
-    /// (`Timeline.cutShortAt`), so that a feed that fires every second cannot make a preview
-    /// endless.
+    /// The most decisions the core makes, and the most occurrences of the window listed, in a
+    /// timeline: beyond either it stops short of its window's end (`Timeline.cutShortAt`), so
+    /// that a feed that fires every second cannot make a preview endless.
     public static let occurrenceLimit = 100_000
 
     /// The longest quiet hours can hold a popup.
@@ -34,7 +33,7 @@ public struct PreviewRun: ~Copyable {
     ///
     /// - Parameters:
     ///   - schedules: The feeds, each from its own source: their `source` names them.
-    ///   - limit: The most occurrences the timeline holds.
+    ///   - limit: The most decisions, and occurrences listed, the timeline holds.
     public static func timeline(
         of schedules: [Schedule], for profile: PreviewProfile, in window: Range<Instant>,
         limit: Int = PreviewRun.occurrenceLimit
@@ -89,7 +88,8 @@ public struct PreviewRun: ~Copyable {
             perform(.timerWoke(clockChanged: false), at: now)
             idleTurns = before == (now, decisions) ? idleTurns + 1 : 0
         }
-        return decisions < limit ? end : now
+        // Stopped at the limit, or by a core that waits for what a preview does not bring.
+        return decisions < limit && idleTurns < 1_000 ? end : now
     }
 
     /// The timeline: what the core decided of each entry, and each occurrence `list` computes
@@ -102,6 +102,8 @@ public struct PreviewRun: ~Copyable {
         var rows: [(order: Int, occurrence: TimelineOccurrence)] = []
         var quiet: [QuietEntry] = []
         var budget = limit
+        // Where the occurrences `list` computes reached the limit, when they did before `end`.
+        var exhaustedAt: Instant?
         var order = 0
         for (source, schedule) in schedules.enumerated() {
             for entry in schedule.entries {
@@ -115,8 +117,11 @@ public struct PreviewRun: ~Copyable {
                     continue
                 case .immediate, .once, .repeating, .calendar, .alarm: break
                 }
-                // The popups shown past the window stand for occurrences in it; those due past it are not in it.
-                let decidedOnward = self.decided[DecisionKey(source: source, entryID: entry.id)] ?? []
+                // The decisions past the window stand for occurrences in it (a popup quiet hours
+                // held); those due past it are not in it. In order of the occurrences they are about.
+                let decidedOnward = (self.decided[DecisionKey(source: source, entryID: entry.id)] ?? []).sorted {
+                    $0.due < $1.due
+                }
                 let decided = decidedOnward.filter { $0.due < end }
                 if decided.isEmpty,
                     let ending = EntryEnding.exclusion(of: entry, at: window.lowerBound, context: context)
@@ -132,6 +137,7 @@ public struct PreviewRun: ~Copyable {
                     : entry.trigger.occurrences(
                         in: window.lowerBound.nextMicrosecond..<end, limit: max(budget, 0), userZone: profile.zone)
                 budget -= dues.count
+                if budget <= 0, let last = dues.last { exhaustedAt = min(exhaustedAt ?? last, last) }
                 var entryRows = decided
                 for due in dues where !decidedDues.contains(due) {
                     // When it could go out: its time, or the end of the quiet hours that hold it.
@@ -141,29 +147,46 @@ public struct PreviewRun: ~Copyable {
                             TimelineOccurrence(
                                 source: schedule.source, entryID: entry.id, due: due, at: goesOut,
                                 outcome: .suppressed, reason: .ending(ending)))
-                    } else if let popup = decidedOnward.filter({ $0.due > due && $0.at >= due }).min(by: {
-                        $0.due < $1.due
-                    }) {
+                    } else if let standing = Self.decision(standingFor: due, in: decidedOnward) {
                         entryRows.append(
                             TimelineOccurrence(
-                                source: schedule.source, entryID: entry.id, due: due, at: popup.at, outcome: .folded,
-                                reason: .folded(into: popup.due)))
+                                source: schedule.source, entryID: entry.id, due: due, at: standing.at,
+                                outcome: .folded, reason: .folded(into: standing.due)))
                     }
                 }
                 entryRows += daylightGaps(of: entry, source: schedule.source, in: window.lowerBound..<end)
                 if entryRows.isEmpty {
+                    // Its next occurrence, unless it expires or its version range leaves it out by then.
                     let next = entry.trigger.occurrences(onOrAfter: end, limit: 1, userZone: profile.zone).first
-                    let ending = EntryEnding.of(
-                        entry, now: window.lowerBound, context: context, comesAgain: next != nil)
-                    quietly(next.map(QuietEntry.Why.nextAfter) ?? .ending(ending ?? .ended))
+                    let ending = next.flatMap { EntryEnding.exclusion(of: entry, at: $0, context: context) }
+                    if let next, ending == nil {
+                        quietly(.nextAfter(next))
+                    } else {
+                        quietly(
+                            .ending(
+                                ending ?? EntryEnding.exclusion(of: entry, at: window.lowerBound, context: context)
+                                    ?? .ended))
+                    }
                 }
                 rows += entryRows.map { (order, $0) }
             }
         }
+        // Past where the occurrences reached the limit, the timeline would hold some entries' and
+        // not others': it stops there.
+        let stop = exhaustedAt.map { min($0, end) } ?? end
+        if stop < end { rows.removeAll { $0.occurrence.due > stop } }
         rows.sort { ($0.occurrence.at, $0.order, $0.occurrence.due) < ($1.occurrence.at, $1.order, $1.occurrence.due) }
         return Timeline(
             zone: profile.zone, window: window, occurrences: rows.map(\.occurrence), quietEntries: quiet,
-            cutShortAt: end < window.upperBound ? end : nil)
+            cutShortAt: stop < window.upperBound ? stop : nil)
+    }
+
+    /// The decision that stands for an occurrence due at `due` that the core did not decide on
+    /// its own: the first about a later occurrence that was decided once `due` had come (the
+    /// popup quiet hours held them for, shown or suppressed). `decisions` is in order of `due`.
+    private static func decision(standingFor due: Instant, in decisions: [TimelineOccurrence]) -> TimelineOccurrence? {
+        let later = decisions.partitioningIndex(where: { $0.due > due })
+        return decisions[later...].first { $0.at >= due }
     }
 
     /// The times of `entry`'s calendar expression that its zone's clocks skip in `window`, each
@@ -172,8 +195,11 @@ public struct PreviewRun: ~Copyable {
     private func daylightGaps(of entry: ScheduleEntry, source: String, in window: Range<Instant>)
         -> [TimelineOccurrence]
     {
-        guard case .calendar(let expression, let ownZone, let notBefore, let bounds) = entry.trigger else { return [] }
-        let zone = ownZone ?? profile.zone
+        guard case .calendar(var expression, let ownZone, let notBefore, let bounds) = entry.trigger, !expression.utc
+        else { return [] }
+        let zone = expression.zone ?? ownZone ?? profile.zone
+        // Read in the offset from before each jump, not in its own zone.
+        expression.zone = nil
         let context = PlanningContext(
             userZone: profile.zone, quietHours: profile.quietHours, applicationVersion: profile.applicationVersion)
         var rows: [TimelineOccurrence] = []

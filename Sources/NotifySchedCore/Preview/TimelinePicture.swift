@@ -9,7 +9,7 @@ public struct TimelinePicture: Sendable {
         self.listing = listing
     }
 
-    /// The colour of each outcome's marks: green, amber and red, told apart in grey too.
+    /// The colour of each outcome's marks: green, amber and red; the legend names each.
     static func colour(of outcome: TimelineOutcome) -> String {
         switch outcome {
         case .shows: "#2e7d32"

@@ -59,4 +59,16 @@ import Testing
         #expect(quiet.map(\.entryID) == ["over", "old", "v3", "later", "news"])
         #expect(quiet.map(\.code) == ["ended", "expired", "other-version", "after-window", "on-events"])
     }
+
+    @Test func aCalendarInUTCOrInAZoneOfItsOwnHasNoGapOfTheUsersZone() throws {
+        let feed = """
+            {"notifications": [
+              {"id": "utc", "title": "T", "calendar": "*-*-* 01:15 UTC"},
+              {"id": "york", "title": "T", "calendar": "*-*-* 02:15 America/New_York"}
+            ]}
+            """
+        let rows = try timeline(feed).occurrences
+        #expect(rows.allSatisfy { $0.outcome == .shows }, "\(rows.filter { $0.outcome != .shows })")
+        #expect(rows.count == 4, "two days of each")
+    }
 }
