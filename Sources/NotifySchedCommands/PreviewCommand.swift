@@ -153,36 +153,9 @@ struct PreviewCommand: ParsableCommand {
         var timelines: [Timeline] = []
         var named: [Schedule] = []
         for (index, zone) in zones.enumerated() {
-            context.userZone = zone
-            context.parser.userZone = zone
-            var schedules: [Schedule] = []
-            var failed: [String] = []
-            for location in locations {
-                let feed = context.load(location)
-                if index == 0 {
-                    // The validate report of every feed, before an error stops the preview.
-                    for line in feed.problemLines { Output.standardError.write(line) }
-                    if let schedule = feed.schedule, !feed.hasErrors {
-                        for line in ValidateCommand.report(schedule, path: location) { report.write(line) }
-                    } else {
-                        failed.append(location)
-                    }
-                }
-                if let schedule = feed.schedule, !feed.hasErrors {
-                    schedules.append(schedule)
-                } else if index > 0 {
-                    // Read again for this zone: a portal may fail or change in between.
-                    for line in feed.problemLines { Output.standardError.write(line) }
-                    throw CommandError(
-                        .failure, "notify-sched: \(location) could not be read again for --zone \(zone.identifier)")
-                }
-            }
-            if !failed.isEmpty {
-                throw CommandError(
-                    .failure,
-                    "notify-sched: \(failed.joined(separator: ", ")) \(failed.count == 1 ? "has" : "have") "
-                        + "errors: nothing to preview")
-            }
+            // The first zone's reading gives the validate report; the others read the feeds again.
+            let schedules = try schedules(
+                of: locations, in: zone, context: &context, reportingTo: index == 0 ? report : nil)
             if index == 0 { named = schedules }
             let profile = PreviewProfile(
                 zone: zone, applicationVersion: applicationVersion, tags: Configuration.tags(tags ?? ""),
@@ -212,6 +185,41 @@ struct PreviewCommand: ParsableCommand {
             report.write("")
             Output.standardOutput.write(listing.table(width: TerminalWidth.ofStandardOutput(environment: environment)))
         }
+    }
+
+    /// The feeds at `locations` parsed in `zone`. With `report`, every feed's validate report
+    /// first, before an error stops the preview; without, only the problems of a feed that a
+    /// portal failed or changed to since the first reading.
+    private func schedules(
+        of locations: [String], in zone: ZoneRules, context: inout FeedContext, reportingTo report: Output?
+    ) throws(CommandError) -> [Schedule] {
+        context.userZone = zone
+        context.parser.userZone = zone
+        var schedules: [Schedule] = []
+        var failed: [String] = []
+        for location in locations {
+            let feed = context.load(location)
+            if report != nil || feed.hasErrors {
+                for line in feed.problemLines { Output.standardError.write(line) }
+            }
+            if let schedule = feed.schedule, !feed.hasErrors {
+                if let report {
+                    for line in ValidateCommand.report(schedule, path: location) { report.write(line) }
+                }
+                schedules.append(schedule)
+            } else {
+                failed.append(location)
+            }
+        }
+        guard failed.isEmpty else {
+            let feeds = failed.joined(separator: ", ")
+            throw CommandError(
+                .failure,
+                report == nil
+                    ? "notify-sched: \(feeds) could not be read again for --zone \(zone.identifier)"
+                    : "notify-sched: \(feeds) \(failed.count == 1 ? "has" : "have") errors: nothing to preview")
+        }
+        return schedules
     }
 
     /// Writes the picture and the page into `folder`, made if missing, and says where on

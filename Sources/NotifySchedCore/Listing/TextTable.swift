@@ -81,7 +81,8 @@ public struct TextTable: Sendable {
         }
     }
 
-    private static func cut(_ text: String, to width: Int, at cut: Column.Cut) -> String {
+    /// `text` cut to `width` characters where it is longer, with `…` in place of what is left out.
+    static func cut(_ text: String, to width: Int, at cut: Column.Cut) -> String {
         guard text.count > width else { return text }
         return switch cut {
         case .end: String(text.prefix(width - 1)) + "…"

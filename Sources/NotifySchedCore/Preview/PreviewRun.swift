@@ -21,6 +21,12 @@ public struct PreviewRun: ~Copyable {
     private var decided: [DecisionKey: [TimelineOccurrence]] = [:]
     private var decisions = 0
 
+    /// What the planner plans the profile's entries with.
+    private var context: PlanningContext {
+        PlanningContext(
+            userZone: profile.zone, quietHours: profile.quietHours, applicationVersion: profile.applicationVersion)
+    }
+
     private struct DecisionKey: Hashable {
         var source: Int
         var entryID: String
@@ -97,8 +103,6 @@ public struct PreviewRun: ~Copyable {
     /// or after the entry's expiry), by the instant each shows or is decided at, then in feed
     /// order; the entries with none, with why.
     private func timeline(window: Range<Instant>, end: Instant, limit: Int) -> Timeline {
-        let context = PlanningContext(
-            userZone: profile.zone, quietHours: profile.quietHours, applicationVersion: profile.applicationVersion)
         var rows: [(order: Int, occurrence: TimelineOccurrence)] = []
         var quiet: [QuietEntry] = []
         var budget = limit
@@ -200,8 +204,6 @@ public struct PreviewRun: ~Copyable {
         let zone = expression.zone ?? ownZone ?? profile.zone
         // Read in the offset from before each jump, not in its own zone.
         expression.zone = nil
-        let context = PlanningContext(
-            userZone: profile.zone, quietHours: profile.quietHours, applicationVersion: profile.applicationVersion)
         var rows: [TimelineOccurrence] = []
         for change in zone.offsetChanges(in: window) where change.isGap {
             guard EntryEnding.exclusion(of: entry, at: change.at, context: context) == nil,

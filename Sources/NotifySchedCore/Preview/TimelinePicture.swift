@@ -92,8 +92,8 @@ public struct TimelinePicture: Sendable {
         let offsets = [zone.offset(at: window.lowerBound), zone.offset(at: window.upperBound.previousMicrosecond)]
         let caption =
             "\(zone.identifier): \(zone.tableMinute(at: window.lowerBound)) to \(zone.tableMinute(at: window.upperBound))"
-            + ", UTC\(Self.utcOffset(offsets[0]))"
-            + (offsets[0] == offsets[1] ? "" : " then UTC\(Self.utcOffset(offsets[1]))")
+            + ", UTC\(ZoneOffset.hoursAndMinutes(offsets[0].seconds))"
+            + (offsets[0] == offsets[1] ? "" : " then UTC\(ZoneOffset.hoursAndMinutes(offsets[1].seconds))")
         var svg = """
             <g>
             <text x="\(Self.margin)" y="\(top + 12)" font-size="13" font-weight="bold">\(Self.escaped(caption))</text>
@@ -129,8 +129,8 @@ public struct TimelinePicture: Sendable {
         }
         for change in zone.offsetChanges(in: window) {
             let at = Self.number(x(change.at))
-            let jump = change.jump.seconds
-            let words = (jump > 0 ? "+" : "−") + Self.hours(abs(jump))
+            let jump = change.jump
+            let words = (jump > .zero ? "+" : "−") + TimeSpan.seconds(abs(jump.seconds)).rough
             svg += """
                 <line x1="\(at)" y1="\(plotTop - 24)" x2="\(at)" y2="\(plotBottom)" stroke="#6a1b9a" stroke-width="1.5" \
                 stroke-dasharray="4 3"><title>\(Self.escaped(Self.changeWords(change, zone: zone)))</title></line>\
@@ -152,7 +152,7 @@ public struct TimelinePicture: Sendable {
                     x: Double(Self.margin), y: Double(rowTop), width: Double(Self.labelWidth + plot),
                     height: Double(Self.rowHeight), fill: "#000000", opacity: 0.035)
             }
-            let label = Self.escaped(Self.cut(entry.id, to: 30))
+            let label = Self.escaped(TextTable.cut(entry.id, to: 30, at: .end))
             let quietEntry = quiet[key]
             svg +=
                 "<text x=\"\(Self.margin + 4)\" y=\"\(rowTop + 12)\"\(quietEntry == nil ? "" : " fill=\"#888888\"")>\(label)<title>\(Self.escaped(entry.title))</title></text>\n"
@@ -194,29 +194,10 @@ public struct TimelinePicture: Sendable {
         return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(abs(tenths % 10))"
     }
 
-    /// `1h`, `30min`, `1h 30min`.
-    private static func hours(_ seconds: Int64) -> String {
-        let (hours, minutes) = (seconds / 3600, seconds / 60 % 60)
-        return [hours > 0 ? "\(hours)h" : nil, minutes > 0 ? "\(minutes)min" : nil].compactMap { $0 }.joined(
-            separator: " ")
-    }
-
-    /// `+01:00`, `+05:45`, `-03:00`.
-    static func utcOffset(_ offset: ZoneOffset) -> String {
-        let magnitude = abs(offset.seconds)
-        return (offset.seconds < 0 ? "-" : "+") + CivilDateTime.padded(magnitude / 3600, 2) + ":"
-            + CivilDateTime.padded(magnitude / 60 % 60, 2)
-    }
-
     /// `2026-03-29 02:00 → 03:00 in Europe/Berlin (UTC+02:00)`.
     static func changeWords(_ change: OffsetChange, zone: ZoneRules) -> String {
         "\(change.wallClockBefore.isoDate) \(change.wallClockBefore.clockTime) → \(change.wallClockAfter.clockTime) "
-            + "in \(zone.identifier) (UTC\(utcOffset(change.after)))"
-    }
-
-    /// `text` cut to `count` characters, with `…` in place of the rest.
-    static func cut(_ text: String, to count: Int) -> String {
-        text.count <= count ? text : String(text.prefix(count - 1)) + "…"
+            + "in \(zone.identifier) (UTC\(ZoneOffset.hoursAndMinutes(change.after.seconds)))"
     }
 
     /// `text` as XML and HTML character data: markup characters as entities, and the control

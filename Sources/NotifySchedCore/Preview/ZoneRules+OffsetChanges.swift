@@ -15,11 +15,10 @@ extension ZoneRules {
     /// A zone whose offset is always `offset`: wall-clock times that go on through a change of
     /// the zone it was in force in.
     static func fixed(_ offset: ZoneOffset) -> ZoneRules {
-        let seconds = abs(offset.seconds)
-        // POSIX counts west of Greenwich as positive.
-        let sign = offset.seconds > 0 ? "-" : "+"
-        let clock = [seconds / 3600, seconds / 60 % 60, seconds % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
-        // A rule of the right form always reads.
-        return (try? ZoneRules(identifier: "fixed", posixRule: "<FIX>\(sign)\(clock.joined(separator: ":"))")) ?? .utc
+        // Standard time, as a zone that never changes has it.
+        let standing = ZoneOffset(seconds: offset.seconds, isDST: false, abbreviation: offset.abbreviation)
+        return ZoneRules(
+            identifier: "UTC" + ZoneOffset.hoursAndMinutes(offset.seconds), transitionTimes: [],
+            transitionOffsetIndices: [], offsets: [standing], initialOffset: standing, rule: nil)
     }
 }

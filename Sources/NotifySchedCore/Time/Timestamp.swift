@@ -68,12 +68,7 @@ extension Instant {
 
     /// The instant in RFC 3339 form at a UTC offset, `2026-03-29T03:30:00+02:00`.
     public func rfc3339(offset offsetSeconds: Int) -> String {
-        let magnitude = abs(offsetSeconds)
-        let sign = offsetSeconds < 0 ? "-" : "+"
-        let zone =
-            offsetSeconds == 0
-            ? "Z"
-            : "\(sign)\(CivilDateTime.padded(magnitude / 3600, 2)):\(CivilDateTime.padded(magnitude / 60 % 60, 2))"
+        let zone = offsetSeconds == 0 ? "Z" : ZoneOffset.hoursAndMinutes(offsetSeconds)
         return CivilDateTime(self, offset: offsetSeconds).description + zone
     }
 }

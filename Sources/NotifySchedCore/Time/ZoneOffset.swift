@@ -25,11 +25,17 @@ public struct ZoneOffset: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let magnitude = abs(seconds)
-        let sign = seconds < 0 ? "-" : "+"
-        var text = "\(sign)\(CivilDateTime.padded(magnitude / 3600, 2)):\(CivilDateTime.padded(magnitude / 60 % 60, 2))"
+        var text = Self.hoursAndMinutes(seconds)
         if magnitude % 60 != 0 {
             text += ":\(CivilDateTime.padded(magnitude % 60, 2))"
         }
         return "\(abbreviation) (\(text)\(isDST ? ", DST" : ""))"
+    }
+
+    /// `offsetSeconds` east of UTC as RFC 3339 writes an offset, to the minute: `+01:00`, `-03:30`.
+    public static func hoursAndMinutes(_ offsetSeconds: Int) -> String {
+        let magnitude = abs(offsetSeconds)
+        return (offsetSeconds < 0 ? "-" : "+") + CivilDateTime.padded(magnitude / 3600, 2) + ":"
+            + CivilDateTime.padded(magnitude / 60 % 60, 2)
     }
 }
