@@ -154,7 +154,10 @@ let package = Package(
         .testTarget(
             name: "NotifySchedStoreTests",
             // GRDB itself to write databases of an earlier schema, as an older notify-sched left them.
-            dependencies: ["NotifySchedStore", "NotifySchedCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "NotifySchedStore", "NotifySchedCore", "NotifySchedTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         // The real daemon driver embedded in virtual time: a manual clock, a recording desktop,

@@ -15,7 +15,7 @@ public struct NotifySched: ParsableCommand {
         subcommands: [
             ValidateCommand.self, ListCommand.self, TestCommand.self, HandleCommand.self, DaemonCommand.self,
             EventCommand.self, StatusCommand.self, HistoryCommand.self, KeygenCommand.self, SignCommand.self,
-            SyncCommand.self, PreviewCommand.self, ShowPopupCommand.self,
+            SyncCommand.self, PreviewCommand.self, ReceiptsCommand.self, ShowPopupCommand.self,
         ]
     )
 

@@ -58,6 +58,7 @@ struct StatusCommand: ParsableCommand {
             lines.append("source: \(source.location) (\(what))")
             let health = source.health.summary
             if !health.isEmpty { lines.append("  \(health)") }
+            if let receipts = source.receipts { lines.append("  \(receipts)") }
             for rollout in source.rollouts ?? [] {
                 let range = Rollout(
                     namespace: rollout.namespace, start: rollout.start, count: rollout.count, total: rollout.total)

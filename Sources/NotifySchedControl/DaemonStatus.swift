@@ -34,11 +34,15 @@ public struct DaemonStatus: Codable, Equatable, Sendable {
         /// The staged rollouts its entries name, each with this desktop's bucket; nil from a
         /// daemon older than this field.
         public var rollouts: [RolloutReport]?
+        /// Whether its receipts are on, where they go, what waits and when they last went
+        /// (`ReceiptQueueState.summary`); nil from a daemon older than this field.
+        public var receipts: String?
 
         public init(
             location: String, dialect: String?, entries: Int, health: SourceHealthReport,
-            rollouts: [RolloutReport]? = nil
+            rollouts: [RolloutReport]? = nil, receipts: String? = nil
         ) {
+            self.receipts = receipts
             self.location = location
             self.dialect = dialect
             self.entries = entries

@@ -140,6 +140,13 @@ extension DaemonDriver {
                 name: $0.name, vendor: $0.vendor, version: $0.version, specVersion: $0.specVersion,
                 capabilities: $0.capabilities.sorted())
         }
+        let receipts: [String: ReceiptQueueState]
+        do {
+            receipts = try store.receiptQueue()
+        } catch {
+            log.error(error.message)
+            receipts = [:]
+        }
         return DaemonStatus(
             pid: getpid(), version: ProductVersion.current, startedAt: startedAt.rfc3339, server: server,
             sources: sources.indices.map { index in
@@ -147,7 +154,9 @@ extension DaemonDriver {
                     location: sources[index].location, dialect: schedule(of: index)?.dialect.rawValue,
                     entries: schedule(of: index)?.entries.count ?? 0,
                     health: SourceHealthReport(core.polling.sources[index].health),
-                    rollouts: schedule(of: index).map(core.capGate.rollouts(in:)))
+                    rollouts: schedule(of: index).map(core.capGate.rollouts(in:)),
+                    receipts: ReceiptQueueState.summary(
+                        settings: core.polling.sources[index].settings.receipts, receipts[sources[index].location]))
             },
             pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339),
             onScreen: [PopupRole.scheduled, .prompt].flatMap { role in

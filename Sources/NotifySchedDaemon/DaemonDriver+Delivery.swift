@@ -64,7 +64,7 @@ extension DaemonDriver {
                         let record = LedgerRecord(
                             occurrenceID: shown.id, source: due.source, entryID: due.entry.id,
                             occurrence: due.occurrence, popupID: notifier.popupID(of: .scheduled(shown.id)),
-                            outcome: .delivered, recordedAt: now)
+                            outcome: .delivered, recordedAt: now, receipts: core.receiptTag(for: due.source))
                         // The core counted it as it let it through (`DaemonCore.admit`); a test popup
                         // is not counted.
                         let impression =
@@ -207,7 +207,8 @@ extension DaemonDriver {
     ) {
         let record = LedgerRecord(
             occurrenceID: LedgerRecord.occurrenceID(source: source, entryID: entryID, occurrence: occurrence),
-            source: source, entryID: entryID, occurrence: occurrence, outcome: outcome, recordedAt: now)
+            source: source, entryID: entryID, occurrence: occurrence, outcome: outcome, recordedAt: now,
+            receipts: core.receiptTag(for: source))
         do {
             try store.record(record)
         } catch {

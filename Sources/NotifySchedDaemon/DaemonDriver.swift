@@ -133,6 +133,12 @@ public final class DaemonDriver {
         let userZone = SystemTimeZone.current(environment: environment, database: zones, localtimePath: localtimePath)
         language = LanguagePreference.fromEnvironment(environment)
         Self.moveStateToCanonicalLocations(in: store, log: log)
+        // Nothing queued for a source whose receipts are off now is ever sent.
+        do {
+            try store.discardReceipts(keeping: Set(configuration.receiptEndpoints.keys))
+        } catch {
+            log.error(error.message)
+        }
         var followed: [FollowedSource] = []
         var polled: [SourcePolling.Source] = []
         for configured in configuration.sources {

@@ -23,12 +23,12 @@ import NotifySchedCore
 public final class FeedFetcher: Sendable {
     /// The settings this fetcher was made with.
     public let configuration: FetchConfiguration
-    private let group: MultiThreadedEventLoopGroup
-    private let client: HTTPClient
+    let group: MultiThreadedEventLoopGroup
+    let client: HTTPClient
     /// The fetches under way, and whether the fetcher is shut down: `shutdown()` may come from
     /// another thread while a check's fetch is starting, and work handed to a stopped event loop
     /// crashes the process (SwiftNIO's leaked promise).
-    private let leases = FetchLeases()
+    let leases = FetchLeases()
 
     /// Makes a fetcher with its own event-loop thread and connection pool.
     ///
@@ -171,18 +171,23 @@ public final class FeedFetcher: Sendable {
                     return loop.makeFailedFuture(error)
                 }
             default:
-                let code = Int(response.status.code)
-                var retryAfter: RetryAfter?
-                if code == 429 || code == 503 {
-                    retryAfter = response.headers.first(name: "Retry-After").flatMap(RetryAfter.parse)
-                }
-                let wait = retryAfter.map { " (Retry-After: \($0.text))" } ?? ""
-                return loop.makeFailedFuture(
-                    NetworkError(
-                        .httpStatus, "\(url): the server answered \(code) \(response.status.reasonPhrase)\(wait)",
-                        status: code, retryAfter: retryAfter))
+                return loop.makeFailedFuture(Self.statusError(response.status, response.headers, url: url))
             }
         }
+    }
+
+    /// The error of a response with a status that is not the one asked for, with the
+    /// `Retry-After` of a 429 or 503.
+    static func statusError(_ status: HTTPResponseStatus, _ headers: HTTPHeaders, url: String) -> NetworkError {
+        let code = Int(status.code)
+        var retryAfter: RetryAfter?
+        if code == 429 || code == 503 {
+            retryAfter = headers.first(name: "Retry-After").flatMap(RetryAfter.parse)
+        }
+        let wait = retryAfter.map { " (Retry-After: \($0.text))" } ?? ""
+        return NetworkError(
+            .httpStatus, "\(url): the server answered \(code) \(status.reasonPhrase)\(wait)", status: code,
+            retryAfter: retryAfter)
     }
 
     /// The check period a response's `Cache-Control` asks for.
@@ -239,8 +244,7 @@ public final class FeedFetcher: Sendable {
     }
 
     /// The fetch's error as a `NetworkError` naming `url` and the cause.
-    private static func networkError(_ error: any Error, url: String, configuration: FetchConfiguration) -> NetworkError
-    {
+    static func networkError(_ error: any Error, url: String, configuration: FetchConfiguration) -> NetworkError {
         if let error = error as? NetworkError { return error }
         if let error = error as? HTTPClientError {
             switch error {
@@ -290,7 +294,7 @@ public final class FeedFetcher: Sendable {
 
 extension RetryAfter {
     /// The value as a person reads it.
-    fileprivate var text: String {
+    var text: String {
         switch self {
         case .delay(let span): "\(span.seconds) s"
         case .date(let instant): instant.rfc3339
@@ -306,7 +310,7 @@ extension TimeSpan {
 }
 
 /// The fetches a `FeedFetcher` has under way, and whether it is shut down.
-private final class FetchLeases: @unchecked Sendable {
+final class FetchLeases: @unchecked Sendable {
     // Guards `taken` and `closed`; signalled when a lease is given back.
     private let condition = NSCondition()
     private var taken = 0

@@ -86,6 +86,11 @@ extension StateStore {
                     LedgerOutcome.closed.rawValue, record.recordedAt.microseconds, replaced,
                     LedgerOutcome.delivered.rawValue,
                 ])
+                if database.changesCount == 1, let line = try Self.receiptLine(of: replaced, in: database) {
+                    try Self.count(
+                        .withdrawn, source: line.source, entryID: line.entryID, tag: line.tag, at: record.recordedAt,
+                        in: database)
+                }
             }
             let content = occurrence.content
             let action = content.action
@@ -258,6 +263,13 @@ extension StateStore {
                 ])
             }
             if let ledgerOutcome = LedgerOutcome(outcome) {
+                // Counted once per change of the line's outcome: an answer given twice counts once.
+                if let line = try Self.receiptLine(of: occurrence.id, in: database),
+                    line.outcome != ledgerOutcome.rawValue, let counter = ReceiptCounter(outcome)
+                {
+                    try Self.count(
+                        counter, source: line.source, entryID: line.entryID, tag: line.tag, at: now, in: database)
+                }
                 try database.cachedStatement(
                     sql: "UPDATE ledger SET outcome = ?, recorded_us = ? WHERE occurrence_id = ?"
                 ).execute(arguments: [ledgerOutcome.rawValue, now.microseconds, occurrence.id])
@@ -265,21 +277,31 @@ extension StateStore {
         }
     }
 
+    /// Writes `record`, and counts its outcome in the receipts when it is tagged and the line
+    /// did not have that outcome already (a popup shown again after a crash counts once).
     static func upsert(_ record: LedgerRecord, in database: Database) throws {
+        let before = record.receipts == nil ? nil : try receiptLine(of: record.occurrenceID, in: database)
         try database.cachedStatement(
             sql: """
                 INSERT INTO ledger (
-                    occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us, suppression)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    occurrence_id, source, entry_id, occurrence_us, popup_id, outcome, recorded_us, suppression,
+                    receipts, receipts_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (occurrence_id) DO UPDATE SET
                     popup_id = excluded.popup_id, outcome = excluded.outcome, recorded_us = excluded.recorded_us,
-                    suppression = excluded.suppression
+                    suppression = excluded.suppression, receipts = excluded.receipts,
+                    receipts_version = excluded.receipts_version
                 """
         ).execute(arguments: [
             record.occurrenceID, record.source, record.entryID, record.occurrence.microseconds,
             record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
-            record.suppression?.encoded,
+            record.suppression?.encoded, record.receipts != nil, record.receipts?.feedVersion,
         ])
+        if before?.outcome != record.outcome.rawValue {
+            try count(
+                ReceiptCounter(recording: record.outcome, suppression: record.suppression), source: record.source,
+                entryID: record.entryID, tag: record.receipts, at: record.recordedAt, in: database)
+        }
     }
 
     /// What the user has done with the notifications of `source`.

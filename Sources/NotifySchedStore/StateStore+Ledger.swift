@@ -95,6 +95,7 @@ extension StateStore {
             ).execute(arguments: [cutoff.microseconds])
             let deleted = database.changesCount
             try Self.pruneImpressions(before: cutoff, in: database)
+            try Self.pruneReceipts(before: cutoff, in: database)
             return deleted
         }
     }
@@ -111,6 +112,7 @@ extension LedgerRecord {
             occurrence: Instant(microseconds: row["occurrence_us"]),
             popupID: popupID.map { UInt32(truncatingIfNeeded: $0) },
             outcome: outcome, recordedAt: Instant(microseconds: row["recorded_us"]),
-            suppression: suppression.flatMap(Suppression.init(encoded:)))
+            suppression: suppression.flatMap(Suppression.init(encoded:)),
+            receipts: (row["receipts"] as Bool? ?? false) ? ReceiptTag(feedVersion: row["receipts_version"]) : nil)
     }
 }

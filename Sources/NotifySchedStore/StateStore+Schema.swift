@@ -269,6 +269,43 @@ extension StateStore {
                         WHERE ledger.source != ?;
                     """, arguments: [DeliveredOccurrence.testSource])
         }
+        // Receipts (docs/receipts.md): each ledger line's tag, the counts not sealed yet, the
+        // bodies sealed and not sent yet, and what each source dropped and last sent.
+        migrator.registerMigration("15-receipts") { database in
+            try database.execute(
+                sql: """
+                    ALTER TABLE ledger ADD COLUMN receipts INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE ledger ADD COLUMN receipts_version INTEGER;
+                    CREATE TABLE receipt_count (
+                        source TEXT NOT NULL,
+                        entry_id TEXT NOT NULL,
+                        feed_version INTEGER NOT NULL,
+                        day INTEGER NOT NULL,
+                        counter TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (source, entry_id, feed_version, day, counter)
+                    );
+                    CREATE TABLE receipt_batch (
+                        batch_id TEXT PRIMARY KEY NOT NULL,
+                        source TEXT NOT NULL,
+                        endpoint TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        receipts INTEGER NOT NULL,
+                        total INTEGER NOT NULL,
+                        sealed_us INTEGER NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        next_attempt_us INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT
+                    );
+                    CREATE TABLE receipt_source (
+                        source TEXT PRIMARY KEY NOT NULL,
+                        dropped_receipts INTEGER NOT NULL DEFAULT 0,
+                        dropped_count INTEGER NOT NULL DEFAULT 0,
+                        last_sent_us INTEGER,
+                        last_error TEXT
+                    );
+                    """)
+        }
         return migrator
     }
 }

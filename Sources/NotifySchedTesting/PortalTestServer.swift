@@ -73,6 +73,22 @@ public final class PortalTestServer: @unchecked Sendable {
             [.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: file.path)
     }
 
+    /// The URL of the collector `name` (`POST /collector/NAME`).
+    public func collectorURL(_ name: String) -> String { url("/collector/\(name)") }
+
+    /// The bodies the collector `name` took (answered 200), in order.
+    public func received(_ name: String) throws -> [String] {
+        let file = root.appendingPathComponent("\(name).received")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    /// Makes the collector `name` answer its next requests with these instead of taking them:
+    /// `"503"`, or `"429 120"` with a `Retry-After`.
+    public func failCollector(_ name: String, with answers: [String]) throws {
+        try write("\(name).answers", answers.joined(separator: "\n"))
+    }
+
     /// Writes the text file `name`.
     public func write(_ name: String, _ text: String, age: TimeInterval = 60) throws {
         try write(name, Array(text.utf8), age: age)

@@ -68,6 +68,8 @@ import Testing
         "action-label": "Read more",
         "max-popups": "4/1h",
         "tags": "sports, high income",
+        "receipts": "counts",
+        "receipts-endpoint": "https://collector.example.org/v1/logs",
     ]
 
     @Test func manualAndGuideDocumentTheSameKeysInTheSamePlaces() throws {

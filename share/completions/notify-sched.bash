@@ -173,13 +173,13 @@ _notify-sched() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|preview|help)
+    validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|preview|receipts|help)
         # Offer subcommand argument completions
         "_notify-sched_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status history keygen sign sync preview help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'validate list test handle daemon event status history keygen sign sync preview receipts help' -- "${cur}"))
         ;;
     esac
 }
@@ -534,6 +534,21 @@ _notify-sched_preview() {
         ;;
     '--dialect')
         __notify-sched_add_completions -W 'native'$'\n''zbim'$'\n''inotify'$'\n''ismartnews'$'\n''icalendar'
+        return
+        ;;
+    esac
+}
+
+_notify-sched_receipts() {
+    repeating_flags=()
+    non_repeating_flags=(--pending --send --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--config)
+    __notify-sched_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--config')
         return
         ;;
     esac

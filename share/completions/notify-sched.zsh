@@ -62,13 +62,14 @@ _notify-sched() {
             'sign:Sign a feed: write FEED.sig.'
             'sync:Check every source now, ignoring check periods, and print what changed.'
             'preview:Show when, for whom and how a feed'\''s popups will show, before publishing it.'
+            'receipts:Show or send the counts that sources with receipts on report to their collector.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|preview|help)
+        validate|list|test|handle|daemon|event|status|history|keygen|sign|sync|preview|receipts|help)
             "_notify-sched_${words[1]}" && ret=0
             ;;
         esac
@@ -294,6 +295,20 @@ _notify-sched_preview() {
         '--connect-timeout[How long to wait for a connection to a portal (default 10s).]:span:'
         '--timeout[How long a whole fetch may take, redirects and body included (default 60s).]:span:'
         '--dialect[Read the feeds as this dialect (native, zbim, inotify, ismartnews or icalendar); a feed of another shape is an error. Default\: each as its source is configured, else by its shape.]:dialect:{__notify-sched_complete "${___dialect[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_notify-sched_receipts() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--pending[Print the bodies that would be sent, one JSON object per line.]'
+        '--send[Send the bodies waiting now.]'
+        '--config[The configuration file that names the sources (default\: $XDG_CONFIG_HOME/notify-sched/config).]:file:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -205,6 +205,21 @@ private struct ConfigurationParser {
                     "`alarms` is `embedded`, `none`, or offsets from an event's start such as `-15min, -1d`; "
                         + "not \"\(value)\"", line: number)
             }
+        case "receipts":
+            if let mode = ReceiptSettings.Mode(rawValue: value.lowercased()) {
+                settings.receipts.mode = mode
+            } else {
+                error(.invalidValue, "`receipts` is `none` or `counts`, not \"\(value)\"", line: number)
+            }
+        case "receipts-endpoint":
+            if let endpoint = ReceiptSettings.endpoint(parsing: value) {
+                settings.receipts.endpoint = endpoint
+            } else {
+                error(
+                    .invalidValue,
+                    "`receipts-endpoint` must be an http(s):// URL such as https://collector.example.org/v1/logs, "
+                        + "not \"\(value)\"", line: number)
+            }
         case "show-oldest-first":
             if let flag = flag(key, value, number: number) { settings.iNotify.showOldestFirst = flag }
         case "show-on-first-launch":

@@ -90,6 +90,9 @@ public struct SourceSettings: Sendable, Equatable {
     /// Which alarms of a calendar feed pop up (`alarms`); nil for the default by where the feed
     /// is (`alarmPolicy(for:)`).
     public var alarms: AlarmPolicy?
+    /// Whether the source sends receipts, and where (`receipts`, `receipts-endpoint`). The
+    /// default is none.
+    public var receipts = ReceiptSettings()
 
     public init(iNotify: INotifySettings = INotifySettings(), fetchPeriod: TimeSpan? = nil, alarms: AlarmPolicy? = nil)
     {

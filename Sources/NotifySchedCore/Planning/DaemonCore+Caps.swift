@@ -73,7 +73,9 @@ extension DaemonCore {
         _ entryID: String, of location: String, occurrence: Instant, because suppression: Suppression, at now: Instant
     ) -> [DaemonEffect] {
         let record = DaemonEffect.recordSuppressed(
-            .suppressed(entryID, of: location, occurrence: occurrence, because: suppression, at: now))
+            .suppressed(
+                entryID, of: location, occurrence: occurrence, because: suppression, at: now,
+                receipts: receiptTag(for: location)))
         guard case .targeting(let verdict) = suppression, let failure = verdict.failure,
             targetingFailuresLogged.insert(location + "\n" + entryID).inserted
         else { return [record] }

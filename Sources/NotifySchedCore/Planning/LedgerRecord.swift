@@ -18,11 +18,15 @@ public struct LedgerRecord: Sendable, Equatable {
     public var recordedAt: Instant
     /// Why the occurrence was not shown, for an outcome of `suppressed`.
     public var suppression: Suppression?
+    /// Whether its outcomes count in its source's receipts, and under which feed version; nil
+    /// when receipts were off for its source when it was recorded.
+    public var receipts: ReceiptTag?
 
     public init(
         occurrenceID: String, source: String, entryID: String, occurrence: Instant, popupID: UInt32? = nil,
-        outcome: LedgerOutcome, recordedAt: Instant, suppression: Suppression? = nil
+        outcome: LedgerOutcome, recordedAt: Instant, suppression: Suppression? = nil, receipts: ReceiptTag? = nil
     ) {
+        self.receipts = receipts
         self.occurrenceID = occurrenceID
         self.source = source
         self.entryID = entryID
@@ -36,11 +40,13 @@ public struct LedgerRecord: Sendable, Equatable {
     /// The record of an occurrence of `entryID` in `source` due at `occurrence` that a cap
     /// held back at `now`.
     public static func suppressed(
-        _ entryID: String, of source: String, occurrence: Instant, because suppression: Suppression, at now: Instant
+        _ entryID: String, of source: String, occurrence: Instant, because suppression: Suppression, at now: Instant,
+        receipts: ReceiptTag? = nil
     ) -> LedgerRecord {
         LedgerRecord(
             occurrenceID: occurrenceID(source: source, entryID: entryID, occurrence: occurrence), source: source,
-            entryID: entryID, occurrence: occurrence, outcome: .suppressed, recordedAt: now, suppression: suppression)
+            entryID: entryID, occurrence: occurrence, outcome: .suppressed, recordedAt: now, suppression: suppression,
+            receipts: receipts)
     }
 
     /// The id of the occurrence of `entryID` in `source` due at `occurrence`: 16 hex digits,

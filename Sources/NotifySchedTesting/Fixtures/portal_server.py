@@ -21,6 +21,10 @@ Routes:
   /loop                    302 to /loop (a redirect loop)
   /chain/N                 302 to /chain/N-1 ... /chain/0 serves ROOT/feed.json
   /redirect?to=URL         302 to URL
+  POST /collector/NAME     an OTLP collector: appends the body, one line, to ROOT/NAME.received
+                           and answers 200 {}; if ROOT/NAME.answers exists, each request first
+                           takes its first line ("503" or "429 RETRY-AFTER"), answered instead
+                           and nothing kept, until no line is left
 """
 import hashlib
 import json
@@ -34,6 +38,7 @@ from email.utils import formatdate, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = sys.argv[1]
+COLLECTOR_LOCK = threading.Lock()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -94,6 +99,30 @@ class Handler(BaseHTTPRequestHandler):
             self.send(302, headers=[("Location", query["to"][0])])
         else:
             self.send(404, b"not found")
+
+    def do_POST(self):
+        url = urllib.parse.urlsplit(self.path)
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        with open(os.path.join(ROOT, "requests.log"), "a") as log:
+            log.write(json.dumps({"path": self.path, "method": "POST", "headers": dict(self.headers.items())}) + "\n")
+        if not url.path.startswith("/collector/"):
+            self.send(404, b"not found")
+            return
+        name = os.path.basename(url.path[len("/collector/"):])
+        answers_path = os.path.join(ROOT, name + ".answers")
+        with COLLECTOR_LOCK:
+            if os.path.exists(answers_path):
+                lines = [line for line in open(answers_path).read().split("\n") if line.strip()]
+                if lines:
+                    with open(answers_path, "w") as answers:
+                        answers.write("\n".join(lines[1:]))
+                    parts = lines[0].split()
+                    headers = [("Retry-After", parts[1])] if len(parts) > 1 else []
+                    self.send(int(parts[0]), b'{"error": "unavailable"}', headers)
+                    return
+            with open(os.path.join(ROOT, name + ".received"), "ab") as received:
+                received.write(body.replace(b"\n", b" ") + b"\n")
+        self.send(200, b"{}", [("Content-Type", "application/json")])
 
     def serve_feed(self, name):
         path = os.path.join(ROOT, os.path.basename(name))

@@ -1,0 +1,73 @@
+/// A body sealed for upload and not yet taken by its collector: sent byte for byte on every
+/// attempt, so that the collector can drop a second copy by its ids.
+public struct ReceiptBatch: Sendable, Equatable {
+    /// The body's `notify_sched.batch.id`.
+    public var batchID: String
+    /// The feed whose receipts it holds.
+    public var source: String
+    /// The URL it is posted to, as it was when it was sealed.
+    public var endpoint: String
+    /// The OTLP/HTTP JSON body.
+    public var body: String
+    /// How many tallies it holds, and the sum of their counts.
+    public var receipts: Int
+    public var total: Int
+    public var sealedAt: Instant
+    /// How many uploads of it failed, when the next may start, and why the last one failed.
+    public var attempts: Int
+    public var nextAttempt: Instant
+    public var lastError: String?
+
+    public init(
+        batchID: String, source: String, endpoint: String, body: String, receipts: Int, total: Int, sealedAt: Instant,
+        attempts: Int = 0, nextAttempt: Instant? = nil, lastError: String? = nil
+    ) {
+        self.batchID = batchID
+        self.source = source
+        self.endpoint = endpoint
+        self.body = body
+        self.receipts = receipts
+        self.total = total
+        self.sealedAt = sealedAt
+        self.attempts = attempts
+        self.nextAttempt = nextAttempt ?? sealedAt
+        self.lastError = lastError
+    }
+}
+
+/// What the queue holds of one source's receipts, for `notify-sched status` and `receipts`.
+public struct ReceiptQueueState: Sendable, Equatable {
+    /// Tallies counted and not sealed into a body yet.
+    public var openReceipts = 0
+    /// Bodies sealed and not taken by the collector yet.
+    public var batches = 0
+    /// What the bounds dropped since the last body.
+    public var dropped = ReceiptDrops()
+    /// When a collector last took a body, and why the last upload failed, if it did.
+    public var lastSent: Instant?
+    public var lastError: String?
+
+    public init() {}
+}
+
+extension ReceiptQueueState {
+    /// A source's receipts in a line: `receipts off`, or where they go, what waits and when
+    /// they last went (`notify-sched status` and `receipts`).
+    public static func summary(settings: ReceiptSettings, _ state: ReceiptQueueState?) -> String {
+        guard settings.mode == .counts else { return "receipts off" }
+        guard let endpoint = settings.endpoint else {
+            return "receipts off: `receipts = counts` needs a `receipts-endpoint`"
+        }
+        let state = state ?? ReceiptQueueState()
+        var parts = [
+            "receipts on, to \(endpoint)",
+            "\(state.openReceipts) counted, \(state.batches) bod\(state.batches == 1 ? "y" : "ies") waiting",
+            "last sent " + (state.lastSent?.rfc3339 ?? "never"),
+        ]
+        if state.dropped.receipts > 0 {
+            parts.append("\(state.dropped.receipts) dropped by the queue's bounds")
+        }
+        if let error = state.lastError { parts.append("last upload failed: \(error)") }
+        return parts.joined(separator: "; ")
+    }
+}
