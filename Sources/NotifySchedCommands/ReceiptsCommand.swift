@@ -20,8 +20,9 @@ struct ReceiptsCommand: ParsableCommand {
             and when they last went. --pending seals what was counted into bodies and prints \
             each body exactly as it will be sent, one per line (where it goes on standard error). \
             --send sends every body waiting now, and exits 1 if a collector did not take one: it \
-            stays queued and is tried again. What is queued for a source whose receipts are off \
-            is deleted, unsent.
+            stays queued and is tried again. The daemon sends on its own once a day, with a check \
+            of each source's feed. What is queued for a source whose receipts are off is deleted, \
+            unsent.
             """
     )
 
@@ -102,8 +103,7 @@ struct ReceiptsCommand: ParsableCommand {
                     "sent \(batch.receipts) receipt\(batch.receipts == 1 ? "" : "s") of \(batch.source) to \(endpoint)")
             } catch let error as NetworkError {
                 let now = WallClock.now()
-                let retryAt = ReceiptRetry.next(
-                    after: batch.attempts + 1, retryAfter: error.retryAfter, at: now, using: &generator)
+                let retryAt = ReceiptRetry.next(retryAfter: error.retryAfter, at: now, using: &generator)
                 try? store.receiptsFailed(batch.batchID, error: error.message, retryAt: retryAt)
                 failures.append("notify-sched: receipts of \(batch.source) not sent: \(error.message)")
             } catch {

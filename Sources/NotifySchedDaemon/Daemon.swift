@@ -56,13 +56,16 @@ public final class Daemon {
         }
         let store: StateStore
         let loader: PortalFeedLoader
+        let fetcher: FeedFetcher?
         do {
             timer = try WallClockTimer()
             store = try StateStore(path: paths.stateDatabase)
             terminations = try TerminationSignals.catchSignals()
-            // The fetcher's thread starts only when a feed is a URL.
-            let fetcher =
-                configuration.sources.contains { SourceLocation.isURL($0.feed) } ? try FeedFetcher() : nil
+            // The fetcher's thread starts only when a feed is a URL, or receipts are posted.
+            fetcher =
+                configuration.sources.contains { SourceLocation.isURL($0.feed) }
+                    || !configuration.receiptEndpoints.isEmpty
+                ? try FeedFetcher() : nil
             loader = PortalFeedLoader(fetcher: fetcher, directories: paths)
         } catch {
             // Each of these errors describes itself by its message, naming the file or the cause.
@@ -83,7 +86,7 @@ public final class Daemon {
                 stopLoop: {
                     bus.flush()
                     loop.stop()
-                }),
+                }, collector: configuration.receiptEndpoints.isEmpty ? nil : fetcher),
             install: install)
         control.answer = { [unowned driver] in try driver.answer($0, reply: $1) }
     }
@@ -105,7 +108,7 @@ public final class Daemon {
             if TerminationSignals.take() { driver.stop(.stopped) }
         }
         loop.watchReadable(timer.fileDescriptor) { [unowned driver] in driver.timerWoke(timer.acknowledge()) }
-        loop.watchReadable(driver.checkResults.fileDescriptor) { [unowned driver] in driver.checkResultsArrived() }
+        loop.watchReadable(driver.workResults.fileDescriptor) { [unowned driver] in driver.workResultsArrived() }
         loop.watchReadable(driver.preparedListingOrders.fileDescriptor) { [unowned driver] in
             driver.preparedListingOrderArrived()
         }

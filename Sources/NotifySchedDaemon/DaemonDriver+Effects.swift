@@ -114,6 +114,10 @@ extension DaemonDriver {
                 startCheck(of: index, at: now)
             case .saveHealth(let health):
                 saveHealth(health)
+            case .uploadReceipts(let index, let endpoint):
+                uploadReceipts(of: index, to: endpoint, at: now)
+            case .recordReceiptPost(let post, let retryAt):
+                recordReceiptPost(post, retryAt: retryAt, at: now)
             case .answerSync(let token, let reports):
                 syncReplies.removeValue(forKey: token)?(reports)
             case .restart(let configuration):

@@ -3,10 +3,10 @@ import NotifySchedNetwork
 import NotifySchedPlatform
 import NotifySchedStore
 
-/// One source's check, as a fetch worker hands it to the loop.
-public struct CheckResult: Sendable {
-    var source: Int
-    var feed: LoadedPortalFeed
+/// What a worker thread hands the loop: a source's check, or its receipts' upload.
+public enum WorkResult: Sendable {
+    case check(source: Int, LoadedPortalFeed)
+    case receipts(source: Int, [ReceiptPost])
 }
 
 // Checking the sources: which checks start, what each puts in force and which `Sync` calls it
@@ -22,14 +22,17 @@ extension DaemonDriver {
         perform(.syncRequested(token: token), at: now)
     }
 
-    /// The loop's side of the mailbox: hands the core every check the workers finished.
-    public func checkResultsArrived() {
-        for result in checkResults.take() {
+    /// The loop's side of the mailbox: hands the core every check and upload the workers finished.
+    public func workResultsArrived() {
+        for result in workResults.take() {
             let now = clock()
-            for warning in result.feed.warnings { log.warning("warning: \(warning)") }
-            perform(
-                .checkFinished(source: result.source, outcome(of: result.feed, source: result.source, at: now)),
-                at: now)
+            switch result {
+            case .check(let source, let feed):
+                for warning in feed.warnings { log.warning("warning: \(warning)") }
+                perform(.checkFinished(source: source, outcome(of: feed, source: source, at: now)), at: now)
+            case .receipts(let source, let posts):
+                perform(.receiptsPosted(source: source, posts), at: now)
+            }
         }
     }
 
@@ -41,17 +44,17 @@ extension DaemonDriver {
         let publicKey = sources[index].publicKey
         let loader = loader
         let parser = parser(of: index)
-        let mailbox = checkResults
+        let mailbox = workResults
         do {
             try WorkerThread.start {
                 let feed = loader.load(
                     location, publicKey: publicKey, parser: parser, now: now, allowCacheFallback: false)
-                mailbox.post(CheckResult(source: index, feed: feed))
+                mailbox.post(.check(source: index, feed))
             }
         } catch {
             let feed = LoadedPortalFeed(
                 location: location, failure: CheckFailure(error.code, "\(location): \(error.message)"))
-            checkResults.post(CheckResult(source: index, feed: feed))
+            workResults.post(.check(source: index, feed))
         }
     }
 

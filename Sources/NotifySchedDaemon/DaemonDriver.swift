@@ -36,6 +36,8 @@ public final class DaemonDriver {
     let watchedFiles: any FileWatching
     let store: StateStore
     let loader: PortalFeedLoader
+    /// Where receipts are posted; nil when no source's receipts are on.
+    let collector: (any ReceiptCollector)?
     let stopLoop: () -> Void
     /// Sees each decision (`DaemonPorts.decisions`).
     let decisions: (any DecisionObserver)?
@@ -52,8 +54,8 @@ public final class DaemonDriver {
     /// The daemon's decisions and the state they need (`DaemonCore`): it decides, the driver
     /// carries out.
     public internal(set) var core: DaemonCore
-    /// Feed checks the fetch workers finished, waiting for the loop (`checkResultsArrived()`).
-    public let checkResults: LoopMailbox<CheckResult>
+    /// Feed checks and receipts' uploads the workers finished, waiting for the loop (`workResultsArrived()`).
+    public let workResults: LoopMailbox<WorkResult>
     /// The listing order built after start on a worker thread (`prepareListingOrder(at:)`),
     /// with the planner revision it was built for (`preparedListingOrderArrived()`).
     public let preparedListingOrders: LoopMailbox<(order: ListingOrder, revision: Int)>
@@ -121,10 +123,11 @@ public final class DaemonDriver {
         watchedFiles = ports.files
         store = ports.store
         loader = ports.loader
+        collector = ports.collector
         stopLoop = ports.stopLoop
         decisions = ports.decisions
         do {
-            checkResults = try LoopMailbox()
+            workResults = try LoopMailbox()
             preparedListingOrders = try LoopMailbox()
         } catch {
             throw DaemonError(.unavailable, error.message, underlyingError: error)
@@ -188,6 +191,7 @@ public final class DaemonDriver {
         let now = clock()
         perform(.serverKnown(try? notifier.currentServer()), at: now)
         loadImpressions(at: now)
+        loadReceipts(at: now)
         loadSources(at: now)
         loadWaitingPopups(at: now)
         // The popups left on screen first: an iNotify check then knows its message is there.

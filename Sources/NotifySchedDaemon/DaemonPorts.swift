@@ -85,12 +85,16 @@ public struct DaemonPorts {
     public var localtimePath: String
     /// Sees each decision as it is made, to record or check it: nil in the daemon.
     public var decisions: (any DecisionObserver)?
+    /// Where receipts are posted: nil when no source's receipts are on.
+    public var collector: (any ReceiptCollector)?
 
     public init(
         desktop: any DesktopPort, timer: any WakeUpTimer, files: any FileWatching, store: StateStore,
         loader: PortalFeedLoader, clock: @escaping @Sendable () -> Instant, localtimePath: String = "/etc/localtime",
-        stopLoop: @escaping () -> Void, decisions: (any DecisionObserver)? = nil
+        stopLoop: @escaping () -> Void, decisions: (any DecisionObserver)? = nil,
+        collector: (any ReceiptCollector)? = nil
     ) {
+        self.collector = collector
         self.desktop = desktop
         self.timer = timer
         self.files = files
@@ -102,6 +106,17 @@ public struct DaemonPorts {
         self.decisions = decisions
     }
 }
+
+/// Posts a receipts' body to a collector, blocking its thread until it answered: the network
+/// (`FeedFetcher`), or a test's collector.
+public protocol ReceiptCollector: Sendable {
+    /// Posts `body` to `endpoint`.
+    ///
+    /// - Throws: `NetworkError` when the collector did not answer 2xx, or could not be reached.
+    func post(_ body: String, to endpoint: String) throws(NetworkError)
+}
+
+extension FeedFetcher: ReceiptCollector {}
 
 /// Sees each decision of the core as the driver asks for it: the event and its instant with the
 /// core as it stands, then the effects it returned. One decision ends before the next begins.

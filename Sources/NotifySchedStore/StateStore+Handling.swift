@@ -277,8 +277,9 @@ extension StateStore {
         }
     }
 
-    /// Writes `record`, and counts its outcome in the receipts when it is tagged and the line
-    /// did not have that outcome already (a popup shown again after a crash counts once).
+    /// Writes `record`, and counts its outcome in the receipts when it is tagged: a delivery
+    /// when the occurrence had no line yet (its popup shown again, after a crash or a
+    /// "Remind Me Later", counts once), another outcome when the line did not have it already.
     static func upsert(_ record: LedgerRecord, in database: Database) throws {
         let before = record.receipts == nil ? nil : try receiptLine(of: record.occurrenceID, in: database)
         try database.cachedStatement(
@@ -297,7 +298,8 @@ extension StateStore {
             record.popupID.map { Int64($0) }, record.outcome.rawValue, record.recordedAt.microseconds,
             record.suppression?.encoded, record.receipts != nil, record.receipts?.feedVersion,
         ])
-        if before?.outcome != record.outcome.rawValue {
+        let counts = record.outcome == .delivered ? before == nil : before?.outcome != record.outcome.rawValue
+        if counts {
             try count(
                 ReceiptCounter(recording: record.outcome, suppression: record.suppression), source: record.source,
                 entryID: record.entryID, tag: record.receipts, at: record.recordedAt, in: database)

@@ -160,29 +160,59 @@ extension StateStore {
         try write("seal the receipts") { database in
             try Self.pruneReceipts(before: now - Self.receiptRetention, in: database)
             for (source, endpoint) in endpoints.sorted(by: { $0.key < $1.key }) {
-                let tallies = try Self.tallies(of: source, in: database)
-                let dropped = try Self.drops(of: source, in: database)
-                guard !tallies.isEmpty || dropped.receipts > 0 else { continue }
-                let body = ReceiptBody.encode(
-                    source: source, tallies: tallies, dropped: dropped, day: ReceiptDay(now), using: &generator)
-                try database.cachedStatement(
-                    sql: """
-                        INSERT INTO receipt_batch (batch_id, source, endpoint, body, receipts, total, sealed_us, next_attempt_us)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [
-                    body.batchID, source, endpoint, body.json, tallies.count,
-                    tallies.reduce(0) { $0 + $1.counts.values.reduce(0, +) }, now.microseconds, now.microseconds,
-                ])
-                try database.cachedStatement(sql: "DELETE FROM receipt_count WHERE source = ?").execute(arguments: [
-                    source
-                ])
-                try database.cachedStatement(
-                    sql: "UPDATE receipt_source SET dropped_receipts = 0, dropped_count = 0 WHERE source = ?"
-                ).execute(arguments: [source])
+                try Self.seal(source, for: endpoint, at: now, using: &generator, in: database)
             }
             return try Self.batches(in: database)
         }
+    }
+
+    /// Starts the daemon's upload of `source`'s receipts at `now`: notes that one started,
+    /// and seals what was counted into a body for `endpoint` when no body of the source waits
+    /// (so that a collector that refuses gets one body a day to retry, not a pile), in one
+    /// transaction.
+    ///
+    /// - Returns: The source's bodies waiting, oldest first.
+    public func startReceiptUpload(
+        of source: String, to endpoint: String, at now: Instant, using generator: inout some RandomNumberGenerator
+    ) throws(StoreError) -> [ReceiptBatch] {
+        try write("start the upload of the receipts of \(source)") { database in
+            try Self.pruneReceipts(before: now - Self.receiptRetention, in: database)
+            try database.cachedStatement(
+                sql: """
+                    INSERT INTO receipt_source (source, last_attempt_us) VALUES (?, ?)
+                    ON CONFLICT (source) DO UPDATE SET last_attempt_us = excluded.last_attempt_us
+                    """
+            ).execute(arguments: [source, now.microseconds])
+            if try Self.batches(in: database, of: source).isEmpty {
+                try Self.seal(source, for: endpoint, at: now, using: &generator, in: database)
+            }
+            return try Self.batches(in: database, of: source)
+        }
+    }
+
+    /// Seals `source`'s counts and drops into a body for `endpoint`, unless it has none.
+    private static func seal(
+        _ source: String, for endpoint: String, at now: Instant, using generator: inout some RandomNumberGenerator,
+        in database: Database
+    ) throws {
+        let tallies = try tallies(of: source, in: database)
+        let dropped = try drops(of: source, in: database)
+        guard !tallies.isEmpty || dropped.receipts > 0 else { return }
+        let body = ReceiptBody.encode(
+            source: source, tallies: tallies, dropped: dropped, day: ReceiptDay(now), using: &generator)
+        try database.cachedStatement(
+            sql: """
+                INSERT INTO receipt_batch (batch_id, source, endpoint, body, receipts, total, sealed_us, next_attempt_us)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            body.batchID, source, endpoint, body.json, tallies.count,
+            tallies.reduce(0) { $0 + $1.counts.values.reduce(0, +) }, now.microseconds, now.microseconds,
+        ])
+        try database.cachedStatement(sql: "DELETE FROM receipt_count WHERE source = ?").execute(arguments: [source])
+        try database.cachedStatement(
+            sql: "UPDATE receipt_source SET dropped_receipts = 0, dropped_count = 0 WHERE source = ?"
+        ).execute(arguments: [source])
     }
 
     /// The bodies sealed and not taken by a collector yet, oldest first.
@@ -270,15 +300,21 @@ extension StateStore {
                 states[row[0], default: ReceiptQueueState()].openReceipts = row[1]
             }
             for row in try Row.fetchAll(
-                database.cachedStatement(sql: "SELECT source, count(*) FROM receipt_batch GROUP BY source"))
+                database.cachedStatement(
+                    sql: """
+                        SELECT source, count(*), min(CASE WHEN attempts > 0 THEN next_attempt_us END)
+                        FROM receipt_batch GROUP BY source
+                        """))
             {
                 states[row[0], default: ReceiptQueueState()].batches = row[1]
+                states[row[0]]?.nextAttempt = (row[2] as Int64?).map(Instant.init(microseconds:))
             }
             for row in try Row.fetchAll(database.cachedStatement(sql: "SELECT * FROM receipt_source")) {
                 var state = states[row["source"], default: ReceiptQueueState()]
                 state.dropped = ReceiptDrops(receipts: row["dropped_receipts"], count: row["dropped_count"])
                 state.lastSent = (row["last_sent_us"] as Int64?).map(Instant.init(microseconds:))
                 state.lastError = row["last_error"]
+                state.lastAttempt = (row["last_attempt_us"] as Int64?).map(Instant.init(microseconds:))
                 states[row["source"]] = state
             }
             return states
@@ -320,14 +356,19 @@ extension StateStore {
         return ReceiptDrops(receipts: row[0], count: row[1])
     }
 
-    private static func batches(in database: Database) throws -> [ReceiptBatch] {
-        try Row.fetchAll(database.cachedStatement(sql: "SELECT * FROM receipt_batch ORDER BY sealed_us, batch_id"))
-            .map { row in
-                ReceiptBatch(
-                    batchID: row["batch_id"], source: row["source"], endpoint: row["endpoint"], body: row["body"],
-                    receipts: row["receipts"], total: row["total"], sealedAt: Instant(microseconds: row["sealed_us"]),
-                    attempts: row["attempts"], nextAttempt: Instant(microseconds: row["next_attempt_us"]),
-                    lastError: row["last_error"])
-            }
+    /// The bodies waiting, of `source` only when given, oldest first.
+    private static func batches(in database: Database, of source: String? = nil) throws -> [ReceiptBatch] {
+        let only = source == nil ? "" : "WHERE source = ?"
+        return try Row.fetchAll(
+            database.cachedStatement(sql: "SELECT * FROM receipt_batch \(only) ORDER BY sealed_us, batch_id"),
+            arguments: StatementArguments(source.map { [$0] } ?? [])
+        )
+        .map { row in
+            ReceiptBatch(
+                batchID: row["batch_id"], source: row["source"], endpoint: row["endpoint"], body: row["body"],
+                receipts: row["receipts"], total: row["total"], sealedAt: Instant(microseconds: row["sealed_us"]),
+                attempts: row["attempts"], nextAttempt: Instant(microseconds: row["next_attempt_us"]),
+                lastError: row["last_error"])
+        }
     }
 }

@@ -306,6 +306,9 @@ extension StateStore {
                     );
                     """)
         }
+        migrator.registerMigration("16-receipt-uploads") { database in
+            try database.execute(sql: "ALTER TABLE receipt_source ADD COLUMN last_attempt_us INTEGER")
+        }
         return migrator
     }
 }

@@ -49,4 +49,21 @@ import Testing
                 "seed 2026, \(scenario.name): \(result)")
         }
     }
+
+    /// Issue 44's bar for receipts, at a fiftieth of its scale: the collector sees at most twice
+    /// the mean (one upload per desktop per day), on a steady day and after six hours down, and
+    /// takes at most one body a day from each desktop.
+    @Test func receiptUploadsPeakAtMostTwiceTheMeanAlsoAfterTheCollectorWasDown() {
+        let simulation = ReceiptFleetSimulation(desktops: 20_000, seed: 2026)
+        let steady = simulation.run()
+        let down = simulation.run(outage: ReceiptFleetSimulation.outage)
+        for result in [steady, down] {
+            #expect(result.peakRatio <= 2, "seed 2026: \(result)")
+            #expect(result.mostTakenInADay == 1, "seed 2026: \(result)")
+        }
+        // Three days, less the desktops whose moment falls in the day's last hour: their upload
+        // rides on a check after midnight, which is then that day's.
+        #expect(steady.refused == 0 && (2.9...3).contains(Double(steady.posts) / 20_000), "\(steady)")
+        #expect(down.refused > 4_000, "a quarter of a day's uploads met the outage: \(down)")
+    }
 }

@@ -145,7 +145,9 @@ import Testing
         let started = Date()
         let error = try withFetcher(FetchConfiguration(connectTimeout: .seconds(10))) { failure($0, url) }
         #expect(error?.message == "\(url): cannot connect (Connection refused)")
-        #expect(Date().timeIntervalSince(started) < 2, "a refused connection must not wait for the connect timeout")
+        // Half the connect timeout: making and shutting down the fetcher's thread takes a
+        // second or two on a loaded machine.
+        #expect(Date().timeIntervalSince(started) < 5, "a refused connection must not wait for the connect timeout")
     }
 
     @Test func anEndlessBodyIsRefusedAtTheCapWithoutReadingOn() throws {

@@ -54,6 +54,7 @@ extension DaemonCore {
         guard polling.hasChecksToStart(at: now) else { return [] }
         let (check, answered) = polling.startDueChecks(at: now)
         return answers(answered) + check.map { .startCheck(source: $0) }
+            + receiptUploads(startingWith: check, at: now)
     }
 
     /// The machine resumed, or the wall clock stepped, at `now`: a check planned further ahead

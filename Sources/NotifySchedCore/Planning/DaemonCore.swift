@@ -70,6 +70,8 @@ public struct DaemonCore: ~Copyable {
     private var timerEventHandledAt: Instant?
     /// Seeds each source event's random choices (iSmartNews's pick among meta items).
     private var generator: SplitMix64
+    /// When each source's receipts go (`DaemonCore+Receipts.swift`).
+    var uploads: ReceiptUploads
     /// The configuration the daemon runs on: an edit of the file that changes it restarts it.
     private let configuration: Configuration
     /// Whether the user's zone is the system's and follows its changes (`TZ` is unset).
@@ -99,6 +101,9 @@ public struct DaemonCore: ~Copyable {
         waiting = PopupQueue()
         handling = HandlingCore(policy: handlingPolicy)
         generator = SplitMix64(seed: seed)
+        uploads = ReceiptUploads(
+            endpoints: polling.sources.map { $0.settings.receipts.isOn ? $0.settings.receipts.endpoint : nil },
+            seed: seed ^ 0x5EC2_1975_0000_0044)
         capGate = CapGate(configuration, installID: installID, environment: environment)
         self.configuration = configuration
         self.followsSystemZone = followsSystemZone
@@ -213,6 +218,11 @@ public struct DaemonCore: ~Copyable {
         case .impressionsLoaded(let loaded):
             impressions = ImpressionLog(loaded)
             return []
+        case .receiptsLoaded(let queue):
+            receiptsLoaded(queue)
+            return []
+        case .receiptsPosted(let source, let posts):
+            return receiptsPosted(source, posts, at: now)
         case .waitingLoaded(let popups):
             waiting = PopupQueue(popups)
             goingOut = []

@@ -39,6 +39,13 @@ public enum DaemonEffect: Sendable, Equatable {
     case startCheck(source: Int)
     /// Store a source's health.
     case saveHealth(SourceHealth)
+    /// Upload source `source`'s receipts to `endpoint`, off the loop, and hand the core how
+    /// each body went (`DaemonEvent.receiptsPosted`): seal what was counted into a body when
+    /// none of the source's waits, note that an upload started today, and post each body waiting.
+    case uploadReceipts(source: Int, endpoint: String)
+    /// Record how posting a body went: taken, it leaves the queue; refused, it stays, to go
+    /// again from `retryAt` on.
+    case recordReceiptPost(ReceiptPost, retryAt: Instant?)
     /// Answer the `sync` control call `token` with what each check found.
     case answerSync(token: Int, [SourceCheckReport])
     /// The checks are over: give the pages their parses freed back to the system.

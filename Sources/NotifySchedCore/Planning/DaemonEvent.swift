@@ -50,6 +50,12 @@ public enum DaemonEvent: Sendable, Equatable {
     /// The impressions the caps count, as the state database holds them (at start, before the
     /// feeds are opened).
     case impressionsLoaded([Impression])
+    /// What the state database remembers of each source's receipts, by location (at start):
+    /// when an upload last started, and when a refused body may go again.
+    case receiptsLoaded([String: ReceiptQueueState])
+    /// An upload of source `source`'s receipts (`DaemonEffect.uploadReceipts`) ended: how
+    /// posting each body went.
+    case receiptsPosted(source: Int, [ReceiptPost])
     /// A session event (`session:start`, `session:resume`, `session:unlock`), an event posted
     /// with `notify-sched event` or `sync`'s manual check, for `sources`, with what the state
     /// database remembers of each: `SourceEventPlan` decides for each source with a feed

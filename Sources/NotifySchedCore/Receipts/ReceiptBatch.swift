@@ -46,6 +46,10 @@ public struct ReceiptQueueState: Sendable, Equatable {
     /// When a collector last took a body, and why the last upload failed, if it did.
     public var lastSent: Instant?
     public var lastError: String?
+    /// When the daemon last started an upload.
+    public var lastAttempt: Instant?
+    /// When the first body a collector refused may go again; nil when none waits for a retry.
+    public var nextAttempt: Instant?
 
     public init() {}
 }

@@ -117,18 +117,36 @@ import Testing
                 == "receipts off: `receipts = counts` needs a `receipts-endpoint`")
     }
 
-    @Test func aRetryComesAfterTheCollectorsRetryAfterSpreadOverAsLongAgainElseAfterTheBackoff() {
+    @Test func aRetryComesAfterTheCollectorsRetryAfterSpreadOverTheDayAfter() {
         var generator = SplitMix64(seed: 4)
-        for failures in 1...12 {
-            let asked = ReceiptRetry.next(
-                after: failures, retryAfter: .delay(.seconds(120)), at: now, using: &generator)
-            #expect(asked >= now + .seconds(120) && asked <= now + .seconds(240))
-            let ceiling = ReceiptRetry.backoff.backoffCeiling(afterFailure: failures)
-            let backoff = ReceiptRetry.next(after: failures, retryAfter: nil, at: now, using: &generator)
-            #expect(backoff >= now + TimeSpan(microseconds: ceiling.microseconds / 2) && backoff <= now + ceiling)
+        var hours = Set<Int64>()
+        for _ in 1...200 {
+            let asked = ReceiptRetry.next(retryAfter: .delay(.hours(2)), at: now, using: &generator)
+            #expect(asked >= now + .hours(2) && asked < now + .hours(26))
+            hours.insert((asked - now).microseconds / TimeSpan.hours(1).microseconds)
+            let soon = ReceiptRetry.next(retryAfter: nil, at: now, using: &generator)
+            #expect(soon >= now + ReceiptRetry.shortestWait && soon < now + ReceiptRetry.shortestWait + .days(1))
         }
-        let year = ReceiptRetry.next(after: 1, retryAfter: .delay(.days(366)), at: now, using: &generator)
-        #expect(year <= now + .days(2), "a collector asking for a year is tried within two days")
+        #expect(hours.count == 24, "spread over every hour of the day after: \(hours.sorted())")
+        let year = ReceiptRetry.next(retryAfter: .delay(.days(366)), at: now, using: &generator)
+        #expect(year < now + .days(2), "a collector asking for a year is tried within two days")
+    }
+
+    @Test func eachSourceUploadsOnceAUTCDayWithTheFirstCheckAfterItsMomentAndRetriesAfterARefusal() throws {
+        var uploads = ReceiptUploads(endpoints: ["https://c.example.org/v1/logs", nil], seed: 7)
+        let day = ReceiptDay(now).start
+        let moment = try #require(uploads.moment(of: 0))
+        #expect(uploads.moment(of: 1) == nil, "receipts off: no uploads")
+        #expect(uploads.start(0, at: day + moment - .seconds(1)) == nil, "not before the day's moment")
+        #expect(uploads.start(0, at: day + moment) == "https://c.example.org/v1/logs")
+        #expect(uploads.start(0, at: day + moment + .minutes(1)) == nil, "one under way")
+        uploads.taken(0)
+        #expect(uploads.start(0, at: day + .hours(24) - .seconds(1)) == nil, "once a day")
+        #expect(uploads.start(0, at: day + .days(1) + moment) != nil, "again the next day")
+        let retryAt = uploads.refused(0, retryAfter: .delay(.hours(3)), at: day + .days(1) + moment)
+        #expect(retryAt >= day + .days(1) + moment + .hours(3))
+        #expect(uploads.start(0, at: retryAt - .seconds(1)) == nil, "not before the retry")
+        #expect(uploads.start(0, at: retryAt) != nil)
     }
 
     @Test func anOccurrenceOfASourceWithReceiptsOnIsTaggedWithTheFeedVersionInForce() throws {

@@ -26,6 +26,8 @@ final class EmbeddedDaemon {
     private let environment: [String: String]
     /// Sees each decision of every driver started (`DaemonPorts.decisions`).
     private let decisions: (any DecisionObserver)?
+    /// Where receipts are posted.
+    let collector: TestCollector
     private let logged = LoggedLines()
     /// The driver running now; a new one after each restart.
     private(set) var driver: DaemonDriver!
@@ -70,6 +72,7 @@ final class EmbeddedDaemon {
         environment = ["LANG": "C.UTF-8"]
         self.decisions = decisions
         clock = ManualClock(start)
+        collector = TestCollector(clock: clock.read)
         desktop = RecordingDesktop(clock: clock)
         if !serverRunning { desktop.server = nil }
         try startDriver()
@@ -117,8 +120,12 @@ final class EmbeddedDaemon {
         awaitChecks()
     }
 
+    /// How often the timer fired.
+    private(set) var timerFires = 0
+
     /// Fires the timer at its deadline (the clock moves there, unless it is past already).
     func fireTimer() {
+        timerFires += 1
         if let deadline = timer.deadline, deadline > clock.now { clock.set(deadline) }
         driver.timerWoke(.expired)
         awaitChecks()
@@ -237,15 +244,15 @@ final class EmbeddedDaemon {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/usr/share/zoneinfo/" + name)
     }
 
-    /// Hands the driver every check its workers run, waiting for each.
+    /// Hands the driver every check and upload its workers run, waiting for each.
     private func awaitChecks() {
-        while driver.core.polling.isChecking {
-            var ready = pollfd(fd: driver.checkResults.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while driver.core.polling.isChecking || driver.core.isUploadingReceipts {
+            var ready = pollfd(fd: driver.workResults.fileDescriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 10_000) == 1 else {
-                Issue.record("a check did not finish within 10 s")
+                Issue.record("a check or an upload did not finish within 10 s")
                 return
             }
-            driver.checkResultsArrived()
+            driver.workResultsArrived()
         }
     }
 
@@ -277,7 +284,7 @@ final class EmbeddedDaemon {
                 desktop: desktop, timer: timer, files: watches, store: store,
                 loader: PortalFeedLoader(fetcher: nil, directories: paths), clock: clock.read,
                 // The test is the loop: there is none to end.
-                localtimePath: folder + "/localtime", stopLoop: {}, decisions: decisions),
+                localtimePath: folder + "/localtime", stopLoop: {}, decisions: decisions, collector: collector),
             install: try InstallIdentity.load(inFolder: paths.state))
         driver.start()
         running = true
