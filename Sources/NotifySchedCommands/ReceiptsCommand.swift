@@ -45,20 +45,28 @@ struct ReceiptsCommand: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try UserConfiguration.load(config, environment: environment)
-        let endpoints = configuration.receiptEndpoints
         let store: StateStore
+        let queue: [String: ReceiptQueueState]
         do {
             store = try StateStore(path: UserDirectories(environment: environment).stateDatabase)
-            try store.discardReceipts(keeping: Set(endpoints.keys))
+            try store.discardReceipts(keeping: configuration.receiptSources)
+            queue = try store.receiptQueue()
         } catch {
             throw CommandError(.failure, "notify-sched: \(error.message)")
         }
+        // The configured endpoint, else the one the daemon last sent to (a signed feed's).
+        var endpoints = configuration.receiptEndpoints
+        for source in configuration.receiptSources where endpoints[source] == nil {
+            endpoints[source] = queue[source]?.endpoint
+        }
         guard pending || send else {
-            let queue: [String: ReceiptQueueState]
-            do { queue = try store.receiptQueue() } catch {
-                throw CommandError(.failure, "notify-sched: \(error.message)")
+            for source in configuration.sources {
+                let destination = endpoints[source.feed].map { (endpoint: $0, purpose: String?.none) }
+                Output.standardOutput.write(
+                    "\(source.name): "
+                        + ReceiptQueueState.summary(
+                            mode: source.settings.receipts.mode, destination: destination, queue[source.feed]))
             }
-            for line in Self.lines(configuration: configuration, queue: queue) { Output.standardOutput.write(line) }
             return
         }
         var ids = SystemRandomNumberGenerator()
@@ -111,12 +119,5 @@ struct ReceiptsCommand: ParsableCommand {
             }
         }
         if !failures.isEmpty { throw CommandError(.failure, failures) }
-    }
-
-    /// Per source, whether receipts are on, where they go, what waits and when they last went.
-    static func lines(configuration: Configuration, queue: [String: ReceiptQueueState]) -> [String] {
-        configuration.sources.map { source in
-            "\(source.name): " + ReceiptQueueState.summary(settings: source.settings.receipts, queue[source.feed])
-        }
     }
 }

@@ -64,7 +64,7 @@ public final class Daemon {
             // The fetcher's thread starts only when a feed is a URL, or receipts are posted.
             fetcher =
                 configuration.sources.contains { SourceLocation.isURL($0.feed) }
-                    || !configuration.receiptEndpoints.isEmpty
+                    || !configuration.receiptSources.isEmpty
                 ? try FeedFetcher() : nil
             loader = PortalFeedLoader(fetcher: fetcher, directories: paths)
         } catch {
@@ -86,7 +86,7 @@ public final class Daemon {
                 stopLoop: {
                     bus.flush()
                     loop.stop()
-                }, collector: configuration.receiptEndpoints.isEmpty ? nil : fetcher),
+                }, collector: configuration.receiptSources.isEmpty ? nil : fetcher),
             install: install)
         control.answer = { [unowned driver] in try driver.answer($0, reply: $1) }
     }

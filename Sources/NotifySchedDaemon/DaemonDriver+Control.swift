@@ -156,7 +156,8 @@ extension DaemonDriver {
                     health: SourceHealthReport(core.polling.sources[index].health),
                     rollouts: schedule(of: index).map(core.capGate.rollouts(in:)),
                     receipts: ReceiptQueueState.summary(
-                        settings: core.polling.sources[index].settings.receipts, receipts[sources[index].location]))
+                        mode: core.polling.sources[index].settings.receipts.mode,
+                        destination: core.receiptDestination(of: index), receipts[sources[index].location]))
             },
             pending: core.planner.pendingCount, nextDeadline: core.planner.nextDeadline.map(\.rfc3339),
             onScreen: [PopupRole.scheduled, .prompt].flatMap { role in

@@ -138,7 +138,7 @@ public final class DaemonDriver {
         Self.moveStateToCanonicalLocations(in: store, log: log)
         // Nothing queued for a source whose receipts are off now is ever sent.
         do {
-            try store.discardReceipts(keeping: Set(configuration.receiptEndpoints.keys))
+            try store.discardReceipts(keeping: configuration.receiptSources)
         } catch {
             log.error(error.message)
         }
@@ -150,7 +150,7 @@ public final class DaemonDriver {
             polled.append(
                 SourcePolling.Source(
                     health: Self.storedHealth(of: configured.feed, in: store, log: log),
-                    settings: configured.settings, refusal: refusal))
+                    settings: configured.settings, refusal: refusal, isSigned: configured.publicKey != nil))
         }
         sources = followed
         let planner = OccurrencePlanner(

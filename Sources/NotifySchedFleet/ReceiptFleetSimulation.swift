@@ -43,14 +43,14 @@ public struct ReceiptFleetSimulation: Sendable {
         var mostTakenInADay = 0
         let end = Self.start + .days(Int64(days))
         for _ in 0..<desktops {
-            var uploads = ReceiptUploads(endpoints: ["collector"], seed: generator.next())
+            var uploads = ReceiptUploads(on: [true], seed: generator.next())
             var taken = [Int](repeating: 0, count: days)
             var check =
                 Self.start
                 + TimeSpan(
                     microseconds: Int64.random(in: 0..<checkPeriod.microseconds, using: &generator))
             while check < end {
-                if uploads.start(0, at: check) != nil {
+                if uploads.start(0, at: check) {
                     let second = Int((check - Self.start).microseconds / 1_000_000)
                     posts[second] += 1
                     if outage?.contains(check) == true {

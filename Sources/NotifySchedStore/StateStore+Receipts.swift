@@ -7,12 +7,10 @@ import NotifySchedCore
 // counted, and said in the source's next body.
 extension StateStore {
     /// The most bytes the queue holds: the sealed bodies, and an estimate of the bodies of the
-    /// counts not sealed yet (`receiptRowBytes` a counter).
+    /// counts not sealed yet (`queueBytes(in:)`).
     public static let receiptQueueLimit = 1 << 20
     /// The oldest a count or a body gets: older ones are dropped.
     public static let receiptRetention = TimeSpan.days(90)
-    /// About what a counter of a tally takes in a body, besides its entry id.
-    static let receiptRowBytes = 120
     /// The feed version of a tally whose feed has none (the key's column is not nullable).
     private static let noFeedVersion: Int64 = -1
 
@@ -57,51 +55,39 @@ extension StateStore {
 
     /// Drops the oldest tallies, then the oldest bodies, while the queue is over its bound.
     private static func boundReceipts(in database: Database) throws {
-        let size =
-            try Int.fetchOne(
-                database.cachedStatement(
-                    sql: """
-                        SELECT (SELECT coalesce(sum(length(entry_id) + length(counter) + ?), 0) FROM receipt_count)
-                            + (SELECT coalesce(sum(length(body)), 0) FROM receipt_batch)
-                        """), arguments: [receiptRowBytes]) ?? 0
-        guard size > receiptQueueLimit else { return }
-        var excess = size - receiptQueueLimit
-        while excess > 0 {
+        while try queueBytes(in: database) > receiptQueueLimit {
             if let oldest = try Row.fetchOne(
                 database.cachedStatement(
                     sql: "SELECT source, entry_id, feed_version, day FROM receipt_count ORDER BY day LIMIT 1"))
             {
-                excess -= try dropTally(oldest, in: database)
+                try dropTally(oldest, in: database)
             } else if let batch = try Row.fetchOne(
                 database.cachedStatement(
-                    sql:
-                        "SELECT batch_id, source, receipts, total, length(body) FROM receipt_batch ORDER BY sealed_us LIMIT 1"
-                ))
+                    sql: "SELECT batch_id, source, receipts, total FROM receipt_batch ORDER BY sealed_us LIMIT 1"))
             {
                 try dropBatch(batch, in: database)
-                excess -= batch[4] as Int
             } else {
                 return
             }
         }
     }
 
+    /// The queue's size in bytes, as the database keeps it (migration `18-receipt-queue-size`).
+    static func queueBytes(in database: Database) throws -> Int {
+        try Int.fetchOne(database.cachedStatement(sql: "SELECT bytes FROM receipt_queue")) ?? 0
+    }
+
     /// Drops the tally of a row's source, entry, feed version and day, adding it to its source's
     /// drops.
-    ///
-    /// - Returns: The bytes it took (`receiptRowBytes` a counter).
-    private static func dropTally(_ key: Row, in database: Database) throws -> Int {
+    private static func dropTally(_ key: Row, in database: Database) throws {
         let arguments: StatementArguments = [key["source"], key["entry_id"], key["feed_version"], key["day"]]
-        let where_ = "WHERE source = ? AND entry_id = ? AND feed_version = ? AND day = ?"
-        guard
-            let dropped = try Row.fetchOne(
-                database.cachedStatement(
-                    sql: "SELECT sum(count), sum(length(entry_id) + length(counter) + ?) FROM receipt_count \(where_)"),
-                arguments: [receiptRowBytes] + arguments)
-        else { return 0 }
-        try database.cachedStatement(sql: "DELETE FROM receipt_count \(where_)").execute(arguments: arguments)
-        try addDrops(ReceiptDrops(receipts: 1, count: dropped[0] ?? 0), source: key["source"], in: database)
-        return dropped[1] ?? 0
+        let matching = "WHERE source = ? AND entry_id = ? AND feed_version = ? AND day = ?"
+        let count =
+            try Int.fetchOne(
+                database.cachedStatement(sql: "SELECT sum(count) FROM receipt_count \(matching)"), arguments: arguments)
+            ?? 0
+        try database.cachedStatement(sql: "DELETE FROM receipt_count \(matching)").execute(arguments: arguments)
+        try addDrops(ReceiptDrops(receipts: 1, count: count), source: key["source"], in: database)
     }
 
     /// Drops a sealed body (a row of its `batch_id`, `source`, `receipts`, `total`), adding
@@ -132,7 +118,7 @@ extension StateStore {
             database.cachedStatement(
                 sql: "SELECT DISTINCT source, entry_id, feed_version, day FROM receipt_count WHERE day < ?"),
             arguments: [ReceiptDay(cutoff).daysSinceEpoch])
-        for key in oldDays { _ = try dropTally(key, in: database) }
+        for key in oldDays { try dropTally(key, in: database) }
         for batch in try Row.fetchAll(
             database.cachedStatement(
                 sql: "SELECT batch_id, source, receipts, total FROM receipt_batch WHERE sealed_us < ?"),
@@ -166,8 +152,9 @@ extension StateStore {
         }
     }
 
-    /// Starts the daemon's upload of `source`'s receipts at `now`: notes that one started,
-    /// and seals what was counted into a body for `endpoint` when no body of the source waits
+    /// Starts the daemon's upload of `source`'s receipts at `now`: notes that one started, and
+    /// where it goes (which `notify-sched receipts` then uses for a source whose signed feed
+    /// named it), and seals what was counted into a body for `endpoint` when no body of the source waits
     /// (so that a collector that refuses gets one body a day to retry, not a pile), in one
     /// transaction.
     ///
@@ -179,10 +166,11 @@ extension StateStore {
             try Self.pruneReceipts(before: now - Self.receiptRetention, in: database)
             try database.cachedStatement(
                 sql: """
-                    INSERT INTO receipt_source (source, last_attempt_us) VALUES (?, ?)
-                    ON CONFLICT (source) DO UPDATE SET last_attempt_us = excluded.last_attempt_us
+                    INSERT INTO receipt_source (source, last_attempt_us, endpoint) VALUES (?, ?, ?)
+                    ON CONFLICT (source) DO UPDATE SET
+                        last_attempt_us = excluded.last_attempt_us, endpoint = excluded.endpoint
                     """
-            ).execute(arguments: [source, now.microseconds])
+            ).execute(arguments: [source, now.microseconds, endpoint])
             if try Self.batches(in: database, of: source).isEmpty {
                 try Self.seal(source, for: endpoint, at: now, using: &generator, in: database)
             }
@@ -190,16 +178,36 @@ extension StateStore {
         }
     }
 
-    /// Seals `source`'s counts and drops into a body for `endpoint`, unless it has none.
+    /// Seals `source`'s counts and drops into a body for `endpoint`, unless it has none. The
+    /// body fits the queue's bound beside the other bodies: the oldest tallies are dropped, and
+    /// said in it, when it would not.
     private static func seal(
         _ source: String, for endpoint: String, at now: Instant, using generator: inout some RandomNumberGenerator,
         in database: Database
     ) throws {
-        let tallies = try tallies(of: source, in: database)
-        let dropped = try drops(of: source, in: database)
+        var tallies = try tallies(of: source, in: database)
+        var dropped = try drops(of: source, in: database)
         guard !tallies.isEmpty || dropped.receipts > 0 else { return }
-        let body = ReceiptBody.encode(
-            source: source, tallies: tallies, dropped: dropped, day: ReceiptDay(now), using: &generator)
+        let room =
+            receiptQueueLimit
+            - (try Int.fetchOne(
+                database.cachedStatement(sql: "SELECT coalesce(sum(length(body)), 0) FROM receipt_batch"))
+                ?? 0)
+        func encode() -> ReceiptBody {
+            ReceiptBody.encode(
+                source: source, tallies: tallies, dropped: dropped, day: ReceiptDay(now), using: &generator)
+        }
+        var body = encode()
+        while body.json.utf8.count > room, !tallies.isEmpty {
+            let perTally = max(1, body.json.utf8.count / tallies.count)
+            let cut = min(tallies.count, (body.json.utf8.count - room) / perTally + 1)
+            for tally in tallies.prefix(cut) {
+                dropped.receipts += 1
+                dropped.count += tally.counts.values.reduce(0, +)
+            }
+            tallies.removeFirst(cut)
+            body = encode()
+        }
         try database.cachedStatement(
             sql: """
                 INSERT INTO receipt_batch (batch_id, source, endpoint, body, receipts, total, sealed_us, next_attempt_us)
@@ -213,6 +221,7 @@ extension StateStore {
         try database.cachedStatement(
             sql: "UPDATE receipt_source SET dropped_receipts = 0, dropped_count = 0 WHERE source = ?"
         ).execute(arguments: [source])
+        try boundReceipts(in: database)
     }
 
     /// The bodies sealed and not taken by a collector yet, oldest first.
@@ -315,6 +324,7 @@ extension StateStore {
                 state.lastSent = (row["last_sent_us"] as Int64?).map(Instant.init(microseconds:))
                 state.lastError = row["last_error"]
                 state.lastAttempt = (row["last_attempt_us"] as Int64?).map(Instant.init(microseconds:))
+                state.endpoint = row["endpoint"]
                 states[row["source"]] = state
             }
             return states

@@ -309,6 +309,35 @@ extension StateStore {
         migrator.registerMigration("16-receipt-uploads") { database in
             try database.execute(sql: "ALTER TABLE receipt_source ADD COLUMN last_attempt_us INTEGER")
         }
+        migrator.registerMigration("17-receipt-endpoint") { database in
+            try database.execute(sql: "ALTER TABLE receipt_source ADD COLUMN endpoint TEXT")
+        }
+        // The receipt queue's size in bytes (`StateStore.receiptQueueLimit`), kept by the
+        // database as rows come and go, so that bounding it reads one number: each sealed body's
+        // length, and for each count not sealed yet its entry id's and counter's lengths and 440
+        // bytes, at least what it takes in a body.
+        migrator.registerMigration("18-receipt-queue-size") { database in
+            try database.execute(
+                sql: """
+                    CREATE TABLE receipt_queue (bytes INTEGER NOT NULL);
+                    INSERT INTO receipt_queue (bytes) SELECT
+                        (SELECT coalesce(sum(length(entry_id) + length(counter) + 440), 0) FROM receipt_count)
+                        + (SELECT coalesce(sum(length(body)), 0) FROM receipt_batch);
+                    CREATE TRIGGER receipt_count_added AFTER INSERT ON receipt_count BEGIN
+                        UPDATE receipt_queue SET bytes = bytes + length(NEW.entry_id) + length(NEW.counter) + 440;
+                    END;
+                    CREATE TRIGGER receipt_count_removed AFTER DELETE ON receipt_count BEGIN
+                        UPDATE receipt_queue SET bytes = bytes - length(OLD.entry_id) - length(OLD.counter) - 440;
+                    END;
+                    CREATE TRIGGER receipt_batch_added AFTER INSERT ON receipt_batch BEGIN
+                        UPDATE receipt_queue SET bytes = bytes + length(NEW.body);
+                    END;
+                    CREATE TRIGGER receipt_batch_removed AFTER DELETE ON receipt_batch BEGIN
+                        UPDATE receipt_queue SET bytes = bytes - length(OLD.body);
+                    END;
+                    CREATE INDEX receipt_count_by_day ON receipt_count (day);
+                    """)
+        }
         return migrator
     }
 }

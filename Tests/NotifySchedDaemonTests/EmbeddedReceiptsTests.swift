@@ -45,11 +45,14 @@ import Testing
             off.advance(to: start + .days(Int64(day)))
             postsByDay.append(on.collector.posts)
         }
-        #expect(postsByDay == [1, 2, 3, 4], "one upload each UTC day")
+        #expect(
+            postsByDay == [1, 2, 3, 4], "one upload each UTC day; the daemon logged:\n\(on.log.joined(separator: "\n"))"
+        )
         #expect(on.timerFires == off.timerFires, "the uploads rode on checks: \(on.timerFires) ≠ \(off.timerFires)")
         let shown = try shown(on)
         #expect(shown.counted == shown.ledger, "every popup counted once, sent or waiting")
         #expect(shown.sent >= 72, "three days' popups went")
+        try expectValidOTLP(on.collector.received)
         #expect(off.collector.posts == 0)
         #expect(try off.store.receiptQueue().isEmpty)
     }
@@ -60,7 +63,7 @@ import Testing
             .refuse(503, retryAfter: .delay(.hours(2))), .refuse(429, retryAfter: .delay(.hours(3))),
         ])
         var refusedAt: [Instant] = []
-        while daemon.collector.received.isEmpty, daemon.clock.now < start + .days(3) {
+        while daemon.collector.received.isEmpty, daemon.clock.now < start + .days(6) {
             let posts = daemon.collector.posts
             daemon.advance(by: .minutes(30))
             if daemon.collector.posts > posts, daemon.collector.received.isEmpty { refusedAt.append(daemon.clock.now) }
@@ -69,6 +72,7 @@ import Testing
         let refusals = daemon.log.filter { $0.contains("receipts not sent") }
         #expect(refusals.count == 2 && refusals[0].contains("answered 503") && refusals[1].contains("answered 429"))
         #expect(refusedAt.count == 2 && refusedAt[1] - refusedAt[0] >= .hours(2), "after the Retry-After: \(refusedAt)")
+        try expectValidOTLP(daemon.collector.received)
         daemon.advance(to: start + .days(3))
         let shown = try shown(daemon)
         #expect(shown.counted == shown.ledger && shown.sent > 0)
@@ -80,6 +84,7 @@ import Testing
         daemon.advance(to: start + .days(2))
         let received = daemon.collector.received
         #expect(received.count >= 2 && received[0] == received[1], "the same body, byte for byte")
+        try expectValidOTLP(received)
         let shown = try shown(daemon)
         #expect(shown.counted == shown.ledger && shown.sent > 0)
     }
@@ -91,6 +96,7 @@ import Testing
         try daemon.killAndRestart()
         daemon.advance(to: ReceiptDay(uploadedAt).start + .days(1) - .seconds(1))
         #expect(daemon.collector.posts == 1, "at most one upload a day, across the kill")
+        try expectValidOTLP(daemon.collector.received)
         daemon.advance(to: start + .days(3))
         let shown = try shown(daemon)
         #expect(shown.counted == shown.ledger && shown.sent > 0)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NotifySchedCore
 import NotifySchedTesting
 import Testing
@@ -149,8 +150,8 @@ import Testing
         let store = try freshStore()
         let source = "https://portal.example.org/feed.json"
         let id = String(repeating: "x", count: 900)
-        // About a kibibyte a tally: a thousand and a bit go over the bound, oldest day first.
-        let deliveries = (0..<1_100).map { delivery(id + "\($0)", at: now + .seconds(Int64($0)), tag: tag) }
+        // About 1.3 KiB a tally: 800 go over the bound, oldest day first.
+        let deliveries = (0..<800).map { delivery(id + "\($0)", at: now + .seconds(Int64($0)), tag: tag) }
         try store.recordDeliveries(
             deliveries.prefix(100).map { yesterdays in
                 var delivery = yesterdays
@@ -162,15 +163,33 @@ import Testing
         #expect(state.dropped.receipts > 0 && state.dropped.receipts <= 100, "\(state.dropped)")
         #expect(state.dropped.count == state.dropped.receipts)
         let kept = try store.openReceipts(of: source)
-        #expect(kept.filter { $0.day == ReceiptDay(now) }.count == 1_000, "yesterday's tallies go first")
-        #expect(kept.count == 1_100 - state.dropped.receipts)
+        #expect(kept.filter { $0.day == ReceiptDay(now) }.count == 700, "yesterday's tallies go first")
+        #expect(kept.count == 800 - state.dropped.receipts)
         var generator = SplitMix64(seed: 3)
         let batches = try store.sealReceipts(endpoints: [source: endpoint], at: now, using: &generator)
         let verdict = try #require(try OTLPOracle.check(batches.map(\.body)).first)
         let dropped = try #require(verdict.records?.last)
         #expect(dropped.eventName == "notify_sched.receipts_dropped")
-        #expect(dropped.attributes["notify_sched.dropped.receipts"]?.int == Int64(state.dropped.receipts))
+        let sealed = try #require(batches.first)
+        #expect(sealed.body.utf8.count <= StateStore.receiptQueueLimit, "the body fits the bound")
+        #expect(
+            dropped.attributes["notify_sched.dropped.receipts"]?.int
+                == Int64(state.dropped.receipts + kept.count - sealed.receipts),
+            "what the bound dropped before, and the tallies that did not fit the body")
         #expect(try store.receiptQueue()[source]?.dropped == ReceiptDrops(), "said once, then reset")
+        let (measured, recomputed) = try store.read("measure the queue") { database in
+            (
+                try StateStore.queueBytes(in: database),
+                try Int.fetchOne(
+                    database,
+                    sql: """
+                        SELECT (SELECT coalesce(sum(length(entry_id) + length(counter) + 440), 0) FROM receipt_count)
+                            + (SELECT coalesce(sum(length(body)), 0) FROM receipt_batch)
+                        """) ?? -1
+            )
+        }
+        #expect(
+            measured == recomputed && measured <= StateStore.receiptQueueLimit, "the database keeps the queue's size")
     }
 
     @Test func talliesAndBodiesOlderThanNinetyDaysGoWithTheLedgersPruning() throws {

@@ -29,6 +29,7 @@ struct PortalFeedMapper {
         }
         let expires = reader.instant("expires")
         let groups = reader.messageGroups("groups")
+        let receipts = reader.feedReceipts("receipts")
         // The elements were mapped in the batches; this reports a `notifications` that is no array.
         _ = reader.array("notifications")
         // The entries are moved out of the batches, not copied: a copy retains every string of
@@ -47,7 +48,7 @@ struct PortalFeedMapper {
         let feedDialect: FeedDialect = dialect ?? (allZBiM && !entries.isEmpty ? .zbim : .native)
         return Schedule(
             source: source, dialect: feedDialect, format: format, entries: entries, version: version,
-            expires: expires, groups: groups)
+            expires: expires, groups: groups, receipts: receipts)
     }
 
     /// Reports each group an entry names that the feed's `groups` does not define.

@@ -7,9 +7,20 @@ extension DaemonCore {
     /// receipts, and under which feed version: nil when the source's receipts are off, or it is
     /// not a configured source (a test popup).
     public func receiptTag(for location: String) -> ReceiptTag? {
-        guard let source = polling.sources.first(where: { $0.location == location }), source.settings.receipts.isOn
+        guard let index = polling.sources.firstIndex(where: { $0.location == location }),
+            receiptDestination(of: index) != nil
         else { return nil }
-        return ReceiptTag(feedVersion: planner.schedule(at: location)?.version)
+        return ReceiptTag(feedVersion: planner.schedule(source: index)?.version)
+    }
+
+    /// Where source `index`'s receipts go now, and why when its signed feed named it: the
+    /// configured `receipts-endpoint`, else the one its signed feed in force names; nil when
+    /// the user did not turn its receipts on, or no endpoint is known.
+    public func receiptDestination(of index: Int) -> (endpoint: String, purpose: String?)? {
+        let source = polling.sources[index]
+        let feed = source.isSigned ? planner.schedule(source: index)?.receipts : nil
+        guard let endpoint = source.settings.receipts.destination(feed: feed) else { return nil }
+        return (endpoint, source.settings.receipts.endpoint == nil ? feed?.purpose : nil)
     }
 
     /// Whether an upload of receipts is under way.
@@ -18,7 +29,10 @@ extension DaemonCore {
     /// The uploads that start with the checks of `sources` starting at `now`.
     mutating func receiptUploads(startingWith sources: [Int], at now: Instant) -> [DaemonEffect] {
         sources.compactMap { index in
-            uploads.start(index, at: now).map { DaemonEffect.uploadReceipts(source: index, endpoint: $0) }
+            guard let endpoint = receiptDestination(of: index)?.endpoint, uploads.start(index, at: now) else {
+                return nil
+            }
+            return .uploadReceipts(source: index, endpoint: endpoint)
         }
     }
 

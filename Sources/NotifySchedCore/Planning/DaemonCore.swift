@@ -102,7 +102,7 @@ public struct DaemonCore: ~Copyable {
         handling = HandlingCore(policy: handlingPolicy)
         generator = SplitMix64(seed: seed)
         uploads = ReceiptUploads(
-            endpoints: polling.sources.map { $0.settings.receipts.isOn ? $0.settings.receipts.endpoint : nil },
+            on: polling.sources.map { $0.settings.receipts.mode == .counts },
             seed: seed ^ 0x5EC2_1975_0000_0044)
         capGate = CapGate(configuration, installID: installID, environment: environment)
         self.configuration = configuration

@@ -13,6 +13,9 @@ public struct SourcePolling: Sendable {
         public var refusal: String?
         /// When it was checked, how that went, and when it is checked next.
         public var health: SourceHealth
+        /// Whether its feed must be signed (a `public-key` is configured): only a signed feed
+        /// may name where receipts go (`FeedReceipts`).
+        public var isSigned: Bool
 
         /// The path or URL: the source's identity.
         public var location: String { health.location }
@@ -22,7 +25,11 @@ public struct SourcePolling: Sendable {
 
         /// The source of `health` (the stored one, or a fresh `SourceHealth(location:)`),
         /// with `settings`; `refusal` says why it is not checked.
-        public init(health: SourceHealth, settings: SourceSettings = SourceSettings(), refusal: String? = nil) {
+        public init(
+            health: SourceHealth, settings: SourceSettings = SourceSettings(), refusal: String? = nil,
+            isSigned: Bool = false
+        ) {
+            self.isSigned = isSigned
             self.settings = settings
             self.refusal = refusal
             self.health = health

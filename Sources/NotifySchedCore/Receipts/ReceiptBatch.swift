@@ -46,8 +46,9 @@ public struct ReceiptQueueState: Sendable, Equatable {
     /// When a collector last took a body, and why the last upload failed, if it did.
     public var lastSent: Instant?
     public var lastError: String?
-    /// When the daemon last started an upload.
+    /// When the daemon last started an upload, and where it went.
     public var lastAttempt: Instant?
+    public var endpoint: String?
     /// When the first body a collector refused may go again; nil when none waits for a retry.
     public var nextAttempt: Instant?
 
@@ -55,16 +56,20 @@ public struct ReceiptQueueState: Sendable, Equatable {
 }
 
 extension ReceiptQueueState {
-    /// A source's receipts in a line: `receipts off`, or where they go, what waits and when
-    /// they last went (`notify-sched status` and `receipts`).
-    public static func summary(settings: ReceiptSettings, _ state: ReceiptQueueState?) -> String {
-        guard settings.mode == .counts else { return "receipts off" }
-        guard let endpoint = settings.endpoint else {
-            return "receipts off: `receipts = counts` needs a `receipts-endpoint`"
+    /// A source's receipts in a line (`notify-sched status` and `receipts`): `receipts off`, or
+    /// where they go (`destination`, with the purpose its signed feed gives), what waits and
+    /// when they last went.
+    public static func summary(
+        mode: ReceiptSettings.Mode, destination: (endpoint: String, purpose: String?)?, _ state: ReceiptQueueState?
+    ) -> String {
+        guard mode == .counts else { return "receipts off" }
+        guard let destination else {
+            return "receipts off: `receipts = counts` needs a `receipts-endpoint`, or a signed feed that names one"
         }
         let state = state ?? ReceiptQueueState()
+        let purpose = destination.purpose.map { ", which the feed names for: \(TerminalText.escaped($0))" } ?? ""
         var parts = [
-            "receipts on, to \(endpoint)",
+            "receipts on, to \(destination.endpoint)\(purpose)",
             "\(state.openReceipts) counted, \(state.batches) bod\(state.batches == 1 ? "y" : "ies") waiting",
             "last sent " + (state.lastSent?.rfc3339 ?? "never"),
         ]

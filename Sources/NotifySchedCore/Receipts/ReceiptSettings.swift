@@ -18,8 +18,11 @@ public struct ReceiptSettings: Sendable, Equatable {
         self.endpoint = endpoint
     }
 
-    /// Whether the source's outcomes are counted and sent: receipts are on and an endpoint is known.
-    public var isOn: Bool { mode == .counts && endpoint != nil }
+    /// Where receipts go: the configured `endpoint`, else the one a signed feed names
+    /// (`feed`); nil when receipts are off, or no endpoint is known.
+    public func destination(feed: FeedReceipts?) -> String? {
+        mode == .counts ? endpoint ?? feed?.endpoint : nil
+    }
 
     /// Reads `receipts-endpoint`: an `http(s)://` URL with a host.
     ///
@@ -34,11 +37,17 @@ public struct ReceiptSettings: Sendable, Equatable {
 }
 
 extension Configuration {
-    /// Where each source whose receipts are on sends them (`ReceiptSettings.isOn`), by its
-    /// feed's location.
+    /// The sources whose receipts the user turned on (`receipts = counts`), by their feed's
+    /// location: only theirs are kept and sent.
+    public var receiptSources: Set<String> {
+        Set(sources.filter { $0.settings.receipts.mode == .counts }.map(\.feed))
+    }
+
+    /// Where each source whose receipts are on sends them as the configuration says
+    /// (`receipts-endpoint`), by its feed's location.
     public var receiptEndpoints: [String: String] {
         var endpoints: [String: String] = [:]
-        for source in sources where source.settings.receipts.isOn {
+        for source in sources where source.settings.receipts.mode == .counts {
             endpoints[source.feed] = source.settings.receipts.endpoint
         }
         return endpoints

@@ -9,8 +9,6 @@
 public struct ReceiptUploads: Sendable {
     /// One source with receipts on.
     struct Source: Sendable {
-        /// Where its receipts go.
-        var endpoint: String
         /// How far into each UTC day its upload may start.
         var moment: TimeSpan
         /// The UTC day its last upload started on.
@@ -32,14 +30,13 @@ public struct ReceiptUploads: Sendable {
     /// Whether an upload is under way.
     public var isPosting: Bool { sources.values.contains { $0.posting } }
 
-    /// The uploads of the sources whose receipts go to `endpoints` (nil: off), by index, each
-    /// at a moment of the day drawn at random from `seed`.
-    public init(endpoints: [String?], seed: UInt64) {
+    /// The uploads of the sources whose receipts are on (`on`, by index), each at a moment of
+    /// the day drawn at random from `seed`.
+    public init(on: [Bool], seed: UInt64) {
         generator = SplitMix64(seed: seed)
-        for (index, endpoint) in endpoints.enumerated() {
-            guard let endpoint else { continue }
+        for (index, isOn) in on.enumerated() where isOn {
             let moment = TimeSpan(microseconds: Int64.random(in: 0..<TimeSpan.days(1).microseconds, using: &generator))
-            sources[index] = Source(endpoint: endpoint, moment: moment)
+            sources[index] = Source(moment: moment)
         }
     }
 
@@ -53,23 +50,21 @@ public struct ReceiptUploads: Sendable {
     /// Whether source `index`, whose check starts at `now`, uploads with it: none is under way,
     /// and a refused body's retry time came, or else today's moment came and no upload started
     /// today. The upload is then under way.
-    ///
-    /// - Returns: Where it goes, when it does.
-    public mutating func start(_ index: Int, at now: Instant) -> String? {
-        guard var source = sources[index], !source.posting else { return nil }
+    public mutating func start(_ index: Int, at now: Instant) -> Bool {
+        guard var source = sources[index], !source.posting else { return false }
         let today = ReceiptDay(now)
         if let retryAt = source.retryAt {
-            guard now >= retryAt else { return nil }
+            guard now >= retryAt else { return false }
         } else {
             guard source.lastStarted.map({ $0 < today }) ?? true, now >= today.start + source.moment else {
-                return nil
+                return false
             }
         }
         source.posting = true
         source.lastStarted = today
         source.retryAt = nil
         sources[index] = source
-        return source.endpoint
+        return true
     }
 
     /// Source `index`'s upload ended with every body taken.

@@ -22,13 +22,16 @@ public struct Schedule: Sendable, Equatable {
     /// How often a calendar asks to be fetched again (`REFRESH-INTERVAL`, `X-PUBLISHED-TTL`),
     /// kept within the polling bounds as a portal's `Cache-Control` is.
     public var refreshInterval: TimeSpan?
+    /// Where a portal feed asks its receipts to go, and why (`receipts`).
+    public var receipts: FeedReceipts?
 
     public init(
         source: String, dialect: FeedDialect, format: FeedFormat, entries: [ScheduleEntry],
         version: Int64? = nil, expires: Instant? = nil, news: NewsSettings? = nil, groups: [MessageGroup] = [],
-        refreshInterval: TimeSpan? = nil
+        refreshInterval: TimeSpan? = nil, receipts: FeedReceipts? = nil
     ) {
         self.refreshInterval = refreshInterval
+        self.receipts = receipts
         self.source = source
         self.dialect = dialect
         self.format = format

@@ -113,8 +113,8 @@ import Testing
         #expect(bad.map(\.error.message).contains { $0.contains("`receipts` is `none` or `counts`, not \"all\"") })
         #expect(bad.map(\.error.message).contains { $0.contains("`receipts-endpoint` must be an http(s):// URL") })
         #expect(
-            ReceiptQueueState.summary(settings: ReceiptSettings(mode: .counts), nil)
-                == "receipts off: `receipts = counts` needs a `receipts-endpoint`")
+            ReceiptQueueState.summary(mode: .counts, destination: nil, nil)
+                == "receipts off: `receipts = counts` needs a `receipts-endpoint`, or a signed feed that names one")
     }
 
     @Test func aRetryComesAfterTheCollectorsRetryAfterSpreadOverTheDayAfter() {
@@ -133,20 +133,21 @@ import Testing
     }
 
     @Test func eachSourceUploadsOnceAUTCDayWithTheFirstCheckAfterItsMomentAndRetriesAfterARefusal() throws {
-        var uploads = ReceiptUploads(endpoints: ["https://c.example.org/v1/logs", nil], seed: 7)
+        var uploads = ReceiptUploads(on: [true, false], seed: 7)
         let day = ReceiptDay(now).start
         let moment = try #require(uploads.moment(of: 0))
+        func starts(at instant: Instant) -> Bool { uploads.start(0, at: instant) }
         #expect(uploads.moment(of: 1) == nil, "receipts off: no uploads")
-        #expect(uploads.start(0, at: day + moment - .seconds(1)) == nil, "not before the day's moment")
-        #expect(uploads.start(0, at: day + moment) == "https://c.example.org/v1/logs")
-        #expect(uploads.start(0, at: day + moment + .minutes(1)) == nil, "one under way")
+        #expect(!starts(at: day + moment - .seconds(1)), "not before the day's moment")
+        #expect(starts(at: day + moment))
+        #expect(!starts(at: day + moment + .minutes(1)), "one under way")
         uploads.taken(0)
-        #expect(uploads.start(0, at: day + .hours(24) - .seconds(1)) == nil, "once a day")
-        #expect(uploads.start(0, at: day + .days(1) + moment) != nil, "again the next day")
+        #expect(!starts(at: day + .hours(24) - .seconds(1)), "once a day")
+        #expect(starts(at: day + .days(1) + moment), "again the next day")
         let retryAt = uploads.refused(0, retryAfter: .delay(.hours(3)), at: day + .days(1) + moment)
         #expect(retryAt >= day + .days(1) + moment + .hours(3))
-        #expect(uploads.start(0, at: retryAt - .seconds(1)) == nil, "not before the retry")
-        #expect(uploads.start(0, at: retryAt) != nil)
+        #expect(!starts(at: retryAt - .seconds(1)), "not before the retry")
+        #expect(starts(at: retryAt))
     }
 
     @Test func anOccurrenceOfASourceWithReceiptsOnIsTaggedWithTheFeedVersionInForce() throws {
@@ -166,5 +167,43 @@ import Testing
         #expect(core.receiptTag(for: "on") == ReceiptTag(feedVersion: 12))
         #expect(core.receiptTag(for: "off") == nil)
         #expect(core.receiptTag(for: DeliveredOccurrence.testSource) == nil)
+    }
+
+    @Test func aSignedFeedNamesItsCollectorAndItsPurposeOnlyForAUserWhoSaysCounts() throws {
+        let feed = #"""
+            {"version": 3, "receipts": {"endpoint": "https://collector.example.org/v1/logs", "purpose": "release notes"},
+             "notifications": [{"id": "a", "title": "A"}]}
+            """#
+        let schedule = try #require(parse(feed).schedule)
+        #expect(
+            schedule.receipts
+                == FeedReceipts(endpoint: "https://collector.example.org/v1/logs", purpose: "release notes"))
+        func destination(mode: ReceiptSettings.Mode, endpoint: String? = nil, signed: Bool) -> (String, String?)? {
+            var settings = SourceSettings()
+            settings.receipts = ReceiptSettings(mode: mode, endpoint: endpoint)
+            var core = DaemonCore(
+                planner: OccurrencePlanner(sources: [.init(location: "feed")], now: now, userZone: .utc),
+                polling: SourcePolling(
+                    sources: [
+                        SourcePolling.Source(
+                            health: SourceHealth(location: "feed"), settings: settings, isSigned: signed)
+                    ],
+                    seed: 1))
+            _ = core.handle(.opened(FeedLoad(source: 0, schedule: schedule, settled: [:])), at: now)
+            return core.receiptDestination(of: 0).map { ($0.endpoint, $0.purpose) }
+        }
+        let accepted = destination(mode: .counts, signed: true)
+        #expect(accepted?.0 == "https://collector.example.org/v1/logs" && accepted?.1 == "release notes")
+        #expect(destination(mode: .counts, signed: false) == nil, "an unsigned feed names nothing")
+        #expect(destination(mode: .none, signed: true) == nil, "the user did not say counts")
+        let own = destination(mode: .counts, endpoint: "https://mine.example.org/v1/logs", signed: true)
+        #expect(own?.0 == "https://mine.example.org/v1/logs" && own?.1 == nil, "the user's endpoint wins")
+        for (bad, message) in [
+            (#"{"endpoint": "ftp://x/"}"#, "`endpoint` must be an http(s):// URL"),
+            (#"{"endpoint": "https://c.example.org/v1/logs"}"#, "purpose"),
+        ] {
+            let result = parse(#"{"receipts": \#(bad), "notifications": []}"#)
+            #expect(errors(result).contains { $0.contains(message) }, "\(errors(result))")
+        }
     }
 }

@@ -36,7 +36,8 @@ import Testing
 
     @Test(arguments: 0..<batches.count)
     func theCollectorsCountsAfterDedupeAreTheLedgers(batch: Int) throws {
-        try Self.batches.run(batch, { try check(seed: $0, verbose: $1) }) { scenarios, totals in
+        var bodies: [String] = []
+        try Self.batches.run(batch, { bodies += try check(seed: $0, verbose: $1) }) { scenarios, totals in
             "receipts conformance: \(scenarios) scenarios, \(totals.simulatedDays) simulated days, "
                 + "\(totals.shown) shown, \(totals.missed) missed and \(totals.suppressed) suppressed counted, "
                 + "\(totals.answers) answers, \(totals.kills) kills, \(totals.uploads) bodies taken, "
@@ -44,9 +45,13 @@ import Testing
                 + "\(totals.lost) lost, \(totals.doubled) doubled, "
                 + "\(totals.daysWithTwoUploads) days with two uploads"
         }
+        try expectValidOTLP(bodies)
     }
 
-    private func check(seed: UInt64, verbose: Bool) throws {
+    /// Plays the scenario of `seed` and checks its receipts against its ledger.
+    ///
+    /// - Returns: The bodies the collector took, for the OTLP schema.
+    private func check(seed: UInt64, verbose: Bool) throws -> [String] {
         let run = try ReceiptsRun(seed: seed)
         try run.play()
         let daemon = run.daemon
@@ -128,6 +133,7 @@ import Testing
             $0.doubled += doubled
             $0.daysWithTwoUploads += twice.count
         }
+        return daemon.collector.received
     }
 
     private func difference(_ kept: [String: Int], _ sent: [String: Int]) -> Bool {

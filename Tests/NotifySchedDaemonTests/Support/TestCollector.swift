@@ -2,7 +2,9 @@ import Foundation
 import NotifySchedCore
 import NotifySchedDaemon
 import NotifySchedNetwork
+import NotifySchedTesting
 import Synchronization
+import Testing
 
 /// A collector of receipts in memory: it keeps each body it takes, and answers the next posts
 /// as told first (a refusal with its `Retry-After`, or a body taken whose answer is lost).
@@ -117,5 +119,14 @@ extension TestCollector {
         body.firstMatch(of: #/"notify_sched\.batch\.id","value":\{"stringValue":"([0-9a-f]+)"\}/#).map {
             String($0.1)
         }
+    }
+}
+
+/// Records an issue for each of `bodies` that opentelemetry-proto's schema does not accept as
+/// an `ExportLogsServiceRequest` (`OTLPOracle`): every body sent in the tests is checked.
+func expectValidOTLP(_ bodies: [String]) throws {
+    guard !bodies.isEmpty else { return }
+    for (body, verdict) in zip(bodies, try OTLPOracle.check(bodies)) where !verdict.valid {
+        Issue.record("not an OTLP ExportLogsServiceRequest (\(verdict.error ?? "")): \(body)")
     }
 }
