@@ -40,13 +40,17 @@ struct ValidateCommand: ParsableCommand {
     }
 
     /// What a valid feed at `path` holds, a line each: its dialect, format and number of entries,
-    /// then its calendar expressions (`calendarLines(of:)`).
+    /// the collector it asks receipts for, then its calendar expressions (`calendarLines(of:)`).
     static func report(_ schedule: Schedule, path: String) -> [String] {
         let count = schedule.entries.count
         let summary =
             "\(path): ok: \(schedule.dialect.rawValue) feed (\(schedule.format.rawValue)), "
             + "\(count) \(count == 1 ? "entry" : "entries")"
-        return [summary] + calendarLines(of: schedule).map { "\(path): \($0)" }
+        let receipts = schedule.receipts.map {
+            "\(path): asks for receipts to \($0.endpoint), for: \(TerminalText.escaped($0.purpose)) "
+                + "(only from a signed feed, to users who say receipts = counts)"
+        }
+        return [summary] + (receipts.map { [$0] } ?? []) + calendarLines(of: schedule).map { "\(path): \($0)" }
     }
 
     /// One line per distinct calendar expression of `schedule`, in feed order, as

@@ -37,6 +37,21 @@ import Testing
                 """)
     }
 
+    @Test func aFeedThatAsksForReceiptsSaysWhereAndWhy() throws {
+        let path = try CLI.temporaryFile(
+            """
+            {"receipts": {"endpoint": "https://collector.example.org/v1/logs", "purpose": "who reads the notes\\u0007"},
+             "notifications": [{"id": "a", "title": "T"}]}
+            """)
+        let outcome = try CLI.run(["validate", path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        let expected =
+            "\(path): asks for receipts to https://collector.example.org/v1/logs, for: who reads the notes\\u0007 "
+            + "(only from a signed feed, to users who say receipts = counts)"
+        #expect(lines.count == 2 && lines.last == expected, "\(lines)")
+    }
+
     @Test func aFeedOfAnotherShapeThanTheDialectAskedForIsAnError() throws {
         let path = CLI.demoFeed("demo-inotify.plist")
         let outcome = try CLI.run(["validate", "--dialect", "ismartnews", path])

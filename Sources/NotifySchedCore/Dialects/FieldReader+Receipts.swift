@@ -13,6 +13,12 @@ extension FieldReader {
                 .invalidValue, "`endpoint` must be an http(s):// URL, not \"\(endpointText)\"",
                 at: reader.location(of: "endpoint"))
         }
+        if let purpose, purpose.count > FeedReceipts.longestPurpose {
+            mapping.error(
+                .invalidValue, "`purpose` has at most \(FeedReceipts.longestPurpose) characters, not \(purpose.count)",
+                at: reader.location(of: "purpose"))
+            return nil
+        }
         guard let endpoint, let purpose else { return nil }
         return FeedReceipts(endpoint: endpoint, purpose: purpose)
     }

@@ -7,6 +7,9 @@ public struct FeedReceipts: Sendable, Equatable {
     /// What the operator says the counts are for, as the user reads it in `status`.
     public var purpose: String
 
+    /// The most characters a `purpose` has: a sentence, which `status` shows on one line.
+    public static let longestPurpose = 300
+
     public init(endpoint: String, purpose: String) {
         self.endpoint = endpoint
         self.purpose = purpose

@@ -201,6 +201,10 @@ import Testing
         for (bad, message) in [
             (#"{"endpoint": "ftp://x/"}"#, "`endpoint` must be an http(s):// URL"),
             (#"{"endpoint": "https://c.example.org/v1/logs"}"#, "purpose"),
+            (
+                #"{"endpoint": "https://c.example.org/v1/logs", "purpose": "\#(String(repeating: "x", count: 301))"}"#,
+                "`purpose` has at most 300 characters, not 301"
+            ),
         ] {
             let result = parse(#"{"receipts": \#(bad), "notifications": []}"#)
             #expect(errors(result).contains { $0.contains(message) }, "\(errors(result))")
