@@ -113,6 +113,14 @@ extension LedgerRecord {
             popupID: popupID.map { UInt32(truncatingIfNeeded: $0) },
             outcome: outcome, recordedAt: Instant(microseconds: row["recorded_us"]),
             suppression: suppression.flatMap(Suppression.init(encoded:)),
-            receipts: (row["receipts"] as Bool? ?? false) ? ReceiptTag(feedVersion: row["receipts_version"]) : nil)
+            receipts: ReceiptTag(ledgerRow: row))
+    }
+}
+
+extension ReceiptTag {
+    /// The tag of a `ledger` row's `receipts` and `receipts_version`; nil when it does not count.
+    init?(ledgerRow row: Row) {
+        guard row["receipts"] as Bool? ?? false else { return nil }
+        self.init(feedVersion: row["receipts_version"])
     }
 }

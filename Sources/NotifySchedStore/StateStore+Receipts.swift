@@ -47,10 +47,7 @@ extension StateStore {
             database.cachedStatement(
                 sql: "SELECT source, entry_id, outcome, receipts, receipts_version FROM ledger WHERE occurrence_id = ?"),
             arguments: [occurrenceID]
-        ).map { row in
-            let tag = (row["receipts"] as Bool? ?? false) ? ReceiptTag(feedVersion: row["receipts_version"]) : nil
-            return (row["outcome"], row["source"], row["entry_id"], tag)
-        }
+        ).map { row in (row["outcome"], row["source"], row["entry_id"], ReceiptTag(ledgerRow: row)) }
     }
 
     /// Drops the oldest tallies, then the oldest bodies, while the queue is over its bound.
