@@ -35,8 +35,15 @@ SCRATCH ?= .build
 # by side (scripts/symbol-order.txt, from scripts/generate-symbol-order): the kernel maps code 64 KB
 # around each page touched, and scattered over the 27 MB of code they kept 12 MB of it resident.
 SYMBOL_ORDER := $(CURDIR)/scripts/symbol-order.txt
+# The folder it is built in reaches the program only as `.` (assertion messages name their source
+# files, the debug info its sources): two builds of one commit are then byte-identical, wherever
+# they ran (the Debian package, scripts/package-test).
+PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering
+	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering \
+	$(PREFIX_MAP)
+# LINK_MAP=PATH: the linker also writes its map there, which scripts/dependency-sizes reads.
+SWIFT_BUILD_FLAGS += $(if $(LINK_MAP),-Xlinker -Map=$(LINK_MAP))
 RELEASE_BINARY := $(SCRATCH)/release/notify-sched
 BINARY ?= $(RELEASE_BINARY)
 

@@ -1,4 +1,3 @@
-#!/bin/bash
 
 __notify-sched_cursor_index_in_current_word() {
     local remaining="${COMP_LINE}"
