@@ -90,8 +90,9 @@ struct Measurement {
         try run(executable: CommandLine.arguments[0], arguments: arguments)
     }
 
-    /// Times Python's `module.load` on `path` in a fresh interpreter; its peak RSS is its own
-    /// `VmHWM`, as `parse-file` reads it.
+    /// Times Python's `module.load` on `path` in a fresh interpreter, Debian's `/usr/bin/python3`
+    /// (the one a user of the desktop has, whatever else is first on `PATH`); its peak RSS is
+    /// its own `VmHWM`, as `parse-file` reads it.
     static func python(module: String, path: String) throws -> Measurement {
         let script = """
             import \(module), sys, time
@@ -101,7 +102,7 @@ struct Measurement {
             peak = next(int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:'))
             print(elapsed, peak)
             """
-        return try run(executable: "/usr/bin/env", arguments: ["python3", "-c", script, path])
+        return try run(executable: "/usr/bin/python3", arguments: ["-c", script, path])
     }
 
     static func run(executable: String, arguments: [String]) throws -> Measurement {

@@ -1,7 +1,9 @@
 /// A native feed of many varied entries, written as JSON or as an XML plist, for benchmarks.
 ///
 /// The mix: absolute and floating one-shots in the future, daily/weekly/monthly repeats with and
-/// without a zone, and calendar expressions, each with a title, body and action.
+/// without a zone, and calendar expressions, each with a title and a body, every other one with
+/// an action. The JSON is compact, as a portal serves it: 10^5 entries take 15.7 MiB, under the
+/// daemon's 16 MiB a feed.
 struct GeneratedFeed {
     let entries: Int
     /// Every entry whose index is a multiple of this gets another title (a feed that changed);
@@ -14,17 +16,17 @@ struct GeneratedFeed {
     /// The members of entry `index`, as (key, value) pairs with JSON-ready values.
     private func members(_ index: Int) -> [(String, Value)] {
         var members: [(String, Value)] = [
-            ("id", .string("entry-\(index)")),
+            ("id", .string("e\(index)")),
             (
                 "title",
-                .string("Reminder number \(index)" + (retitledEvery.map { index % $0 == 0 } == true ? ", revised" : ""))
+                .string("Reminder \(index)" + (retitledEvery.map { index % $0 == 0 } == true ? ", revised" : ""))
             ),
-            ("body", .string("This is the body of generated entry \(index), long enough to be realistic.")),
-            (
-                "action",
-                .dictionary([("label", .string("Open")), ("url", .string("https://example.org/items/\(index)"))])
-            ),
+            ("body", .string("Body of entry \(index), as long as most.")),
         ]
+        if index.isMultiple(of: 2) {
+            members.append(
+                ("action", .dictionary([("label", .string("Open")), ("url", .string("https://example.org/\(index)"))])))
+        }
         let year = 2030 + index % 5
         let date = "\(year)-0\(1 + index % 9)-1\(index % 9)T0\(index % 10):\(10 + index % 50):00"
         switch index % 5 {
@@ -51,9 +53,9 @@ struct GeneratedFeed {
     }
 
     func json() -> String {
-        var text = "{\"version\": 1, \"notifications\": [\n"
+        var text = "{\"version\":1,\"notifications\":[\n"
         for index in 0..<entries {
-            text += "  " + json(.dictionary(members(index))) + (index + 1 < entries ? ",\n" : "\n")
+            text += json(.dictionary(members(index))) + (index + 1 < entries ? ",\n" : "\n")
         }
         return text + "]}\n"
     }
@@ -61,7 +63,7 @@ struct GeneratedFeed {
     private func json(_ value: Value) -> String {
         switch value {
         case .string(let text): "\"\(text)\""
-        case .dictionary(let members): "{" + members.map { "\"\($0.0)\": \(json($0.1))" }.joined(separator: ", ") + "}"
+        case .dictionary(let members): "{" + members.map { "\"\($0.0)\":\(json($0.1))" }.joined(separator: ",") + "}"
         }
     }
 
