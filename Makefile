@@ -36,8 +36,8 @@ SCRATCH ?= .build
 # around each page touched, and scattered over the 27 MB of code they kept 12 MB of it resident.
 SYMBOL_ORDER := $(CURDIR)/scripts/symbol-order.txt
 # The folder it is built in reaches the program only as `.` (assertion messages name their source
-# files, the debug info its sources): two builds of one commit are then byte-identical, wherever
-# they ran (the Debian package, scripts/package-test).
+# files, the debug info its sources), so two builds of one commit in the same folder are
+# byte-identical (the Debian package, scripts/package-test).
 PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering \
