@@ -36,16 +36,12 @@ SCRATCH ?= .build
 # around each page touched, and scattered over the 27 MB of code they kept 12 MB of it resident.
 SYMBOL_ORDER := $(CURDIR)/scripts/symbol-order.txt
 # The folder it is built in reaches the program only as `.` (assertion messages name their source
-# files, the debug info its sources), so two builds of one commit in the same folder are
-# byte-identical (the Debian package, scripts/package-test).
+# files, the debug info its sources), so that the program does not depend on where it was built
+# (the Debian package; scripts/package-test compares two builds).
 PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
-# No hash of each object's LLVM IR in the program (.swift_modhash, for incremental code generation,
-# which a release build does not need): the IR's debug metadata names Clang's module signatures,
-# which differ from one clone to the next, and the hashes made two builds differ.
-REPRODUCIBLE := -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering \
-	$(PREFIX_MAP) $(REPRODUCIBLE)
+	$(PREFIX_MAP)
 # LINK_MAP=PATH: the linker also writes its map there, which scripts/dependency-sizes reads.
 SWIFT_BUILD_FLAGS += $(if $(LINK_MAP),-Xlinker -Map=$(LINK_MAP))
 RELEASE_BINARY := $(SCRATCH)/release/notify-sched
