@@ -24,6 +24,20 @@ NOTIFICATIONS = "org.freedesktop.Notifications"
 
 
 
+def start_xvfb(spawn):
+    """Starts Xvfb on a free display through `spawn(argv, pass_fds)`, waits until it accepts
+    clients and returns the display's name (":N")."""
+    read, write = os.pipe()
+    spawn(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
+           "-nolisten", "tcp"], (write,))
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        raise RuntimeError("Xvfb did not start")
+    return f":{number}"
+
+
 @dataclass
 class Server:
     """A notification server and where its popups put the buttons notify-sched asks for.
@@ -308,16 +322,8 @@ class Session:
         return env
 
     def start_display(self):
-        read, write = os.pipe()
-        self.processes.start(["Xvfb", "-displayfd", str(write), "-screen", "0",
-                              f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
-                             self.env, pass_fds=(write,))
-        os.close(write)
-        with os.fdopen(read) as pipe:
-            number = pipe.readline().strip()
-        if not number:
-            raise RuntimeError("Xvfb did not start")
-        self.env["DISPLAY"] = f":{number}"
+        self.env["DISPLAY"] = start_xvfb(
+            lambda argv, fds: self.processes.start(argv, self.env, pass_fds=fds))
 
     def start_bus(self, kind):
         """A bus of this kind (session or system) that starts no services; its address."""

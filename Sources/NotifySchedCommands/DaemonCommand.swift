@@ -35,6 +35,7 @@ struct DaemonCommand: ParsableCommand {
     var publicKey: String?
 
     func run() throws {
+        FreedMemory.giveBackAsFreed()
         let environment = ProcessInfo.processInfo.environment
         var configuration = try followed(UserConfiguration.load(config, environment: environment))
         let log = DaemonLog(environment: environment, write: Output.standardError.write)

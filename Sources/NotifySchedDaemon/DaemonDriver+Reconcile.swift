@@ -9,12 +9,13 @@ extension DaemonDriver {
     /// `schedule`, source `index`'s new feed, with what the state database remembers of its
     /// entries, for the core to put in force; nil, logged, when the
     /// state database cannot say (the planner would take delivered one-shot entries for new
-    /// ones, and show ignored ones).
+    /// ones, and show ignored ones). The schedule is relocated into the loop thread's memory
+    /// (`Schedule.relocated()`): a worker thread read it.
     func feedLoad(of index: Int, _ schedule: Schedule) -> FeedLoad? {
         let location = sources[index].location
         do {
             return FeedLoad(
-                source: index, schedule: schedule, settled: try store.settledThrough(source: location),
+                source: index, schedule: schedule.relocated(), settled: try store.settledThrough(source: location),
                 answers: try store.entryAnswers(source: location))
         } catch {
             log.error("\(location): \(error.message)")

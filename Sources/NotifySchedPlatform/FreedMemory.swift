@@ -8,6 +8,20 @@ public enum FreedMemory {
         malloc_trim(0)
     }
 
+    /// Has the heap give memory back to the system as it is freed, for a process that frees much
+    /// of what it allocated (a daemon after reading a feed).
+    ///
+    /// glibc keeps small freed blocks apart (fast bins) until the heap is consolidated, which
+    /// merges them into the free end of the heap; `release()` then unmaps that end only in the
+    /// main thread's heap, and the heap of the worker thread that read a feed kept all it freed:
+    /// 28 of 30 MB after a start on 5 × 10^4 entries. Without fast bins a free merges at once,
+    /// and a free end over 1 MiB is unmapped then. The limit is fixed, where glibc raises it to
+    /// twice the largest block mapped on its own and freed (the feed's bytes, up to 32 MB).
+    public static func giveBackAsFreed() {
+        mallopt(M_MXFAST, 0)
+        mallopt(M_TRIM_THRESHOLD, 1 << 20)
+    }
+
     /// Maps `byteCount` bytes of heap ahead of need and keeps them: every allocation then
     /// comes from the heap (none gets a mapping of its own), first from pages already mapped,
     /// and nothing freed goes back to the system.

@@ -81,6 +81,38 @@ import Testing
 
     /// A daemon holds up to 10^6 entries within its memory target only if an entry takes 64
     /// bytes in line (and nothing on the heap for a plain one).
+    /// A schedule read on one thread is copied into memory of its own on the thread that keeps
+    /// it: the copy says the same, and its strings are not the reader's.
+    @Test func aRelocatedScheduleSaysTheSameInStringsOfItsOwn() throws {
+        let json = #"""
+            {"notifications": [
+              {"id": "one-shot-with-a-long-id", "title": "Standup", "body": "Review the weekly notes before standup.",
+               "fireDate": "2027-03-04T09:00:00Z", "icon": "mail-unread-symbolic-icon",
+               "action": {"label": "Open the notes now", "url": "https://example.org/notes/weekly"}},
+              {"id": "floating-daily-in-berlin", "title": "Lunch", "fireDate": "2027-03-04T12:30:00",
+               "timeZone": "Europe/Berlin", "repeatInterval": "day"},
+              {"id": "calendar-expression-lists", "title": "Twice an hour",
+               "calendar": "Mon..Fri *-*-* 08..18:00,30:00"},
+              {"id": "calendar-expression-values", "title": "Once", "calendar": "2027-03-04 12:34:56 UTC"}
+            ]}
+            """#
+        let schedule = try #require(FeedParser(zones: systemZones).parse(Array(json.utf8), source: "feed").schedule)
+        let relocated = schedule.relocated()
+        #expect(relocated == schedule)
+        for (entry, copy) in zip(schedule.entries, relocated.entries) {
+            #expect(copy.hasSameMeaning(as: entry))
+            #expect(Self.storage(of: copy.id) != Self.storage(of: entry.id), "\(entry.id)")
+        }
+        let url = try #require(schedule.entries[0].content.action?.url.string)
+        let copiedURL = try #require(relocated.entries[0].content.action?.url.string)
+        #expect(Self.storage(of: copiedURL) != Self.storage(of: url))
+    }
+
+    /// Where a string's UTF-8 bytes are (nil for one kept in line).
+    private static func storage(of text: String) -> UnsafeRawPointer? {
+        text.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+
     @Test func anEntryTakesSixtyFourBytesInLine() {
         #expect(MemoryLayout<ScheduleEntry>.stride == 64)
     }

@@ -60,6 +60,16 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
         self.scheme = scheme
     }
 
+    /// The URL with its strings copied afresh (`ScheduleEntry.relocated()`).
+    var relocated: ActionURL {
+        ActionURL(string: string.relocated, scheme: scheme.relocated)
+    }
+
+    private init(string: String, scheme: String) {
+        self.string = string
+        self.scheme = scheme
+    }
+
     /// What one pass over a URL's UTF-8 bytes finds.
     private struct Scan {
         /// The scheme, lower-cased; nil when there is no colon.

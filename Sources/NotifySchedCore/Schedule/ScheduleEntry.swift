@@ -128,6 +128,13 @@ public struct ScheduleEntry: Sendable {
             }
             self = .other(trigger)
         }
+
+        var relocated: Timing {
+            switch self {
+            case .once, .repeating: self
+            case .other(let trigger): .other(trigger.relocated)
+            }
+        }
     }
 
     /// What an entry says beyond what it keeps in line: the rest of its content, the rest of
@@ -161,6 +168,14 @@ public struct ScheduleEntry: Sendable {
             switch self {
             case .details(let details), .both(_, let details): details
             case .content: nil
+            }
+        }
+
+        var relocated: Extras {
+            switch self {
+            case .content(let rest): .content(ContentRest(rest.content.relocated))
+            case .details: self
+            case .both(let rest, let details): .both(ContentRest(rest.content.relocated), details)
             }
         }
 
@@ -266,6 +281,25 @@ public struct ScheduleEntry: Sendable {
         digest = UInt64(truncatingIfNeeded: hasher.finalize())
     }
 
+    /// The entry with what it keeps on the heap copied afresh by the calling thread: its
+    /// strings, its trigger's box and arrays, the box of the rest of its content
+    /// (`Schedule.relocated()` says why). What few entries have (the details' box, news rules,
+    /// event bindings, alarms) stays shared with `self`.
+    func relocated() -> ScheduleEntry {
+        ScheduleEntry(relocating: self)
+    }
+
+    private init(relocating entry: ScheduleEntry) {
+        id = entry.id.relocated
+        digest = entry.digest
+        text = entry.text.relocated
+        extras = entry.extras?.relocated
+        timing = entry.timing.relocated
+        dialect = entry.dialect
+        titleLength = entry.titleLength
+        latenessSeconds = entry.latenessSeconds
+    }
+
     /// An entry that holds nothing on the heap, to leave in the place of one moved away.
     static let vacant = ScheduleEntry(
         id: "", dialect: .native, content: NotificationContent(title: "", body: ""), trigger: .immediate)
@@ -318,6 +352,20 @@ public struct NotificationContent: Sendable, Hashable {
         self.sound = sound
         self.image = image
         self.markup = markup
+    }
+}
+
+extension NotificationContent {
+    /// The content with its strings copied afresh (`ScheduleEntry.relocated()`).
+    var relocated: NotificationContent {
+        var copy = self
+        copy.title = title.relocated
+        copy.body = body.relocated
+        copy.icon = icon?.relocated
+        copy.action = action.map { NotificationAction(label: $0.label?.relocated, url: $0.url.relocated) }
+        copy.sound = sound?.relocated
+        copy.image = image?.relocated
+        return copy
     }
 }
 

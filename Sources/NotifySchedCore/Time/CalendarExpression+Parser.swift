@@ -303,7 +303,7 @@ struct CalendarExpressionParser {
     private mutating func parseChain(microseconds: Bool) throws(CoreError) -> [CalendarExpression.Component]? {
         if current == UInt8(ascii: "*") {
             index += 1
-            return microseconds ? [CalendarExpression.Component(start: 0, stop: -1, repetition: 1_000_000)] : nil
+            return microseconds ? CalendarExpression.Component.everySecond : nil
         }
         var components: [CalendarExpression.Component] = []
         while true {
@@ -393,7 +393,7 @@ struct CalendarExpressionParser {
         expression.hour = Self.normalized(expression.hour)
         expression.minute = Self.normalized(expression.minute)
         expression.second = Self.normalized(expression.second)
-        try validate(expression.year, "year", 1970...2199)
+        try validate(expression.year, "year", CalendarExpression.years)
         try validate(expression.month, "month", 1...12)
         try validate(expression.day, "day", 1...31, endOfMonth: expression.endOfMonth)
         try validate(expression.hour, "hour", 0...23)
@@ -427,7 +427,7 @@ struct CalendarExpressionParser {
                 components[index] = .constant(shortened.start)
             }
         }
-        guard components.count > 1 else { return components }
+        guard components.count > 1 else { return CalendarExpression.Component.shared(components) ?? components }
         components.sort()
         var unique: [CalendarExpression.Component] = []
         for component in components where unique.last != component { unique.append(component) }

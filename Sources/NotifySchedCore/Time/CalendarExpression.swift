@@ -27,7 +27,37 @@ public struct CalendarExpression: Hashable, Sendable, CustomStringConvertible {
         static func < (lhs: Component, rhs: Component) -> Bool {
             (lhs.start, lhs.stop, lhs.repetition) < (rhs.start, rhs.stop, rhs.repetition)
         }
+
+        // Most fields of most expressions are one value (`2027-03-04 12:00:00`, `*-*-* 09:00`):
+        // each such field gets the array of its value that every expression shares, where an
+        // array of its own took 64 bytes of heap a field, some 380 bytes an expression.
+        /// The shared array with the one value of `components`; nil when they are not one value
+        /// that has one.
+        static func shared(_ components: [Component]) -> [Component]? {
+            if components == everySecond { return everySecond }
+            guard components.count == 1, components[0].stop == -1, components[0].repetition == 0 else { return nil }
+            let value = components[0].start
+            switch value {
+            case 0..<60: return smallValues[value]
+            case CalendarExpression.years: return years[value - CalendarExpression.years.lowerBound]
+            case let microseconds where microseconds % 1_000_000 == 0 && microseconds / 1_000_000 < 60:
+                return wholeSeconds[microseconds / 1_000_000]
+            default: return nil
+            }
+        }
+
+        /// The seconds field's `*`.
+        static let everySecond = [Component(start: 0, stop: -1, repetition: 1_000_000)]
+        /// One value from 0 to 59: a month, day, hour, minute, or the first second.
+        private static let smallValues = (0..<60).map { [constant($0)] }
+        /// A year systemd takes.
+        private static let years = CalendarExpression.years.map { [constant($0)] }
+        /// A whole second, in microseconds.
+        private static let wholeSeconds = (0..<60).map { [constant($0 * 1_000_000)] }
     }
+
+    /// The years systemd takes.
+    static let years = 1970...2199
 
     /// Weekday bits, bit 0 = Monday … bit 6 = Sunday; nil matches every day.
     var weekdays: Int?
