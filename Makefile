@@ -39,9 +39,13 @@ SYMBOL_ORDER := $(CURDIR)/scripts/symbol-order.txt
 # files, the debug info its sources), so that the program does not depend on where it was built
 # (the Debian package; scripts/package-test compares two builds).
 PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xcc -ffile-prefix-map=$(CURDIR)=.
+# Clang's modules of the C shims (this project's and its dependencies') record the modification
+# times of their headers, a fresh clone's own; the signature of each module, which every object
+# importing it carries in its debug information, then differed from build to build.
+NO_HEADER_TIMES := -Xcc -Xclang -Xcc -fno-pch-timestamp
 SWIFT_BUILD_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --no-export-dynamic -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering \
-	$(PREFIX_MAP)
+	$(PREFIX_MAP) $(NO_HEADER_TIMES)
 # LINK_MAP=PATH: the linker also writes its map there, which scripts/dependency-sizes reads.
 SWIFT_BUILD_FLAGS += $(if $(LINK_MAP),-Xlinker -Map=$(LINK_MAP))
 RELEASE_BINARY := $(SCRATCH)/release/notify-sched

@@ -62,10 +62,14 @@ struct FeedOptions: ParsableArguments {
                 throw ValidationError("--public-key: \(error.message)")
             }
         }
-        for (flag, value) in [("--connect-timeout", connectTimeout), ("--timeout", timeout)] {
-            if let value, (TimeSpan.parse(value) ?? .zero) <= .zero {
-                throw ValidationError("\(flag) \"\(value)\" is not a positive time span (such as 10, 10s, 500ms, 2min)")
-            }
+        try Self.requirePositiveSpan(connectTimeout, of: "--connect-timeout")
+        try Self.requirePositiveSpan(timeout, of: "--timeout")
+    }
+
+    /// Refuses `value`, given to `flag`, unless it is a positive time span.
+    private static func requirePositiveSpan(_ value: String?, of flag: String) throws {
+        if let value, (TimeSpan.parse(value) ?? .zero) <= .zero {
+            throw ValidationError("\(flag) \"\(value)\" is not a positive time span (such as 10, 10s, 500ms, 2min)")
         }
     }
 
