@@ -60,14 +60,10 @@ public struct ActionURL: Hashable, Sendable, CustomStringConvertible {
         self.scheme = scheme
     }
 
-    /// The URL with its strings copied afresh (`ScheduleEntry.relocated()`).
-    var relocated: ActionURL {
-        ActionURL(string: string.relocated, scheme: scheme.relocated)
-    }
-
-    private init(string: String, scheme: String) {
+    /// A URL this type checked before, from its `string` alone (`PackedContent` keeps no more).
+    init(checked string: String) {
         self.string = string
-        self.scheme = scheme
+        scheme = String(decoding: string.utf8.prefix { $0 != UInt8(ascii: ":") }, as: UTF8.self).lowercased()
     }
 
     /// What one pass over a URL's UTF-8 bytes finds.

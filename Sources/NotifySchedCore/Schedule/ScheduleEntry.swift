@@ -34,6 +34,10 @@ public struct ScheduleEntry: Sendable {
         case .once(let instant): .once(FireTime(.absolute(instant)))
         case .repeating(let instant, let interval):
             .repeating(first: FireTime(.absolute(instant)), every: interval, bounds: .unbounded)
+        case .floating(let civil, let zone, let interval?):
+            .repeating(first: FireTime(.floating(civil), zone: zone), every: interval, bounds: .unbounded)
+        case .floating(let civil, let zone, nil): .once(FireTime(.floating(civil), zone: zone))
+        case .calendar(let expression, let zone): .calendar(expression, zone: zone, notBefore: nil, bounds: .unbounded)
         case .other(let trigger): trigger
         }
     }
@@ -110,20 +114,39 @@ public struct ScheduleEntry: Sendable {
     private enum Timing: Sendable, Hashable {
         case once(Instant)
         case repeating(Instant, RepeatInterval)
+        /// A floating time, once or repeating with no bounds: one box, where a trigger took two
+        /// (its own and its floating time's), 80 bytes more of the heap.
+        indirect case floating(CivilDateTime, ZoneRules?, RepeatInterval?)
+        /// A calendar expression with no `notBefore` and no bounds: one box of 128 bytes, where a
+        /// trigger took two of 256.
+        indirect case calendar(CalendarExpression, ZoneRules?)
         indirect case other(Trigger)
 
         init(_ trigger: Trigger) {
             switch trigger {
-            case .once(let time) where time.zone == nil:
-                if case .absolute(let instant) = time.kind {
+            case .once(let time):
+                switch time.kind {
+                case .absolute(let instant) where time.zone == nil:
                     self = .once(instant)
                     return
+                case .floating(let civil):
+                    self = .floating(civil, time.zone, nil)
+                    return
+                default: break
                 }
-            case .repeating(let first, let interval, let bounds) where first.zone == nil && bounds == .unbounded:
-                if case .absolute(let instant) = first.kind {
+            case .repeating(let first, let interval, let bounds) where bounds == .unbounded:
+                switch first.kind {
+                case .absolute(let instant) where first.zone == nil:
                     self = .repeating(instant, interval)
                     return
+                case .floating(let civil):
+                    self = .floating(civil, first.zone, interval)
+                    return
+                default: break
                 }
+            case .calendar(let expression, let zone, nil, let bounds) where bounds == .unbounded:
+                self = .calendar(expression, zone)
+                return
             default: break
             }
             self = .other(trigger)
@@ -132,6 +155,8 @@ public struct ScheduleEntry: Sendable {
         var relocated: Timing {
             switch self {
             case .once, .repeating: self
+            case .floating(let civil, let zone, let interval): .floating(civil, zone, interval)
+            case .calendar(let expression, let zone): .calendar(expression.relocated, zone)
             case .other(let trigger): .other(trigger.relocated)
             }
         }
@@ -141,15 +166,15 @@ public struct ScheduleEntry: Sendable {
     /// its fields, or both, each in a box of its own. The case says which without reading a box,
     /// so planning finds that an entry with only an icon or an action has no expiry without a
     /// read of memory; and such an entry holds no room for the other fields (one box with all of
-    /// them took some 450 bytes of the heap, the content's takes 176).
+    /// them took some 450 bytes of the heap; the content's takes 48 for an icon, `PackedContent`).
     private enum Extras: Sendable {
-        case content(ContentRest)
+        case content(PackedContent)
         case details(Details)
-        indirect case both(ContentRest, Details)
+        indirect case both(PackedContent, Details)
 
         init?(content: NotificationContent, details: Details?) {
             let plain = content == NotificationContent(title: "", body: "")
-            switch (plain ? nil : ContentRest(content), details) {
+            switch (plain ? nil : PackedContent.of(content), details) {
             case (nil, nil): return nil
             case (let rest?, nil): self = .content(rest)
             case (nil, let details?): self = .details(details)
@@ -173,27 +198,20 @@ public struct ScheduleEntry: Sendable {
 
         var relocated: Extras {
             switch self {
-            case .content(let rest): .content(ContentRest(rest.content.relocated))
+            case .content(let rest): .content(rest.relocated)
             case .details: self
-            case .both(let rest, let details): .both(ContentRest(rest.content.relocated), details)
+            case .both(let rest, let details): .both(rest.relocated, details)
             }
         }
 
         /// Feeds what the boxes say to `hasher`, for the entry's digest.
         func hashMeaning(into hasher: inout Hasher) {
-            hasher.combine(content)
+            switch self {
+            case .content(let rest), .both(let rest, _): rest.hashMeaning(into: &hasher)
+            case .details: hasher.combine(0 as UInt8)
+            }
             hasher.combine(details != nil)
             details?.hashMeaning(into: &hasher)
-        }
-    }
-
-    /// The content with an empty body, and an empty title unless the entry's `titleLength` says
-    /// the title is here.
-    private final class ContentRest: Sendable {
-        let content: NotificationContent
-
-        init(_ content: NotificationContent) {
-            self.content = content
         }
     }
 
@@ -352,20 +370,6 @@ public struct NotificationContent: Sendable, Hashable {
         self.sound = sound
         self.image = image
         self.markup = markup
-    }
-}
-
-extension NotificationContent {
-    /// The content with its strings copied afresh (`ScheduleEntry.relocated()`).
-    var relocated: NotificationContent {
-        var copy = self
-        copy.title = title.relocated
-        copy.body = body.relocated
-        copy.icon = icon?.relocated
-        copy.action = action.map { NotificationAction(label: $0.label?.relocated, url: $0.url.relocated) }
-        copy.sound = sound?.relocated
-        copy.image = image?.relocated
-        return copy
     }
 }
 
