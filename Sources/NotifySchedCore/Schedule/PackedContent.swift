@@ -3,7 +3,7 @@
 ///
 /// Most entries that say more than a title and a body have an icon or an action button. A
 /// `NotificationContent` in a box of its own took 192 bytes of heap for them, and an action's URL
-/// a heap object more; packed, an icon takes 48 bytes and an icon with an action some 80.
+/// a heap object more; packed, an icon takes some 64 bytes, and an icon and a button some 96.
 ///
 /// Sendable though its buffer is not: nothing changes the buffer once it is made.
 struct PackedContent: @unchecked Sendable {
@@ -20,7 +20,7 @@ struct PackedContent: @unchecked Sendable {
     }
 
     /// The strings a content may have, in the order they are kept.
-    private enum Field: Int, CaseIterable {
+    private enum Field: Int {
         /// The title when the entry does not keep it in line; absent when empty.
         case title
         case icon, actionLabel, actionURL, sound, image
@@ -77,13 +77,16 @@ struct PackedContent: @unchecked Sendable {
                 defer { bytes = bytes.dropFirst(length) }
                 return String(decoding: bytes.prefix(length), as: UTF8.self)
             }
+            // In `Field` order: each string is read where the one before it ends.
             let title = string(.title) ?? ""
             let icon = string(.icon)
             let label = string(.actionLabel)
             let action = string(.actionURL).map { NotificationAction(label: label, url: ActionURL(checked: $0)) }
+            let sound = string(.sound)
+            let image = string(.image)
             return NotificationContent(
                 title: title, body: "", icon: icon, urgency: header.urgency, action: action, timeout: header.timeout,
-                sound: string(.sound), image: string(.image), markup: header.markup)
+                sound: sound, image: image, markup: header.markup)
         }
     }
 
