@@ -166,7 +166,7 @@ public struct ScheduleEntry: Sendable {
     /// its fields, or both, each in a box of its own. The case says which without reading a box,
     /// so planning finds that an entry with only an icon or an action has no expiry without a
     /// read of memory; and such an entry holds no room for the other fields (one box with all of
-    /// them took some 450 bytes of the heap; the content's takes 48 for an icon, `PackedContent`).
+    /// them took some 450 bytes of the heap; the content's packed form, some 64 for an icon).
     private enum Extras: Sendable {
         case content(PackedContent)
         case details(Details)
